@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from './config/config.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { HomeModule } from './shop/home/home.module.js';
+
+@Module({
+  imports: [ConfigModule, LifecycleModule, HomeModule],
+})
+export class AppModule {}

@@ -1,0 +1,61 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const BOOLEAN = /^(1|0|true|false|yes|no|on|off)?$/i;
+
+/** The environment variables the application reads, as strings, validated once at start. */
+export class Environment {
+  @IsOptional() @IsIn(['dev', 'test', 'prod']) APP_ENV?: string;
+  @IsOptional() @Matches(BOOLEAN) APP_DEBUG?: string;
+  @IsOptional() @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @IsString() TRUSTED_PROXIES?: string;
+  @IsOptional() @IsString() TRUSTED_HOSTS?: string;
+  @IsOptional() @Matches(/^[a-z]{2}(_[A-Z]{2})?$/) DEFAULT_LOCALE?: string;
+  @IsOptional() @Matches(/^([a-z]{2}(_[A-Z]{2})?)(,\s*[a-z]{2}(_[A-Z]{2})?)*$/) SUPPORTED_LOCALES?: string;
+  @IsOptional() @IsString() CORS_ALLOW_ORIGINS?: string;
+  @IsOptional() @IsString() CORS_ALLOW_METHODS?: string;
+  @IsOptional() @IsString() CORS_ALLOW_HEADERS?: string;
+  @IsOptional() @IsString() CORS_EXPOSE_HEADERS?: string;
+  @IsOptional() @Matches(BOOLEAN) CORS_ALLOW_CREDENTIALS?: string;
+  @IsOptional() @IsInt() @Min(0) CORS_MAX_AGE?: number;
+  @IsOptional() @Matches(BOOLEAN) MAINTENANCE?: string;
+  @IsOptional() @IsString() MAINTENANCE_FILE?: string;
+  @IsOptional() @IsInt() @Min(0) MAINTENANCE_RETRY_AFTER?: number;
+  @IsOptional() @IsIn(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'none']) LOG_LEVEL?: string;
+  @IsOptional() @IsString() BODY_LIMIT?: string;
+  @IsOptional() @IsString() VAR_DIR?: string;
+}
+
+export class InvalidEnvironmentError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid environment:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'InvalidEnvironmentError';
+  }
+}
+
+export function validateEnvironment(env: Record<string, string | undefined>): Environment {
+  const relevant: Record<string, string> = {};
+  for (const key of ENV_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
+  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER'] as const) {
+    if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
+  }
+  const errors = validateSync(instance, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    throw new InvalidEnvironmentError(
+      errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join(', ')}`),
+    );
+  }
+  return instance;
+}
+
+/** Keys of Environment, listed because class fields without initialisers do not exist on instances. */
+export const ENV_KEYS = [
+  'APP_ENV', 'APP_DEBUG', 'PORT', 'HOST', 'TRUSTED_PROXIES', 'TRUSTED_HOSTS', 'DEFAULT_LOCALE', 'SUPPORTED_LOCALES',
+  'CORS_ALLOW_ORIGINS', 'CORS_ALLOW_METHODS', 'CORS_ALLOW_HEADERS', 'CORS_EXPOSE_HEADERS', 'CORS_ALLOW_CREDENTIALS',
+  'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
+];

@@ -1,0 +1,31 @@
+import { HttpException } from '@nestjs/common';
+import { KernelHttpException } from '../exceptions/kernel-http.exception.js';
+
+/** The HTTP status a throwable answers with: its own when it has one (ours, Nest's, http-errors'), else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof KernelHttpException) return error.statusCode;
+  if (error instanceof HttpException) return error.getStatus();
+  const candidate = error as { status?: unknown; statusCode?: unknown; expose?: unknown } | null;
+  const status = candidate?.status ?? candidate?.statusCode;
+  // http-errors (Express middleware) mark their errors with `expose`.
+  return typeof status === 'number' && status >= 400 && status < 600 && candidate?.expose !== undefined ? status : 500;
+}
+
+/** The headers a throwable asks for (Allow on 405, Retry-After on 503). */
+export function headersOf(error: unknown): Record<string, string> {
+  if (error instanceof KernelHttpException) return error.headers;
+  return {};
+}
+
+/** The chain of a throwable through `cause`, outermost first, cycles cut. */
+export function exceptionChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== undefined && current !== null && !seen.has(current) && chain.length < 32) {
+    chain.push(current);
+    seen.add(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return chain;
+}

@@ -1,0 +1,274 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import bodyParser from 'body-parser';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import onFinished from 'on-finished';
+import { STATUS_CODES } from 'node:http';
+import { AppConfig } from '../config/app-config.js';
+import { KernelEventDispatcher } from './event-dispatcher.js';
+import { BadRequestHttpException } from './exceptions/bad-request-http.exception.js';
+import { KernelHttpException } from './exceptions/kernel-http.exception.js';
+import { NotFoundHttpException } from './exceptions/not-found-http.exception.js';
+import { PayloadTooLargeHttpException } from './exceptions/payload-too-large-http.exception.js';
+import { RequestException } from './exceptions/request.exception.js';
+import { UnsupportedMediaTypeHttpException } from './exceptions/unsupported-media-type-http.exception.js';
+import { KernelRequest } from './http/kernel-request.js';
+import { KernelResponse } from './http/kernel-response.js';
+import { ResponseHandle } from './http/response-handle.js';
+import { KernelContext, kernelContextStorage, ResponsePhase } from './kernel-context.js';
+import { KernelHttpAdapter, type KernelEntry } from './kernel-http.adapter.js';
+import { KERNEL_CONTEXT } from './kernel-symbols.js';
+import {
+  ControllerArgumentsEvent,
+  ControllerEvent,
+  ExceptionEvent,
+  FinishRequestEvent,
+  RequestEvent,
+  ResponseEvent,
+  TerminateEvent,
+  type ControllerReference,
+} from './kernel.events.js';
+import { headersOf, statusOf } from './errors/exception-status.js';
+import { KernelLogger } from './logging/kernel-logger.js';
+import { LogLevel } from './logging/log-level.js';
+import { NativeControllers } from './routing/native-controllers.js';
+
+/**
+ * The kernel: turns each request into a response through the kernel events (see docs/ARCHITECTURE.md).
+ *
+ *   entry (first Express middleware) ─ kernel.request ─┬─ a listener set a response ───────────────┐
+ *                                                      ├─ kernel controller: controller, arguments ─┤
+ *                                                      └─ body read, then Nest's router: guards,    │
+ *                                                         KernelInterceptor (controller, arguments),│
+ *                                                         pipes, handler, reply ────────────────────┤
+ *   anything throws ─ kernel.exception ─ its response ──────────────────────────────────────────────┤
+ *   first byte about to be written ─ kernel.response ─ kernel.finish_request ─ write ─ kernel.terminate
+ */
+@Injectable()
+export class HttpKernel implements KernelEntry, OnModuleInit {
+  private readonly bodyParsers: RequestHandler[];
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dispatcher: KernelEventDispatcher,
+    private readonly logger: KernelLogger,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly nativeControllers: NativeControllers,
+  ) {
+    this.bodyParsers = [
+      bodyParser.json({ limit: config.bodyLimit, strict: true }),
+      bodyParser.urlencoded({ limit: config.bodyLimit, extended: true, parameterLimit: 1000 }),
+    ];
+  }
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!(adapter instanceof KernelHttpAdapter)) {
+      throw new Error('Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).');
+    }
+    // Express then believes X-Forwarded-For/Proto/Host from these peers only (req.ip, req.protocol, req.host).
+    adapter.getInstance().set('trust proxy', this.config.trustedProxies.length > 0 ? this.config.trustedProxies : false);
+    adapter.bindKernel(this);
+  }
+
+  handle(req: Request, res: Response, next: NextFunction): void {
+    const context = new KernelContext(res, this.config.defaultLocale);
+    const request = new KernelRequest(req, context, this.config.defaultLocale);
+    context.request = request;
+    context.requestStack.push(request);
+    (req as any)[KERNEL_CONTEXT] = context;
+    (res as any)[KERNEL_CONTEXT] = context;
+    onFinished(res, () => this.terminate(context));
+    kernelContextStorage.run(context, () => this.handleRequest(context, next));
+  }
+
+  private handleRequest(context: KernelContext, next: NextFunction): void {
+    const request = context.request;
+    try {
+      const event = this.dispatcher.dispatch(new RequestEvent(request), context);
+      if (event.response) {
+        this.send(context, event.response);
+        return;
+      }
+      const controllerName = request.attributes._controller;
+      if (controllerName === undefined) {
+        throw new NotFoundHttpException(`Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`);
+      }
+      const native = this.nativeControllers.get(controllerName);
+      if (native) {
+        this.callNativeController(context, controllerName, native);
+        return;
+      }
+      this.readBody(context, 0, next);
+    } catch (error) {
+      this.handleThrowable(error, context);
+    }
+  }
+
+  /** Controllers of the kernel itself (the trailing-slash redirect): the kernel runs their controller events. */
+  private callNativeController(
+    context: KernelContext,
+    name: string,
+    controller: (request: KernelRequest, args: Record<string, unknown>) => KernelResponse,
+  ): void {
+    const request = context.request;
+    const [className, methodName] = name.split('::');
+    const reference: ControllerReference = { name, className, methodName };
+    const event = this.dispatcher.dispatch(new ControllerEvent(request, reference), context);
+    const args = { ...(request.attributes._route_params ?? {}) };
+    this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args), context);
+    const result = event.replacement ? event.replacement() : controller(request, args);
+    this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
+  }
+
+  /**
+   * The body is read only once a route has matched (an unknown path with a malformed body is a 404, as in
+   * Symfony, where the body is parsed when asked for); a body that cannot be read is a client error.
+   */
+  private readBody(context: KernelContext, index: number, next: NextFunction): void {
+    const parser = this.bodyParsers[index];
+    if (!parser) {
+      kernelContextStorage.run(context, () => next());
+      return;
+    }
+    parser(context.request.raw, context.res, (error?: unknown) => {
+      kernelContextStorage.run(context, () => {
+        if (error) this.handleThrowable(bodyError(error), context);
+        else this.readBody(context, index + 1, next);
+      });
+    });
+  }
+
+  /** Answers a throwable from any phase: kernel.exception makes the response, which then passes kernel.response. */
+  handleThrowable(error: unknown, context: KernelContext): void {
+    const res = context.res;
+    if (context.phase !== ResponsePhase.Pending || res.headersSent) {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception thrown after the response was sent: {message}', { message: describe(error), exception: error }, context);
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    const response = this.responseForThrowable(error, context);
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    this.send(context, response);
+  }
+
+  private responseForThrowable(error: unknown, context: KernelContext): KernelResponse {
+    const throwable = error instanceof RequestException ? new BadRequestHttpException(error.message, error) : error;
+    context.exception = throwable;
+    const event = new ExceptionEvent(context.request, throwable);
+    try {
+      this.dispatcher.dispatch(event, context);
+    } catch (listenerError) {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception thrown while handling an exception: {message}', { message: describe(listenerError), exception: listenerError }, context);
+      return fallbackResponse(throwable);
+    }
+    const response = event.response ?? fallbackResponse(event.throwable);
+    if (!event.allowCustomResponseCode) {
+      response.status = statusOf(event.throwable);
+      Object.assign(response.headers, headersOf(event.throwable));
+    }
+    return response;
+  }
+
+  /** Writes a response the kernel made; the response hook then runs kernel.response on it. */
+  private send(context: KernelContext, response: KernelResponse): void {
+    const res = context.res;
+    res.statusCode = response.status;
+    for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+    if (response.body === undefined) res.end();
+    else res.end(response.body);
+  }
+
+  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined {
+    context.phase = ResponsePhase.Committing;
+    const run = (): string | Buffer | undefined => {
+      let handle = new ResponseHandle(res, body, streamed);
+      try {
+        this.dispatcher.dispatch(new ResponseEvent(context.request, handle), context);
+      } catch (error) {
+        if (streamed) {
+          this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of a streamed response: {message}', { message: describe(error), exception: error }, context);
+        } else {
+          // The error becomes the response, which passes kernel.response once more; a second failure there
+          // leaves the bare error response.
+          const errorResponse = this.responseForThrowable(error, context);
+          for (const name of res.getHeaderNames()) res.removeHeader(name);
+          res.statusCode = errorResponse.status;
+          for (const [name, value] of Object.entries(errorResponse.headers)) res.setHeader(name, value);
+          handle = new ResponseHandle(res, errorResponse.body, false);
+          try {
+            this.dispatcher.dispatch(new ResponseEvent(context.request, handle), context);
+          } catch (again) {
+            this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of an error response: {message}', { message: describe(again), exception: again }, context);
+          }
+          handle.body = handle.body ?? errorResponse.body;
+        }
+      }
+      this.finishRequest(context);
+      context.phase = ResponsePhase.Committed;
+      const final = handle.body;
+      if (!streamed && handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) {
+        res.setHeader('Content-Length', final === undefined ? 0 : Buffer.byteLength(final));
+      }
+      return final;
+    };
+    return kernelContextStorage.getStore() === context ? run() : kernelContextStorage.run(context, run);
+  }
+
+  private finishRequest(context: KernelContext): void {
+    try {
+      this.dispatcher.dispatch(new FinishRequestEvent(context.currentRequest), context);
+    } catch (error) {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.finish_request: {message}', { message: describe(error), exception: error }, context);
+    } finally {
+      if (context.requestStack.length > 1) context.requestStack.pop();
+    }
+  }
+
+  private terminate(context: KernelContext): void {
+    if (context.terminated) return;
+    context.terminated = true;
+    const res = context.res;
+    kernelContextStorage.run(context, () => {
+      try {
+        this.dispatcher.dispatch(new TerminateEvent(context.request, res.statusCode, res.writableFinished), context);
+      } catch (error) {
+        this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.terminate: {message}', { message: describe(error), exception: error }, context);
+      }
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
+}
+
+function fallbackResponse(error: unknown): KernelResponse {
+  const status = statusOf(error);
+  return new KernelResponse(`${status} ${STATUS_CODES[status] ?? 'Error'}\n`, status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+}
+
+/** body-parser's errors (http-errors with a `type`) as the kernel's client errors. */
+function bodyError(error: any): unknown {
+  switch (error?.type) {
+    case 'entity.parse.failed':
+      return new BadRequestHttpException(error.message, error);
+    case 'entity.too.large':
+    case 'parameters.too.many':
+      return new PayloadTooLargeHttpException(error.message, error);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeHttpException(error.message, error);
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'entity.verify.failed':
+      return new BadRequestHttpException(error.message, error);
+    default:
+      return typeof error?.status === 'number' && error.status >= 400 && error.status < 500
+        ? new KernelHttpException(error.status, error.message, error)
+        : error;
+  }
+}

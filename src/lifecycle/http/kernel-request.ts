@@ -1,0 +1,111 @@
+import type { Request } from 'express';
+import parseurl from 'parseurl';
+import type { KernelContext } from '../kernel-context.js';
+
+/** Request attributes the kernel and its listeners set, Symfony's names. */
+export interface RequestAttributes {
+  _route?: string;
+  _controller?: string;
+  _route_params?: Record<string, unknown>;
+  _locale?: string;
+  [name: string]: unknown;
+}
+
+/**
+ * The kernel's view of one request: the Express request plus the attributes that listeners set (route,
+ * controller, route parameters, locale). Values derived from headers are computed once, when first asked for.
+ */
+export class KernelRequest {
+  readonly attributes: RequestAttributes = {};
+  locale: string;
+  defaultLocale: string;
+  private cachedUri?: string;
+
+  constructor(
+    readonly raw: Request,
+    readonly context: KernelContext,
+    defaultLocale: string,
+    readonly isMainRequest = true,
+  ) {
+    this.locale = defaultLocale;
+    this.defaultLocale = defaultLocale;
+  }
+
+  get method(): string {
+    return this.raw.method;
+  }
+
+  /** The path as sent (percent-encoded), without the query string. */
+  get pathInfo(): string {
+    return parseurl(this.raw)?.pathname ?? '/';
+  }
+
+  get queryString(): string | null {
+    const search = parseurl(this.raw)?.search;
+    return search ? search.slice(1) : null;
+  }
+
+  /** The client's address; X-Forwarded-For counts only when the peer is a trusted proxy (TRUSTED_PROXIES). */
+  get clientIp(): string {
+    const ip = this.raw.ip ?? this.raw.socket?.remoteAddress ?? '';
+    return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  }
+
+  /** `http` or `https`; X-Forwarded-Proto counts only from a trusted proxy. */
+  get scheme(): string {
+    return this.raw.protocol;
+  }
+
+  get isSecure(): boolean {
+    return this.scheme === 'https';
+  }
+
+  /** Host and port as the client named them (Host, or X-Forwarded-Host from a trusted proxy), default port dropped. */
+  get httpHost(): string {
+    const host = this.rawHost;
+    if (!host) return '';
+    const port = this.scheme === 'https' ? ':443' : ':80';
+    return host.endsWith(port) ? host.slice(0, -port.length) : host;
+  }
+
+  /** The host as received, before any validation: ValidateRequestListener decides whether to believe it. */
+  get rawHost(): string {
+    const host = (this.raw as Request & { host?: string }).host;
+    if (host) return host;
+    const socket = this.raw.socket;
+    return socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '';
+  }
+
+  get schemeAndHttpHost(): string {
+    return `${this.scheme}://${this.httpHost}`;
+  }
+
+  /** The absolute URL of the request, query string included. */
+  get uri(): string {
+    if (this.cachedUri === undefined) {
+      const url = parseurl(this.raw);
+      this.cachedUri = `${this.schemeAndHttpHost}${url?.pathname ?? '/'}${url?.search ?? ''}`;
+    }
+    return this.cachedUri;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.raw.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  get isXmlHttpRequest(): boolean {
+    return this.raw.headers['x-requested-with'] === 'XMLHttpRequest';
+  }
+
+  /** Whether the client prefers JSON to HTML (Accept negotiation; an absent Accept means HTML). */
+  get prefersJson(): boolean {
+    const accept = this.raw.headers.accept;
+    if (!accept || accept.includes('text/html')) return false;
+    return this.raw.accepts(['html', 'json']) === 'json';
+  }
+
+  get routeName(): string | undefined {
+    return this.attributes._route;
+  }
+}

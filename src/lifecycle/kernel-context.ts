@@ -1,0 +1,86 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Response } from 'express';
+import type { LogEntry } from './logging/log-entry.js';
+import type { KernelRequest } from './http/kernel-request.js';
+
+/** One listener notification, as the profiler's Events and Performance panels show it. */
+export interface ListenerCall {
+  event: string;
+  listener: string;
+  priority: number;
+  /** Milliseconds since the request entered the kernel. */
+  start: number;
+  duration: number;
+  stoppedPropagation: boolean;
+}
+
+/** Where the response of a request stands, so that every phase runs exactly once. */
+export enum ResponsePhase {
+  Pending = 0,
+  /** kernel.response is running or has run: the response is being finalised. */
+  Committing = 1,
+  Committed = 2,
+}
+
+/**
+ * Everything the kernel knows about one request in flight. Lives in AsyncLocalStorage (never in a singleton
+ * field), so any code running for the request, however deep and however asynchronous, reaches it.
+ */
+export class KernelContext {
+  /** performance.now() when the request entered the kernel. */
+  readonly start: number;
+  /** Date.now() at the same moment. */
+  readonly startedAt: number;
+  readonly logs: LogEntry[] = [];
+  readonly listenerCalls: ListenerCall[] = [];
+  /** Main request first; sub-requests are pushed while they run. */
+  readonly requestStack: KernelRequest[] = [];
+  request!: KernelRequest;
+  phase = ResponsePhase.Pending;
+  /** The throwable that decided the response, once kernel.exception has run. */
+  exception: unknown = undefined;
+  /** Locale of the request being handled, for locale-aware services (formatters, translations). */
+  locale: string;
+  terminated = false;
+  /** Per-request data of other modules (profiler, shop), keyed by a symbol each owns. */
+  private readonly extensions = new Map<symbol, unknown>();
+
+  constructor(
+    readonly res: Response,
+    defaultLocale: string,
+  ) {
+    this.start = performance.now();
+    this.startedAt = Date.now();
+    this.locale = defaultLocale;
+  }
+
+  elapsed(): number {
+    return performance.now() - this.start;
+  }
+
+  get<T>(key: symbol): T | undefined {
+    return this.extensions.get(key) as T | undefined;
+  }
+
+  set<T>(key: symbol, value: T): void {
+    this.extensions.set(key, value);
+  }
+
+  get mainRequest(): KernelRequest {
+    return this.requestStack[0] ?? this.request;
+  }
+
+  get currentRequest(): KernelRequest {
+    return this.requestStack[this.requestStack.length - 1] ?? this.request;
+  }
+
+  get parentRequest(): KernelRequest | undefined {
+    return this.requestStack.length > 1 ? this.requestStack[this.requestStack.length - 2] : undefined;
+  }
+}
+
+export const kernelContextStorage = new AsyncLocalStorage<KernelContext>();
+
+export function currentKernelContext(): KernelContext | undefined {
+  return kernelContextStorage.getStore();
+}

@@ -1,0 +1,128 @@
+import { ExpressAdapter } from '@nestjs/platform-express';
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { KERNEL_CONTEXT, type ResponseCommitter } from './kernel-symbols.js';
+import { ResponsePhase, type KernelContext } from './kernel-context.js';
+import { Route } from './routing/route.js';
+import { RouteCollection } from './routing/route-collection.js';
+import { defaultRouteName, ROUTE_NAME_METADATA } from './routing/route-name.decorator.js';
+
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/** What the adapter hands each request to: the HttpKernel, bound when the application initialises. */
+export interface KernelEntry extends ResponseCommitter {
+  handle(req: Request, res: Response, next: NextFunction): void;
+}
+
+/**
+ * Nest's Express adapter, with the three things the kernel needs from the HTTP layer:
+ * 1. the kernel's entry is the first middleware of the Express app, so the kernel sees every request, also
+ *    those no route matches;
+ * 2. every route Nest registers is recorded, in registration order, in the route collection the RouterListener
+ *    matches against (Nest copies the handler's metadata onto the function it registers, so the route name
+ *    decorator travels with it); "strict routing" makes Express match trailing slashes exactly as we do;
+ * 3. the Express response's writeHead/write/end are hooked (on this app's response prototype only), so that
+ *    kernel.response and kernel.finish_request run on every response just before its first byte is written,
+ *    whoever writes it: Nest's reply, res.render, res.redirect, a filter or a handler using @Res().
+ */
+export class KernelHttpAdapter extends ExpressAdapter {
+  readonly routes = new RouteCollection();
+  private kernel?: KernelEntry;
+
+  constructor(instance: express.Express = express()) {
+    super(instance);
+    instance.set('strict routing', true);
+    instance.set('x-powered-by', false);
+    // Automatic ETags would be computed before kernel.response changes the body (the debug toolbar); HTTP
+    // caching is decided by the application's listeners instead.
+    instance.set('etag', false);
+    instance.use((req: Request, res: Response, next: NextFunction) => {
+      if (this.kernel) this.kernel.handle(req, res, next);
+      else next();
+    });
+    hookResponse(instance.response, () => this.kernel);
+  }
+
+  bindKernel(kernel: KernelEntry): void {
+    this.kernel = kernel;
+  }
+
+  override get(...args: any[]): any { this.record(['GET'], args); return (super.get as (...a: any[]) => any).apply(this, args); }
+  override post(...args: any[]): any { this.record(['POST'], args); return (super.post as (...a: any[]) => any).apply(this, args); }
+  override put(...args: any[]): any { this.record(['PUT'], args); return (super.put as (...a: any[]) => any).apply(this, args); }
+  override patch(...args: any[]): any { this.record(['PATCH'], args); return (super.patch as (...a: any[]) => any).apply(this, args); }
+  override delete(...args: any[]): any { this.record(['DELETE'], args); return (super.delete as (...a: any[]) => any).apply(this, args); }
+  override head(...args: any[]): any { this.record(['HEAD'], args); return (super.head as (...a: any[]) => any).apply(this, args); }
+  override options(...args: any[]): any { this.record(['OPTIONS'], args); return (super.options as (...a: any[]) => any).apply(this, args); }
+  override search(...args: any[]): any { this.record(['SEARCH'], args); return (super.search as (...a: any[]) => any).apply(this, args); }
+  override all(...args: any[]): any { this.record([], args); return (super.all as (...a: any[]) => any).apply(this, args); }
+
+  private record(methods: string[], args: unknown[]): void {
+    if (args.length < 2 || typeof args[0] !== 'string' || typeof args[1] !== 'function') return;
+    const [path, handler] = args as [string, Handler];
+    const handlerName = handler.name && handler.name.includes('.') ? handler.name : 'AppController.index';
+    const [className, methodName] = handlerName.split('.');
+    const declared: string | undefined = Reflect.getMetadata(ROUTE_NAME_METADATA, handler);
+    const name = this.routes.uniqueName(declared ?? defaultRouteName(handlerName));
+    const caseSensitive = this.getInstance().get('case sensitive routing') === true;
+    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive }));
+  }
+}
+
+/**
+ * Wraps writeHead/write/end of an Express app's response prototype. A response of a request the kernel handles
+ * is committed once: at end() with its whole body (which kernel.response may replace), or at the first write()
+ * or an explicit writeHead() as a streamed response (headers only).
+ */
+function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
+  const { end, write, writeHead } = proto as { end: Function; write: Function; writeHead: Function };
+
+  const pending = (res: Response): KernelContext | undefined => {
+    const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];
+    return context && context.phase === ResponsePhase.Pending && !res.headersSent ? context : undefined;
+  };
+
+  proto.end = function (this: Response, chunk?: any, encoding?: any, callback?: any) {
+    const context = pending(this);
+    const entry = context && kernel();
+    if (!context || !entry) return end.call(this, chunk, encoding, callback);
+    if (typeof chunk === 'function') {
+      callback = chunk;
+      chunk = undefined;
+      encoding = undefined;
+    } else if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    let body: string | Buffer | undefined = chunk;
+    if (body !== undefined && body !== null && typeof body !== 'string' && !Buffer.isBuffer(body)) body = Buffer.from(body);
+    if (typeof body === 'string' && encoding && encoding !== 'utf8' && encoding !== 'utf-8') body = Buffer.from(body, encoding);
+    const finalBody = entry.commitResponse(context, this, body ?? undefined, false);
+    return end.call(this, finalBody, undefined, callback);
+  };
+
+  proto.write = function (this: Response, ...args: unknown[]) {
+    const context = pending(this);
+    const entry = context && kernel();
+    if (context && entry) entry.commitResponse(context, this, undefined, true);
+    return write.apply(this, args);
+  };
+
+  proto.writeHead = function (this: Response, statusCode: number, reason?: any, headers?: any) {
+    const context = pending(this);
+    const entry = context && kernel();
+    if (!context || !entry) return writeHead.call(this, statusCode, reason, headers);
+    if (typeof reason !== 'string') {
+      headers = reason;
+      reason = undefined;
+    }
+    this.statusCode = statusCode;
+    if (Array.isArray(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2) this.setHeader(headers[i], headers[i + 1]);
+    } else if (headers) {
+      for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value as any);
+    }
+    entry.commitResponse(context, this, undefined, true);
+    return reason === undefined ? writeHead.call(this, this.statusCode) : writeHead.call(this, this.statusCode, reason);
+  };
+}

@@ -1,0 +1,10 @@
+import type { Response } from 'express';
+import type { KernelContext } from './kernel-context.js';
+
+/** Where the kernel keeps a request's context on the Express request and response objects. */
+export const KERNEL_CONTEXT = Symbol.for('shopkernel.context');
+
+export interface ResponseCommitter {
+  /** Runs kernel.response and kernel.finish_request; returns the body to write (unchanged when streamed). */
+  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined;
+}

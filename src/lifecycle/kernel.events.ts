@@ -1,0 +1,140 @@
+import type { KernelRequest } from './http/kernel-request.js';
+import type { KernelResponse } from './http/kernel-response.js';
+import type { ResponseHandle } from './http/response-handle.js';
+
+/** The kernel's events, Symfony's names, in the order a request passes them. */
+export const KernelEvents = {
+  REQUEST: 'kernel.request',
+  CONTROLLER: 'kernel.controller',
+  CONTROLLER_ARGUMENTS: 'kernel.controller_arguments',
+  RESPONSE: 'kernel.response',
+  FINISH_REQUEST: 'kernel.finish_request',
+  TERMINATE: 'kernel.terminate',
+  EXCEPTION: 'kernel.exception',
+} as const;
+
+export type KernelEventName = (typeof KernelEvents)[keyof typeof KernelEvents];
+
+export abstract class KernelEvent {
+  abstract readonly name: KernelEventName;
+  private propagationStopped = false;
+
+  constructor(readonly request: KernelRequest) {}
+
+  /** No later listener of this dispatch is called. */
+  stopPropagation(): void {
+    this.propagationStopped = true;
+  }
+
+  isPropagationStopped(): boolean {
+    return this.propagationStopped;
+  }
+
+  get isMainRequest(): boolean {
+    return this.request.isMainRequest;
+  }
+}
+
+/** kernel.request: a listener that sets a response ends the request phase; that response goes to kernel.response. */
+export class RequestEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.REQUEST;
+  response: KernelResponse | undefined;
+
+  setResponse(response: KernelResponse): void {
+    this.response = response;
+    this.stopPropagation();
+  }
+
+  hasResponse(): boolean {
+    return this.response !== undefined;
+  }
+}
+
+/** Which code handles the request: a Nest controller method, or a controller of the kernel itself. */
+export interface ControllerReference {
+  /** `Class::method`, as in `_controller`. */
+  name: string;
+  className: string;
+  methodName: string;
+}
+
+/**
+ * kernel.controller: the controller is known, not yet called. A listener may replace it with a callable whose
+ * result is used instead (HTTP cache answering 304, a parameter converter throwing 404, ...).
+ */
+export class ControllerEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.CONTROLLER;
+  replacement: (() => unknown) | undefined;
+
+  constructor(
+    request: KernelRequest,
+    public controller: ControllerReference,
+    /** The handler's class and method, for reading their decorators' metadata. */
+    readonly handler?: { target: object; method: (...args: unknown[]) => unknown },
+  ) {
+    super(request);
+  }
+
+  setController(replacement: () => unknown, reference?: ControllerReference): void {
+    this.replacement = replacement;
+    if (reference) this.controller = reference;
+  }
+}
+
+/** kernel.controller_arguments: the controller and the named arguments it is about to be called with. */
+export class ControllerArgumentsEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.CONTROLLER_ARGUMENTS;
+
+  constructor(
+    request: KernelRequest,
+    readonly controller: ControllerReference,
+    readonly args: Record<string, unknown>,
+  ) {
+    super(request);
+  }
+}
+
+/** kernel.exception: something threw; a listener turns the throwable into a response. */
+export class ExceptionEvent extends RequestEvent {
+  override readonly name: KernelEventName = KernelEvents.EXCEPTION;
+  /** Keep the response's own status instead of the exception's. */
+  allowCustomResponseCode = false;
+
+  constructor(
+    request: KernelRequest,
+    public throwable: unknown,
+  ) {
+    super(request);
+  }
+}
+
+/** kernel.response: the response may still be changed (headers always, the body unless streamed). */
+export class ResponseEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.RESPONSE;
+
+  constructor(
+    request: KernelRequest,
+    readonly response: ResponseHandle,
+  ) {
+    super(request);
+  }
+}
+
+/** kernel.finish_request: the response is final; request-scoped state is reset to the parent request's. */
+export class FinishRequestEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.FINISH_REQUEST;
+}
+
+/** kernel.terminate: the response has been sent (or the client went away); slow work goes here. */
+export class TerminateEvent extends KernelEvent {
+  readonly name: KernelEventName = KernelEvents.TERMINATE;
+
+  constructor(
+    request: KernelRequest,
+    readonly statusCode: number,
+    /** False when the connection closed before the whole response was written. */
+    readonly completed: boolean,
+  ) {
+    super(request);
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
+import { KernelResponse } from '../http/kernel-response.js';
+import { KernelListener } from '../kernel-listener.decorator.js';
+import { KernelEvents, type RequestEvent, type ResponseEvent } from '../kernel.events.js';
+
+/**
+ * Cross-origin handling (after NelmioCorsBundle): preflight requests are answered here, in kernel.request,
+ * from configuration (CORS_*); actual cross-origin requests from an allowed origin get their
+ * Access-Control-Allow-Origin in kernel.response. With no allowed origin configured, CORS is off.
+ */
+@Injectable()
+export class CorsListener {
+  constructor(private readonly config: AppConfig) {}
+
+  @KernelListener(KernelEvents.REQUEST, { priority: 250 })
+  onKernelRequest(event: RequestEvent): void {
+    const request = event.request;
+    const origin = request.header('origin');
+    if (!origin || request.method !== 'OPTIONS' || !request.header('access-control-request-method')) return;
+    if (this.config.cors.allowOrigins.length === 0) return;
+    event.setResponse(this.preflight(origin, request.header('access-control-request-method')!, request.header('access-control-request-headers')));
+  }
+
+  @KernelListener(KernelEvents.RESPONSE, { priority: 0 })
+  onKernelResponse(event: ResponseEvent): void {
+    const origin = event.request.header('origin');
+    const cors = this.config.cors;
+    if (!origin || cors.allowOrigins.length === 0 || event.response.hasHeader('access-control-allow-origin')) return;
+    if (!this.isAllowedOrigin(origin)) return;
+    const response = event.response;
+    response.setHeader('Access-Control-Allow-Origin', this.allowOriginValue(origin));
+    if (cors.allowCredentials) response.setHeader('Access-Control-Allow-Credentials', 'true');
+    if (cors.exposeHeaders.length > 0) response.setHeader('Access-Control-Expose-Headers', cors.exposeHeaders.join(', '));
+    if (this.allowOriginValue(origin) !== '*') appendVary(response.getHeader('vary'), 'Origin', (v) => response.setHeader('Vary', v));
+  }
+
+  private preflight(origin: string, method: string, requestHeaders: string | undefined): KernelResponse {
+    const cors = this.config.cors;
+    const vary = { Vary: 'Origin' };
+    if (!this.isAllowedOrigin(origin)) {
+      return new KernelResponse(`Origin "${origin}" is not allowed.\n`, 403, { 'Content-Type': 'text/plain; charset=utf-8', ...vary });
+    }
+    if (!cors.allowMethods.includes(method.toUpperCase())) {
+      return new KernelResponse(`Method "${method}" is not allowed.\n`, 405, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        Allow: cors.allowMethods.join(', '),
+        ...vary,
+      });
+    }
+    const allowedHeaders = new Set(cors.allowHeaders.map((h) => h.toLowerCase()));
+    const asked = (requestHeaders ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+    const refused = asked.find((h) => !allowedHeaders.has(h.toLowerCase()) && !allowedHeaders.has('*'));
+    if (refused) {
+      return new KernelResponse(`Header "${refused}" is not allowed.\n`, 400, { 'Content-Type': 'text/plain; charset=utf-8', ...vary });
+    }
+    const headers: Record<string, string> = {
+      'Access-Control-Allow-Origin': this.allowOriginValue(origin),
+      'Access-Control-Allow-Methods': cors.allowMethods.join(', '),
+      'Access-Control-Max-Age': String(cors.maxAge),
+      ...vary,
+    };
+    if (asked.length > 0) headers['Access-Control-Allow-Headers'] = asked.join(', ');
+    if (cors.allowCredentials) headers['Access-Control-Allow-Credentials'] = 'true';
+    return new KernelResponse(undefined, 204, headers);
+  }
+
+  private isAllowedOrigin(origin: string): boolean {
+    const allowed = this.config.cors.allowOrigins;
+    return allowed.includes('*') || allowed.includes(origin);
+  }
+
+  /** `*` cannot be combined with credentials: then the origin itself is echoed. */
+  private allowOriginValue(origin: string): string {
+    const cors = this.config.cors;
+    return cors.allowOrigins.includes('*') && !cors.allowCredentials ? '*' : origin;
+  }
+}
+
+function appendVary(current: string | undefined, field: string, set: (value: string) => void): void {
+  if (!current) return set(field);
+  const fields = current.split(',').map((f) => f.trim().toLowerCase());
+  if (!fields.includes(field.toLowerCase()) && !fields.includes('*')) set(`${current}, ${field}`);
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
+import { MethodNotAllowedHttpException } from '../exceptions/method-not-allowed-http.exception.js';
+import { MethodNotAllowedException } from '../exceptions/method-not-allowed.exception.js';
+import { NotFoundHttpException } from '../exceptions/not-found-http.exception.js';
+import { ResourceNotFoundException } from '../exceptions/resource-not-found.exception.js';
+import type { KernelRequest } from '../http/kernel-request.js';
+import { KernelListener } from '../kernel-listener.decorator.js';
+import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../kernel.events.js';
+import { KernelLogger } from '../logging/kernel-logger.js';
+import { LogLevel } from '../logging/log-level.js';
+import { REDIRECT_CONTROLLER } from '../routing/native-controllers.js';
+import type { RouteMatch } from '../routing/route-match.js';
+import { RouteTable } from '../routing/route-table.js';
+import { ROUTER_CONTEXT, type RouterContext } from '../routing/url-generator.js';
+
+const MATCHED = 'Matched route "{route}".';
+
+/**
+ * Route matching, during kernel.request (Symfony's RouterListener): sets `_route`, `_controller`,
+ * `_route_params` and each parameter as request attributes and logs `Matched route`; turns the matcher's
+ * failures into the 404 and 405 HTTP exceptions, with their exact messages and the matcher's exception as cause.
+ */
+@Injectable()
+export class RouterListener {
+  constructor(
+    private readonly table: RouteTable,
+    private readonly logger: KernelLogger,
+  ) {}
+
+  @KernelListener(KernelEvents.REQUEST, { priority: 32 })
+  onKernelRequest(event: RequestEvent): void {
+    const request = event.request;
+    this.setCurrentRequest(request);
+    if (request.attributes._controller !== undefined) return;
+    const path = request.pathInfo;
+    if (path.includes('%')) assertPercentEncoding(path);
+    let match: RouteMatch;
+    try {
+      match = this.table.matcher.match(path, request.method);
+    } catch (error) {
+      if (error instanceof ResourceNotFoundException) {
+        const referer = request.header('referer');
+        const message = `No route found for "${request.method} ${request.uri}"${referer ? ` (from "${referer}")` : ''}`;
+        throw new NotFoundHttpException(message, error);
+      }
+      if (error instanceof MethodNotAllowedException) {
+        const allow = error.allowedMethods.join(', ');
+        throw new MethodNotAllowedHttpException(error.allowedMethods, `No route found for "${request.method} ${request.uri}": Method Not Allowed (Allow: ${allow})`, error);
+      }
+      throw error;
+    }
+    const parameters = match.redirectTo === undefined ? this.routeParameters(match) : this.redirectParameters(match, request);
+    this.logger.record(LogLevel.INFO, 'request', MATCHED, {
+      route: match.route.name,
+      route_parameters: parameters,
+      request_uri: request.uri,
+      method: request.method,
+    }, request.context);
+    const routeParams: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(parameters)) if (name !== '_route' && name !== '_controller') routeParams[name] = value;
+    Object.assign(request.attributes, parameters);
+    request.attributes._route_params = routeParams;
+  }
+
+  /** Router context restore: URL generation goes back to the parent request's scheme and host. */
+  @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
+  onKernelFinishRequest(event: FinishRequestEvent): void {
+    const parent = event.request.context.parentRequest;
+    if (parent) this.setCurrentRequest(parent);
+    else event.request.context.set<RouterContext | null>(ROUTER_CONTEXT, null);
+  }
+
+  private setCurrentRequest(request: KernelRequest): void {
+    request.context.set<RouterContext>(ROUTER_CONTEXT, { scheme: request.scheme, httpHost: request.httpHost });
+  }
+
+  private routeParameters(match: RouteMatch): Record<string, unknown> {
+    return { _route: match.route.name, _controller: match.route.controller, ...match.params };
+  }
+
+  /** What Symfony's redirectable matcher returns for a trailing-slash redirect, key order included. */
+  private redirectParameters(match: RouteMatch, request: KernelRequest): Record<string, unknown> {
+    const port = Number(/:(\d+)$/.exec(request.httpHost)?.[1] ?? (request.isSecure ? 443 : 80));
+    return {
+      _controller: REDIRECT_CONTROLLER,
+      path: match.redirectTo,
+      permanent: true,
+      scheme: null,
+      httpPort: request.isSecure ? 80 : port,
+      httpsPort: request.isSecure ? port : 443,
+      _route: match.route.name,
+    };
+  }
+}
+
+/** Every `%` must start a valid escape and the escapes must decode as UTF-8. */
+function assertPercentEncoding(path: string): void {
+  try {
+    decodeURIComponent(path);
+  } catch {
+    throw new MalformedRequestException(`The path "${path}" is not valid percent-encoded UTF-8.`);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
+import { ConflictingHeadersException } from '../exceptions/conflicting-headers.exception.js';
+import { SuspiciousOperationException } from '../exceptions/suspicious-operation.exception.js';
+import { KernelListener } from '../kernel-listener.decorator.js';
+import { KernelEvents, type RequestEvent } from '../kernel.events.js';
+
+// What Symfony's Request::getHost() accepts: letters, digits, '-', '_', ':' and dots, IPv6 in brackets.
+const VALID_HOST = /^(?:\[?[a-zA-Z0-9\-:\]_]+\.?)+$/;
+
+/**
+ * Request validation (Symfony's ValidateRequestListener): the Host must be a valid host name (and one of
+ * TRUSTED_HOSTS when set), and a trusted proxy must not send Forwarded and X-Forwarded-For naming different
+ * clients. Either is a client error: the kernel answers it with a 400 that repeats the message.
+ */
+@Injectable()
+export class ValidateRequestListener {
+  constructor(private readonly config: AppConfig) {}
+
+  @KernelListener(KernelEvents.REQUEST, { priority: 256 })
+  onKernelRequest(event: RequestEvent): void {
+    const request = event.request;
+    const host = request.rawHost.toLowerCase();
+    if (host !== '' && !VALID_HOST.test(host)) {
+      throw new SuspiciousOperationException(`Invalid Host "${request.rawHost}".`);
+    }
+    const trusted = this.config.trustedHosts;
+    if (trusted.length > 0) {
+      const hostname = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+      if (!trusted.some((pattern) => pattern.test(hostname))) throw new SuspiciousOperationException(`Untrusted Host "${hostname}".`);
+    }
+    this.checkForwardedHeaders(event);
+  }
+
+  private checkForwardedHeaders(event: RequestEvent): void {
+    const request = event.request;
+    const forwarded = request.header('forwarded');
+    const xff = request.header('x-forwarded-for');
+    if (!forwarded || !xff || this.config.trustedProxies.length === 0) return;
+    const trust = request.raw.app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+    if (!trust(request.raw.socket.remoteAddress ?? '', 0)) return;
+    const fromForwarded = [...forwarded.matchAll(/for=(?:"?\[?)([^\]",;]+)/gi)].map((m) => stripPort(m[1]));
+    const fromXff = xff.split(',').map((ip) => stripPort(ip.trim()));
+    if (fromForwarded.join(',') !== fromXff.join(',')) {
+      throw new ConflictingHeadersException(
+        'The request has both a trusted "FORWARDED" header and a trusted "X_FORWARDED_FOR" header, conflicting each other. ' +
+          'You should either configure your proxy to remove one of them, or configure your project to distrust the offending one.',
+      );
+    }
+  }
+}
+
+function stripPort(address: string): string {
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address);
+  return (v4 ? v4[1] : address).toLowerCase();
+}

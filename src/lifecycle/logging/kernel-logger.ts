@@ -1,0 +1,100 @@
+import { Injectable, LoggerService } from '@nestjs/common';
+import { configure } from 'safe-stable-stringify';
+import { AppConfig } from '../../config/app-config.js';
+import { currentKernelContext, KernelContext } from '../kernel-context.js';
+import { LogContext, LogEntry } from './log-entry.js';
+import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from './log-level.js';
+
+// Key order is meaningful in log contexts (Symfony's is kept): no sorting.
+const stringify = configure({ deterministic: false, circularValue: '[circular]' });
+
+/** A logger bound to one channel, the way a module logs: `logger.channel('cart').info('Added {sku}', { sku })`. */
+export class ChannelLogger {
+  constructor(
+    private readonly logger: KernelLogger,
+    readonly channel: string,
+  ) {}
+
+  debug(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.DEBUG, this.channel, message, context); }
+  info(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.INFO, this.channel, message, context); }
+  notice(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.NOTICE, this.channel, message, context); }
+  warning(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.WARNING, this.channel, message, context); }
+  error(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.ERROR, this.channel, message, context); }
+  critical(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.CRITICAL, this.channel, message, context); }
+}
+
+/**
+ * The application's logger (also Nest's, see main.ts). Every entry written while a request is handled is recorded
+ * on that request (through AsyncLocalStorage) for the error page and the profiler; entries at or above LOG_LEVEL
+ * are also printed, one Monolog-style line each. The `event` channel is printed only at LOG_LEVEL=debug, like
+ * Symfony's `channels: ["!event"]`: it is one line per listener per request.
+ */
+@Injectable()
+export class KernelLogger implements LoggerService {
+  private readonly printLevel: number;
+  private readonly channels = new Map<string, ChannelLogger>();
+
+  constructor(config: AppConfig) {
+    this.printLevel = config.logLevel === 'none' ? Number.POSITIVE_INFINITY : (parseLogLevel(config.logLevel) ?? LogLevel.INFO);
+  }
+
+  channel(name: string): ChannelLogger {
+    let logger = this.channels.get(name);
+    if (!logger) {
+      logger = new ChannelLogger(this, name);
+      this.channels.set(name, logger);
+    }
+    return logger;
+  }
+
+  /** Records an entry on the given request context (default: the current one) and prints it if loud enough. */
+  record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext): LogEntry {
+    const entry = new LogEntry(level, channel, message, context, Date.now());
+    const kernelContext = target ?? currentKernelContext();
+    if (kernelContext) kernelContext.logs.push(entry);
+    if (level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG)) this.print(entry);
+    return entry;
+  }
+
+  isPrinted(level: LogLevel): boolean {
+    return level >= this.printLevel;
+  }
+
+  // Nest's LoggerService: the optional last string parameter is Nest's "context" (a class name); we use it as
+  // the channel, so `new Logger('cart')` logs on channel `cart`.
+  log(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.INFO, message, optional); }
+  error(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.ERROR, message, optional); }
+  warn(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.WARNING, message, optional); }
+  debug(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.DEBUG, message, optional); }
+  verbose(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.DEBUG, message, optional); }
+  fatal(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.CRITICAL, message, optional); }
+
+  private fromNest(level: LogLevel, message: unknown, optional: unknown[]): void {
+    let channel = 'app';
+    const params = [...optional];
+    if (params.length > 0 && typeof params[params.length - 1] === 'string') channel = params.pop() as string;
+    const context: LogContext = {};
+    if (message instanceof Error) {
+      context.exception = message;
+      message = `${message.name}: ${message.message}`;
+    }
+    // Nest passes a stack string as the first optional parameter of error().
+    if (params.length > 0) {
+      if (level >= LogLevel.ERROR && typeof params[0] === 'string') context.stack = params.shift();
+      if (params.length > 0) context.params = params;
+    }
+    this.record(level, channel, typeof message === 'string' ? message : stringify(message) ?? String(message), context);
+  }
+
+  private print(entry: LogEntry): void {
+    const context = Object.keys(entry.context).length === 0 ? '[]' : safeJson(entry.context);
+    const line = `[${new Date(entry.timestamp).toISOString()}] ${entry.channel}.${LOG_LEVEL_NAMES[entry.level]}: ${entry.message} ${context}\n`;
+    (entry.level >= LogLevel.ERROR ? process.stderr : process.stdout).write(line);
+  }
+}
+
+function safeJson(value: unknown): string {
+  return (
+    stringify(value, (_key, v) => (v instanceof Error ? { class: v.constructor.name, message: v.message } : v)) ?? 'null'
+  );
+}

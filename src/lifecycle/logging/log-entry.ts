@@ -1,0 +1,54 @@
+import { LOG_LEVEL_NAMES, LogLevel } from './log-level.js';
+
+export type LogContext = Record<string, unknown>;
+
+const PLACEHOLDER = /\{([A-Za-z0-9_.]+)\}/g;
+
+/**
+ * One log record of a request. The message is kept as written, with PSR-3 `{placeholders}`, and interpolated
+ * only when read: most entries of most requests are never looked at, so the hot path only stores references.
+ */
+export class LogEntry {
+  private interpolated?: string;
+
+  constructor(
+    readonly level: LogLevel,
+    readonly channel: string,
+    readonly template: string,
+    readonly context: LogContext,
+    /** Milliseconds since the epoch. */
+    readonly timestamp: number,
+  ) {}
+
+  get levelName(): string {
+    return LOG_LEVEL_NAMES[this.level];
+  }
+
+  get message(): string {
+    if (this.interpolated === undefined) this.interpolated = interpolate(this.template, this.context);
+    return this.interpolated;
+  }
+
+  toJSON(): { level: string; channel: string; message: string; context: LogContext; timestamp: number } {
+    return { level: this.levelName, channel: this.channel, message: this.message, context: this.context, timestamp: this.timestamp };
+  }
+}
+
+export function interpolate(template: string, context: LogContext): string {
+  if (!template.includes('{')) return template;
+  return template.replace(PLACEHOLDER, (whole, key: string) => {
+    if (!(key in context)) return whole;
+    const value = context[key];
+    if (value === null || value === undefined) return String(value);
+    if (typeof value === 'object') {
+      if (value instanceof Error) return `[object ${value.constructor.name}]`;
+      if (value instanceof Date) return value.toISOString();
+      try {
+        return JSON.stringify(value);
+      } catch {
+        return `[object ${value.constructor?.name ?? 'Object'}]`;
+      }
+    }
+    return String(value);
+  });
+}

@@ -1,0 +1,20 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const ROUTE_NAME_METADATA = 'shopkernel:route-name';
+
+/**
+ * Names a route: `@Get(':token') @RouteName('_profiler')`. Without it a route is named after its controller and
+ * method (`ProductsController.show` → `products_show`).
+ */
+export const RouteName = (name: string): MethodDecorator => SetMetadata(ROUTE_NAME_METADATA, name);
+
+/** `ProductsController.showProduct` → `products_show_product`. */
+export function defaultRouteName(handlerName: string): string {
+  const [cls = 'app', method = 'index'] = handlerName.split('.');
+  const snake = (s: string): string =>
+    s
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+      .toLowerCase();
+  return `${snake(cls.replace(/Controller$/, '') || cls)}_${snake(method)}`;
+}

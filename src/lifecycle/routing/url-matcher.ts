@@ -1,0 +1,55 @@
+import { MethodNotAllowedException } from '../exceptions/method-not-allowed.exception.js';
+import { ResourceNotFoundException } from '../exceptions/resource-not-found.exception.js';
+import type { Route } from './route.js';
+import type { RouteCollection } from './route-collection.js';
+import type { RouteMatch } from './route-match.js';
+
+/**
+ * Matches a path and method against the route collection, first route first, like Symfony's redirectable
+ * matcher: a path known for other methods is a MethodNotAllowedException (with the allowed methods); for GET
+ * and HEAD, a path that matches only with its trailing slash toggled is a redirect to that path; otherwise a
+ * ResourceNotFoundException naming the last path tried.
+ */
+export class UrlMatcher {
+  constructor(private readonly routes: RouteCollection) {}
+
+  match(pathinfo: string, method: string): RouteMatch {
+    const allow = new Set<string>();
+    const found = this.doMatch(pathinfo, method, allow);
+    if (found) return found;
+    if (allow.size > 0) throw new MethodNotAllowedException([...allow]);
+    let tried = pathinfo;
+    if (method === 'GET' || method === 'HEAD') {
+      const trimmed = pathinfo.replace(/\/+$/, '') || '/';
+      if (trimmed !== '/') {
+        tried = trimmed === pathinfo ? `${pathinfo}/` : trimmed;
+        const toggled = this.doMatch(tried, method, new Set());
+        if (toggled) return { ...toggled, redirectTo: tried };
+      }
+    }
+    throw new ResourceNotFoundException(`No routes found for "${tried}".`);
+  }
+
+  private doMatch(pathinfo: string, method: string, allow: Set<string>): RouteMatch | null {
+    for (const route of this.routes.all()) {
+      const raw = route.matchPath(pathinfo);
+      if (raw === null) continue;
+      if (!route.accepts(method)) {
+        for (const m of route.methods) allow.add(m);
+        continue;
+      }
+      return { route, params: decodeParams(raw, route) };
+    }
+    return null;
+  }
+}
+
+function decodeParams(raw: Record<string, string | string[]>, route: Route): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(route.defaults)) params[name] = String(value);
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    params[name] = Array.isArray(value) ? value.map(decodeURIComponent).join('/') : decodeURIComponent(value);
+  }
+  return params;
+}

@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.factory.js';
+import { AppModule } from './app.module.js';
+import { AppConfig } from './config/app-config.js';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, createHttpAdapter(), APP_OPTIONS);
+  configureApp(app);
+  app.enableShutdownHooks();
+  const config = app.get(AppConfig);
+  await app.listen(config.port, config.host);
+  app.get(AppConfig);
+  process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on http://${config.host}:${config.port}\n`);
+}
+
+void bootstrap();
