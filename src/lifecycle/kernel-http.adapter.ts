@@ -5,7 +5,7 @@ import { KERNEL_CONTEXT, type ResponseCommitter } from './kernel-symbols.js';
 import { ResponsePhase, type KernelContext } from './kernel-context.js';
 import { Route } from './routing/route.js';
 import { RouteCollection } from './routing/route-collection.js';
-import { defaultRouteName, ROUTE_NAME_METADATA } from './routing/route-name.decorator.js';
+import { defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -47,25 +47,32 @@ export class KernelHttpAdapter extends ExpressAdapter {
     this.kernel = kernel;
   }
 
-  override get(...args: any[]): any { this.record(['GET'], args); return (super.get as (...a: any[]) => any).apply(this, args); }
-  override post(...args: any[]): any { this.record(['POST'], args); return (super.post as (...a: any[]) => any).apply(this, args); }
-  override put(...args: any[]): any { this.record(['PUT'], args); return (super.put as (...a: any[]) => any).apply(this, args); }
-  override patch(...args: any[]): any { this.record(['PATCH'], args); return (super.patch as (...a: any[]) => any).apply(this, args); }
-  override delete(...args: any[]): any { this.record(['DELETE'], args); return (super.delete as (...a: any[]) => any).apply(this, args); }
-  override head(...args: any[]): any { this.record(['HEAD'], args); return (super.head as (...a: any[]) => any).apply(this, args); }
-  override options(...args: any[]): any { this.record(['OPTIONS'], args); return (super.options as (...a: any[]) => any).apply(this, args); }
-  override search(...args: any[]): any { this.record(['SEARCH'], args); return (super.search as (...a: any[]) => any).apply(this, args); }
-  override all(...args: any[]): any { this.record([], args); return (super.all as (...a: any[]) => any).apply(this, args); }
+  override get(...args: any[]): any { return (super.get as (...a: any[]) => any).apply(this, this.record(['GET'], args)); }
+  override post(...args: any[]): any { return (super.post as (...a: any[]) => any).apply(this, this.record(['POST'], args)); }
+  override put(...args: any[]): any { return (super.put as (...a: any[]) => any).apply(this, this.record(['PUT'], args)); }
+  override patch(...args: any[]): any { return (super.patch as (...a: any[]) => any).apply(this, this.record(['PATCH'], args)); }
+  override delete(...args: any[]): any { return (super.delete as (...a: any[]) => any).apply(this, this.record(['DELETE'], args)); }
+  override head(...args: any[]): any { return (super.head as (...a: any[]) => any).apply(this, this.record(['HEAD'], args)); }
+  override options(...args: any[]): any { return (super.options as (...a: any[]) => any).apply(this, this.record(['OPTIONS'], args)); }
+  override search(...args: any[]): any { return (super.search as (...a: any[]) => any).apply(this, this.record(['SEARCH'], args)); }
+  override all(...args: any[]): any { return (super.all as (...a: any[]) => any).apply(this, this.record([], args)); }
 
-  private record(methods: string[], args: unknown[]): void {
-    if (args.length < 2 || typeof args[0] !== 'string' || typeof args[1] !== 'function') return;
-    const [path, handler] = args as [string, Handler];
+  /** Records the route; returns the arguments to register with Express (the path may get its slash back). */
+  private record(methods: string[], args: unknown[]): unknown[] {
+    if (args.length < 2 || typeof args[0] !== 'string' || typeof args[1] !== 'function') return args;
+    let path = args[0] as string;
+    const handler = args[1] as Handler;
+    if (Reflect.getMetadata(TRAILING_SLASH_METADATA, handler) === true && !path.endsWith('/')) {
+      path = `${path}/`;
+      args = [path, ...args.slice(1)];
+    }
     const handlerName = handler.name && handler.name.includes('.') ? handler.name : 'AppController.index';
     const [className, methodName] = handlerName.split('.');
     const declared: string | undefined = Reflect.getMetadata(ROUTE_NAME_METADATA, handler);
     const name = this.routes.uniqueName(declared ?? defaultRouteName(handlerName));
     const caseSensitive = this.getInstance().get('case sensitive routing') === true;
     this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive }));
+    return args;
   }
 }
 
@@ -75,7 +82,8 @@ export class KernelHttpAdapter extends ExpressAdapter {
  * or an explicit writeHead() as a streamed response (headers only).
  */
 function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
-  const { end, write, writeHead } = proto as { end: Function; write: Function; writeHead: Function };
+  type Method = (this: Response, ...args: any[]) => any;
+  const { end, write, writeHead } = proto as { end: Method; write: Method; writeHead: Method };
 
   const pending = (res: Response): KernelContext | undefined => {
     const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];

@@ -18,3 +18,12 @@ export function defaultRouteName(handlerName: string): string {
       .toLowerCase();
   return `${snake(cls.replace(/Controller$/, '') || cls)}_${snake(method)}`;
 }
+
+export const TRAILING_SLASH_METADATA = 'shopkernel:trailing-slash';
+
+/**
+ * The route's canonical path ends with a slash (`/_profiler/`). Nest strips trailing slashes from every path;
+ * the kernel's adapter puts this one back, for Express and for the router, so that the path without the
+ * slash is redirected to it.
+ */
+export const TrailingSlash = (): MethodDecorator => SetMetadata(TRAILING_SLASH_METADATA, true);

@@ -1,0 +1,102 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { Response } from 'express';
+import { AppConfig } from '../config/app-config.js';
+import { KernelEventDispatcher } from './event-dispatcher.js';
+import { KernelRequest } from './http/kernel-request.js';
+import { KernelContext } from './kernel-context.js';
+import { RequestEvent } from './kernel.events.js';
+import { KernelLogger } from './logging/kernel-logger.js';
+
+function setup(): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
+  const bus = new EventEmitter2();
+  const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test' }));
+  const dispatcher = new KernelEventDispatcher(bus, logger);
+  const context = new KernelContext({} as Response, 'en');
+  context.request = new KernelRequest({ method: 'GET', headers: {} } as any, context, 'en');
+  return { dispatcher, context, bus, event: () => new RequestEvent(context.request) };
+}
+
+describe('KernelEventDispatcher', () => {
+  it('calls listeners by priority, highest first, and in registration order at equal priority', () => {
+    const { dispatcher, event } = setup();
+    const calls: string[] = [];
+    dispatcher.addListener('kernel.request', () => calls.push('a0'), 0, 'A::a0');
+    dispatcher.addListener('kernel.request', () => calls.push('b32'), 32, 'B::b32');
+    dispatcher.addListener('kernel.request', () => calls.push('c0'), 0, 'C::c0');
+    dispatcher.addListener('kernel.request', () => calls.push('d-5'), -5, 'D::d');
+    dispatcher.addListener('kernel.request', () => calls.push('e32'), 32, 'E::e32');
+    dispatcher.addListener('kernel.request', () => calls.push('f2048'), 2048, 'F::f');
+    dispatcher.dispatch(event());
+    expect(calls).toEqual(['f2048', 'b32', 'e32', 'a0', 'c0', 'd-5']);
+    expect(dispatcher.getListeners('kernel.request').map((l) => l.name)).toEqual(['F::f', 'B::b32', 'E::e32', 'A::a0', 'C::c0', 'D::d']);
+  });
+
+  it('stops calling listeners once one stops propagation, and logs who stopped it', () => {
+    const { dispatcher, event, context } = setup();
+    const calls: string[] = [];
+    dispatcher.addListener('kernel.request', () => calls.push('first'), 10, 'First::run');
+    dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('stopper'); e.stopPropagation(); }, 5, 'Stopper::run');
+    dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
+    const dispatched = dispatcher.dispatch(event());
+    expect(calls).toEqual(['first', 'stopper']);
+    expect(dispatched.isPropagationStopped()).toBe(true);
+    expect(context.logs.map((l) => l.message)).toEqual([
+      'Notified event "kernel.request" to listener "First::run".',
+      'Notified event "kernel.request" to listener "Stopper::run".',
+      'Listener "Stopper::run" stopped propagation of the event "kernel.request".',
+    ]);
+    expect(context.listenerCalls.map((c) => [c.listener, c.stoppedPropagation])).toEqual([['First::run', false], ['Stopper::run', true]]);
+  });
+
+  it('writes one DEBUG event entry per listener notified, with the exact context', () => {
+    const { dispatcher, event, context } = setup();
+    dispatcher.addListener('kernel.request', () => undefined, 1, 'RouterListener::onKernelRequest');
+    dispatcher.dispatch(event());
+    expect(context.logs).toHaveLength(1);
+    const [entry] = context.logs;
+    expect(entry.levelName).toBe('DEBUG');
+    expect(entry.channel).toBe('event');
+    expect(entry.message).toBe('Notified event "kernel.request" to listener "RouterListener::onKernelRequest".');
+    expect(entry.context).toEqual({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
+  });
+
+  it('lets a listener error propagate after logging the listeners called so far', () => {
+    const { dispatcher, event, context } = setup();
+    const calls: string[] = [];
+    dispatcher.addListener('kernel.request', () => calls.push('ok'), 10, 'Ok::run');
+    dispatcher.addListener('kernel.request', () => { throw new Error('no route'); }, 5, 'Router::run');
+    dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'After::run');
+    expect(() => dispatcher.dispatch(event())).toThrow('no route');
+    expect(calls).toEqual(['ok']);
+    expect(context.logs.map((l) => l.context.listener)).toEqual(['Ok::run', 'Router::run']);
+  });
+
+  it('records each call with its priority and a duration', () => {
+    const { dispatcher, event, context } = setup();
+    dispatcher.addListener('kernel.request', () => { const until = performance.now() + 2; while (performance.now() < until); }, 7, 'Slow::run');
+    dispatcher.dispatch(event());
+    expect(context.listenerCalls).toHaveLength(1);
+    expect(context.listenerCalls[0]).toMatchObject({ event: 'kernel.request', listener: 'Slow::run', priority: 7 });
+    expect(context.listenerCalls[0].duration).toBeGreaterThanOrEqual(2);
+  });
+
+  it('runs on the EventEmitter2 bus and leaves other handlers of the bus alone', () => {
+    const { dispatcher, event, bus } = setup();
+    const foreign: string[] = [];
+    bus.on('kernel.request', () => foreign.push('foreign'));
+    dispatcher.addListener('kernel.request', () => foreign.push('ours'), 0, 'Ours::run');
+    dispatcher.dispatch(event());
+    expect(foreign).toEqual(['foreign', 'ours']);
+    expect(bus.listeners('kernel.request')).toHaveLength(2);
+  });
+
+  it('removes a listener', () => {
+    const { dispatcher, event } = setup();
+    const calls: string[] = [];
+    const listener = dispatcher.addListener('kernel.request', () => calls.push('x'), 0, 'X::run');
+    dispatcher.removeListener(listener);
+    dispatcher.dispatch(event());
+    expect(calls).toEqual([]);
+    expect(dispatcher.getListeners('kernel.request')).toHaveLength(0);
+  });
+});
