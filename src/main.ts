@@ -11,7 +11,6 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
-  app.get(AppConfig);
   process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on http://${config.host}:${config.port}\n`);
 }
 

@@ -56,10 +56,6 @@ export class KernelLogger implements LoggerService {
     return entry;
   }
 
-  isPrinted(level: LogLevel): boolean {
-    return level >= this.printLevel;
-  }
-
   // Nest's LoggerService: the optional last string parameter is Nest's "context" (a class name); we use it as
   // the channel, so `new Logger('cart')` logs on channel `cart`.
   log(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.INFO, message, optional); }
