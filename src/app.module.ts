@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { ProfilerModule } from './profiler/profiler.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, HomeModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, HomeModule],
 })
 export class AppModule {}

@@ -23,6 +23,8 @@ export class ErrorListener {
 
   @KernelListener(KernelEvents.EXCEPTION, { priority: 0 })
   logKernelException(event: ExceptionEvent): void {
+    // Whoever renders the error page, its response must not carry the failed controller's policy.
+    event.request.attributes[REMOVE_CSP] = true;
     const error = event.throwable;
     const status = statusOf(error);
     const { file, line } = throwLocation(error);
@@ -37,7 +39,6 @@ export class ErrorListener {
 
   @KernelListener(KernelEvents.EXCEPTION, { priority: -128 })
   onKernelException(event: ExceptionEvent): void {
-    event.request.attributes[REMOVE_CSP] = true;
     event.setResponse(this.renderer.render(event.throwable, event.request));
   }
 

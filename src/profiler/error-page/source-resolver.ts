@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppConfig } from '../../config/app-config.js';
+
+export interface SourceLocation {
+  /** Absolute path of the original source (the .ts file when a source map leads there). */
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface ExcerptLine {
+  number: number;
+  text: string;
+  current: boolean;
+}
+
+const MAX_CACHED_FILES = 500;
+
+/**
+ * Maps compiled locations back to the original TypeScript through source maps and reads source lines for code
+ * excerpts. Only error pages call it; maps and sources are read once and cached, so the error path does not go
+ * back to the disk for a file it has seen.
+ */
+@Injectable()
+export class SourceResolver {
+  private readonly maps = new Map<string, TraceMap | null>();
+  private readonly sources = new Map<string, string[] | null>();
+
+  constructor(private readonly config: AppConfig) {}
+
+  /** A stack frame's file (path or file: URL) and position, mapped to the original source when possible. */
+  locate(file: string, line: number, column: number): SourceLocation {
+    const path = file.startsWith('file://') ? fileURLToPath(file) : file;
+    if (!isAbsolute(path) || !path.endsWith('.js')) return { file: path, line, column };
+    const map = this.mapFor(path);
+    if (!map) return { file: path, line, column };
+    const original = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
+    if (original.source === null || original.line === null) return { file: path, line, column };
+    const source = original.source.startsWith('file://') ? fileURLToPath(original.source) : resolve(dirname(path), original.source);
+    return { file: source, line: original.line, column: (original.column ?? 0) + 1 };
+  }
+
+  /** The numbered lines around `line` (1-based), that line marked; null when the source cannot be read. */
+  excerpt(file: string, line: number, radius = 5): ExcerptLine[] | null {
+    const lines = this.sourceLines(file);
+    if (!lines || line < 1 || line > lines.length) return null;
+    const from = Math.max(1, line - radius);
+    const to = Math.min(lines.length, line + radius);
+    const excerpt: ExcerptLine[] = [];
+    for (let n = from; n <= to; n++) excerpt.push({ number: n, text: lines[n - 1], current: n === line });
+    return excerpt;
+  }
+
+  /** The path relative to the project root when inside it, else as is. */
+  relativePath(file: string): string {
+    const root = this.config.projectDir;
+    return file.startsWith(root + sep) ? relative(root, file) : file;
+  }
+
+  /** Code that is not the application's: dependencies and Node itself. */
+  isVendor(file: string): boolean {
+    return file.includes(`${sep}node_modules${sep}`) || file.startsWith('node:') || !isAbsolute(file);
+  }
+
+  private mapFor(path: string): TraceMap | null {
+    if (this.maps.has(path)) return this.maps.get(path) ?? null;
+    let map: TraceMap | null = null;
+    const mapFile = `${path}.map`;
+    try {
+      if (existsSync(mapFile)) map = new TraceMap(readFileSync(mapFile, 'utf8'), mapFile);
+    } catch {
+      map = null;
+    }
+    remember(this.maps, path, map);
+    return map;
+  }
+
+  private sourceLines(file: string): string[] | null {
+    if (this.sources.has(file)) return this.sources.get(file) ?? null;
+    let lines: string[] | null = null;
+    try {
+      if (isAbsolute(file) && !this.isVendorUnreadable(file)) lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    } catch {
+      lines = null;
+    }
+    remember(this.sources, file, lines);
+    return lines;
+  }
+
+  private isVendorUnreadable(file: string): boolean {
+    return file.startsWith('node:');
+  }
+}
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= MAX_CACHED_FILES) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}

@@ -1,0 +1,134 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parse, type HTMLElement } from 'node-html-parser';
+import request from 'supertest';
+import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
+import { createTestApp } from './support/create-test-app.js';
+
+const HOST = 'shop.test';
+const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
+
+describe('Debug error page (e2e)', () => {
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp({ imports: [KernelFixturesModule] });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST);
+
+  it('shows the two-exception chain of an unmatched GET, outermost first, with exact messages', async () => {
+    const res = await get('/this/does/not/exist').expect(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    const page = parse(res.text);
+    expect(text(page.querySelector('title'))).toBe('No route found for "GET http://shop.test/this/does/not/exist" (404 Not Found)');
+    expect(text(page.querySelector('#exceptions h2'))).toBe('Exceptions 2');
+    const boxes = page.querySelectorAll('#exceptions .trace');
+    expect(boxes.map((b) => text(b.querySelector('.label')))).toEqual(['[2/2]', '[1/2]']);
+    expect(boxes.map((b) => text(b.querySelector('.class')))).toEqual(['NotFoundHttpException', 'ResourceNotFoundException']);
+    expect(boxes.map((b) => text(b.querySelector('.message')))).toEqual([
+      'No route found for "GET http://shop.test/this/does/not/exist"',
+      'No routes found for "/this/does/not/exist/".',
+    ]);
+  });
+
+  it('adds the Referer to the message', async () => {
+    const res = await get('/nope').set('Referer', 'http://shop.test/products').expect(404);
+    const page = parse(res.text);
+    expect(text(page.querySelector('#exceptions .trace .message'))).toBe('No route found for "GET http://shop.test/nope" (from "http://shop.test/products")');
+  });
+
+  it('shows a code excerpt from the TypeScript source, the throwing line highlighted, and the frames', async () => {
+    const res = await get('/nope').expect(404);
+    const box = parse(res.text).querySelector('#trace-box-2')!;
+    const file = text(box.querySelector('.excerpt-file'));
+    expect(file).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+$/);
+    const line = Number(file.split(':')[1]);
+    const current = box.querySelector('.excerpt li.current')!;
+    expect(Number(current.getAttribute('data-line'))).toBe(line);
+    expect(text(current)).toContain('throw new NotFoundHttpException(message, error);');
+    const numbers = box.querySelectorAll('.excerpt')[0].querySelectorAll('li').map((li) => Number(li.getAttribute('data-line')));
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0] + i));
+    const frames = box.querySelectorAll('.frame');
+    expect(text(frames[0].querySelector('.fn'))).toBe('RouterListener.onKernelRequest');
+    expect(text(frames[0].querySelector('.loc'))).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+:\d+$/);
+    expect(frames[0].classList.contains('app')).toBe(true);
+    expect(frames[0].querySelector('details')!.hasAttribute('open')).toBe(true);
+    const vendor = frames.filter((f) => f.classList.contains('vendor'));
+    expect(vendor.length).toBeGreaterThan(0);
+    expect(vendor.every((f) => /node_modules\/|node:/.test(text(f.querySelector('.loc'))) && !f.querySelector('details')!.hasAttribute('open'))).toBe(true);
+  });
+
+  it('lists the request logs with level, channel, message and context', async () => {
+    const res = await get('/nope').expect(404);
+    const rows = parse(res.text).querySelectorAll('#logs tbody tr');
+    const notified = rows.filter((r) => text(r.querySelectorAll('td')[2]).startsWith('Notified event "kernel.request" to listener "RouterListener::onKernelRequest".'));
+    expect(notified).toHaveLength(1);
+    const cells = notified[0].querySelectorAll('td');
+    expect(text(cells[0].querySelector('.level'))).toBe('DEBUG');
+    expect(text(cells[0].querySelector('time'))).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(text(cells[1])).toBe('event');
+    expect(JSON.parse(cells[2].querySelector('.context')!.text)).toEqual({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
+    // Five kernel.request listeners up to the router, plus the test's probe.
+    const kernelRequest = rows.map((r) => text(r.querySelectorAll('td')[2])).filter((m) => m.startsWith('Notified event "kernel.request"'));
+    expect(kernelRequest.filter((m) => !m.includes('KernelProbe::'))).toHaveLength(5);
+    const error = rows.find((r) => text(r.querySelector('.level')) === 'ERROR')!;
+    expect(text(error.querySelectorAll('td')[1])).toBe('request');
+    expect(text(parse(res.text).querySelector('#logs .counts'))).toBe(`1 errors · 0 warnings · 0 deprecations · ${kernelRequest.length} debug`);
+  });
+
+  it('prints every exception as plain text in Stack Traces', async () => {
+    const res = await get('/nope').expect(404);
+    const traces = parse(res.text).querySelectorAll('#stack-traces pre.stack').map((p) => p.text);
+    expect(traces).toHaveLength(2);
+    expect(traces[0].split('\n')[0]).toBe('[2/2] NotFoundHttpException: No route found for "GET http://shop.test/nope"');
+    expect(traces[0].split('\n')[1]).toMatch(/^ {4}at RouterListener\.onKernelRequest \(src\/lifecycle\/listeners\/router\.listener\.ts:\d+:\d+\)$/);
+    expect(traces[1].split('\n')[0]).toBe('[1/2] ResourceNotFoundException: No routes found for "/nope/".');
+  });
+
+  it('shows the 405 page with Allow', async () => {
+    const res = await request(app.getHttpServer()).put('/fixture/items').set('Host', HOST).expect(405);
+    expect(res.headers.allow).toBe('GET, POST');
+    const classes = parse(res.text).querySelectorAll('#exceptions .class').map((c) => text(c));
+    expect(classes).toEqual(['MethodNotAllowedHttpException', 'MethodNotAllowedException']);
+  });
+
+  it("shows a controller's own TypeScript lines for a 500 it threw", async () => {
+    const res = await get('/fixture/boom').expect(500);
+    const box = parse(res.text).querySelector('#trace-box-1')!;
+    expect(text(box.querySelector('.excerpt-file'))).toMatch(/^test\/fixtures\/kernel-fixtures\.controller\.ts:\d+$/);
+    expect(text(box.querySelector('.excerpt li.current'))).toContain("throw new Error('Boom from a controller');");
+    expect(text(box.querySelector('.frame .fn'))).toBe('KernelFixturesController.boom');
+  });
+
+  it('gives JSON clients problem+json with the chain and frames', async () => {
+    const res = await get('/nope').set('Accept', 'application/json').expect(404);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.body.exceptions[0].frames[0]).toMatchObject({ function: 'RouterListener.onKernelRequest', file: 'src/lifecycle/listeners/router.listener.ts', vendor: false });
+  });
+
+  it('escapes request values: path, query, Referer, User-Agent', async () => {
+    const xss = '<script>alert(1)</script>';
+    const res = await request(app.getHttpServer())
+      .get(`/${encodeURIComponent(xss)}?q=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`)
+      .set('Host', HOST)
+      .set('Referer', `http://x/${xss}`)
+      .set('User-Agent', xss)
+      .expect(404);
+    expect(res.text).not.toContain('<script>alert(1)</script>');
+    expect(res.text).not.toContain('<img src=x');
+    expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(parse(res.text).querySelectorAll('script')).toHaveLength(1);
+  });
+
+  it('needs no external asset', async () => {
+    const res = await get('/nope').expect(404);
+    expect(res.text).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(res.text).toContain('prefers-color-scheme: dark');
+  });
+});
