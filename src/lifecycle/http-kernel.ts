@@ -28,7 +28,7 @@ import {
   TerminateEvent,
   type ControllerReference,
 } from './kernel.events.js';
-import { headersOf, statusOf } from './errors/exception-status.js';
+import { classOf, headersOf, messageOf, statusOf } from './errors/exception-status.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 import { NativeControllers } from './routing/native-controllers.js';
@@ -240,7 +240,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
+  return `${classOf(error)}: ${messageOf(error)}`;
 }
 
 function fallbackResponse(error: unknown): KernelResponse {

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import escapeHtml from 'escape-html';
 import { STATUS_CODES } from 'node:http';
 import { AppConfig } from '../../config/app-config.js';
-import { ValidationFailedException } from '../exceptions/validation-failed.exception.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelResponse } from '../http/kernel-response.js';
 import { ErrorRenderer } from './error-renderer.js';
-import { exceptionChain, statusOf } from './exception-status.js';
+import { classOf, exceptionChain, messageOf, problemViolations, statusOf } from './exception-status.js';
 
 /**
  * Errors as RFC 9457 problem+json for clients that prefer JSON, else as a small HTML page. In debug mode both
@@ -23,11 +22,11 @@ export class BasicErrorRenderer extends ErrorRenderer {
     const status = statusOf(throwable);
     const title = STATUS_CODES[status] ?? 'Error';
     const chain = exceptionChain(throwable);
-    const violations = chain.find((e): e is ValidationFailedException => e instanceof ValidationFailedException)?.violations;
+    const violations = problemViolations(throwable);
     const headers = { 'Cache-Control': 'no-store' };
     if (request.prefersJson) {
       const problem: Record<string, unknown> = { type: 'about:blank', title, status, detail: this.config.debug ? messageOf(throwable) : title };
-      if (violations) problem.violations = violations.map(({ property, constraints }) => ({ property, messages: Object.values(constraints) }));
+      if (violations) problem.violations = violations;
       if (this.config.debug) problem.exceptions = chain.map((e) => ({ class: classOf(e), message: messageOf(e) }));
       return KernelResponse.json(problem, status, headers, 'application/problem+json');
     }
@@ -36,19 +35,11 @@ export class BasicErrorRenderer extends ErrorRenderer {
       ? chain.map((e, i) => `<li>[${chain.length - i}/${chain.length}] <b>${escapeHtml(classOf(e))}</b>: ${escapeHtml(messageOf(e))}</li>`).join('')
       : `<li>The server returned a "${escapeHtml(heading)}".</li>`;
     const list = violations && !this.config.debug
-      ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(Object.values(v.constraints).join('; '))}</li>`).join('')
+      ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(v.messages.join('; '))}</li>`).join('')
       : '';
     const html = `<!DOCTYPE html><html lang="${escapeHtml(request.locale)}"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">` +
       `<title>${escapeHtml(this.config.debug ? `${messageOf(throwable)} (${heading})` : heading)}</title></head>` +
       `<body><h1>${escapeHtml(heading)}</h1><ul>${body}${list}</ul></body></html>\n`;
     return KernelResponse.html(html, status, headers);
   }
-}
-
-function classOf(error: unknown): string {
-  return error instanceof Error ? error.constructor.name : typeof error;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { KernelHttpException } from '../exceptions/kernel-http.exception.js';
+import { ValidationFailedException } from '../exceptions/validation-failed.exception.js';
 
 /** The HTTP status a throwable answers with: its own when it has one (ours, Nest's, http-errors'), else 500. */
 export function statusOf(error: unknown): number {
@@ -28,4 +29,25 @@ export function exceptionChain(error: unknown): unknown[] {
     current = current instanceof Error ? current.cause : undefined;
   }
   return chain;
+}
+
+/** A throwable's class name (`typeof` for non-errors). */
+export function classOf(error: unknown): string {
+  return error instanceof Error ? error.constructor.name : typeof error;
+}
+
+/** A throwable's message (its string form for non-errors). */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return '[unprintable]';
+  }
+}
+
+/** The validation violations somewhere in the chain, as problem+json lists them; undefined when none. */
+export function problemViolations(error: unknown): Array<{ property: string; messages: string[] }> | undefined {
+  const failure = exceptionChain(error).find((e): e is ValidationFailedException => e instanceof ValidationFailedException);
+  return failure?.violations.map(({ property, constraints }) => ({ property, messages: Object.values(constraints) }));
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorRenderer } from '../errors/error-renderer.js';
-import { statusOf } from '../errors/exception-status.js';
+import { classOf, messageOf, statusOf } from '../errors/exception-status.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type ExceptionEvent, type ResponseEvent } from '../kernel.events.js';
 import { KernelLogger } from '../logging/kernel-logger.js';
@@ -29,8 +29,8 @@ export class ErrorListener {
     const status = statusOf(error);
     const { file, line } = throwLocation(error);
     this.logger.record(status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}', {
-      class: error instanceof Error ? error.constructor.name : typeof error,
-      message: error instanceof Error ? error.message : String(error),
+      class: classOf(error),
+      message: messageOf(error),
       file,
       line,
       exception: error,

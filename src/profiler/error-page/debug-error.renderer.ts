@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { configure } from 'safe-stable-stringify';
 import { AppConfig } from '../../config/app-config.js';
-import { exceptionChain, statusOf } from '../../lifecycle/errors/exception-status.js';
-import { ValidationFailedException } from '../../lifecycle/exceptions/validation-failed.exception.js';
+import { classOf, messageOf, problemViolations, statusOf } from '../../lifecycle/errors/exception-status.js';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
@@ -49,7 +48,7 @@ export class DebugErrorRenderer implements OnModuleInit {
       return KernelResponse.html(this.html(exceptions, status, request), status, headers);
     } catch (error) {
       this.logger.record(LogLevel.CRITICAL, 'request', 'The error page could not be rendered: {message}', {
-        message: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error),
+        message: `${classOf(error)}: ${messageOf(error)}`,
         exception: error,
       }, request.context);
       const text = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
@@ -59,13 +58,13 @@ export class DebugErrorRenderer implements OnModuleInit {
 
   private problem(throwable: unknown, exceptions: FlattenedException[], status: number): Record<string, unknown> {
     const outer = exceptions[0];
-    const failure = exceptionChain(throwable).find((e): e is ValidationFailedException => e instanceof ValidationFailedException);
+    const violations = problemViolations(throwable);
     return {
       type: 'about:blank',
       title: STATUS_CODES[status] ?? 'Error',
       status,
       detail: outer?.message ?? '',
-      ...(failure ? { violations: failure.violations.map(({ property, constraints }) => ({ property, messages: Object.values(constraints) })) } : {}),
+      ...(violations ? { violations } : {}),
       exceptions: exceptions.map((e) => ({
         class: e.class,
         message: e.message,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parse } from 'error-stack-parser-es/lite';
 import { STATUS_CODES } from 'node:http';
-import { exceptionChain, statusOf } from '../../lifecycle/errors/exception-status.js';
+import { classOf, exceptionChain, messageOf, statusOf } from '../../lifecycle/errors/exception-status.js';
 import type { FlattenedException, FlattenedFrame } from './flattened-exception.js';
 import { SourceResolver } from './source-resolver.js';
 
@@ -24,8 +24,8 @@ export class ExceptionFlattener {
     return {
       position,
       count,
-      class: error instanceof Error ? error.constructor.name : typeof error,
-      message: error instanceof Error ? error.message : safeString(error),
+      class: classOf(error),
+      message: messageOf(error),
       statusCode,
       statusText: STATUS_CODES[statusCode] ?? 'Error',
       frames,
@@ -52,13 +52,5 @@ export class ExceptionFlattener {
         excerpt: vendor ? null : this.sources.excerpt(location.file, location.line),
       };
     });
-  }
-}
-
-function safeString(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return '[unprintable]';
   }
 }
