@@ -44,7 +44,8 @@ describe('Maintenance mode (e2e)', () => {
   it('keeps the profiler routes reachable', async () => {
     await writeFile(flag, '');
     await app.get(MaintenanceMode).refresh();
-    await request(app.getHttpServer()).get('/_profiler/ping').expect(200, 'pong');
+    const search = await request(app.getHttpServer()).get('/_profiler/search?limit=10').expect(200);
+    expect(search.text).toContain('<h1>Profile Search</h1>');
     await request(app.getHttpServer()).get('/fixture/items').expect(503);
     await rm(flag);
     await app.get(MaintenanceMode).refresh();

@@ -15,6 +15,27 @@ export interface CorsConfig {
   maxAge: number;
 }
 
+export interface ProfilerConfig {
+  /** Record a profile for every request; on by default in debug mode, never without it. */
+  enabled: boolean;
+  /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or (issue 6) `postgres://…`. */
+  dsn: string;
+  /** Paths (regular expressions, matched against the path) whose requests are not profiled. */
+  excludedPaths: RegExp[];
+  /** Retention: keep at most this many profiles (0: no limit). */
+  maxProfiles: number;
+  /** Retention: drop profiles older than this many seconds (0: no limit). */
+  maxAgeSeconds: number;
+  /** How often retention runs, in milliseconds. */
+  retentionIntervalMs: number;
+  /** Profiles are written in batches: at most this long after their response, in milliseconds. */
+  flushIntervalMs: number;
+  /** ...or as soon as this many wait. */
+  batchSize: number;
+  /** At most this many profiles wait in memory for the store; beyond it the oldest are dropped and counted. */
+  bufferLimit: number;
+}
+
 export interface AppConfigValues {
   env: AppEnv;
   debug: boolean;
@@ -32,6 +53,7 @@ export interface AppConfigValues {
   bodyLimit: string;
   /** Search engines are told not to index anything (X-Robots-Tag: noindex); on by default in debug. */
   disallowRobotsIndexing: boolean;
+  profiler: ProfilerConfig;
   projectDir: string;
   varDir: string;
 }
@@ -44,6 +66,15 @@ const list = (value: string | undefined, fallback: string[] = []): string[] =>
 
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : /^(1|true|yes|on)$/i.test(value);
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/** `90`, `90s`, `15m`, `12h`, `7d`, `2w` → seconds (validated by Environment). */
+export function duration(value: string): number {
+  const m = /^(\d+)\s*([smhdw]?)$/.exec(value.trim());
+  if (!m) throw new Error(`Invalid duration "${value}"`);
+  return Number(m[1]) * DURATION_UNITS[m[2] || 's'];
+}
 
 /**
  * The application's configuration: read from the environment once, at start, validated, typed.
@@ -63,6 +94,7 @@ export class AppConfig implements AppConfigValues {
   readonly logLevel!: LogLevelName;
   readonly bodyLimit!: string;
   readonly disallowRobotsIndexing!: boolean;
+  readonly profiler!: ProfilerConfig;
   readonly projectDir!: string;
   readonly varDir!: string;
 
@@ -104,6 +136,17 @@ export class AppConfig implements AppConfigValues {
       logLevel: (e.LOG_LEVEL ?? (appEnv === 'test' ? 'none' : 'info')) as LogLevelName,
       bodyLimit: e.BODY_LIMIT ?? '1mb',
       disallowRobotsIndexing: debug,
+      profiler: {
+        enabled: debug && bool(e.PROFILER_ENABLED, true),
+        dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,
+        excludedPaths: list(e.PROFILER_EXCLUDED_PATHS).map((p) => new RegExp(p)),
+        maxProfiles: e.PROFILER_MAX_PROFILES ?? 50_000,
+        maxAgeSeconds: duration(e.PROFILER_MAX_AGE ?? '7d'),
+        retentionIntervalMs: 60_000,
+        flushIntervalMs: e.PROFILER_FLUSH_INTERVAL_MS ?? 100,
+        batchSize: 200,
+        bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
+      },
       projectDir,
       varDir,
       ...overrides,

@@ -25,6 +25,13 @@ export class Environment {
   @IsOptional() @IsIn(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'none']) LOG_LEVEL?: string;
   @IsOptional() @IsString() BODY_LIMIT?: string;
   @IsOptional() @IsString() VAR_DIR?: string;
+  @IsOptional() @Matches(BOOLEAN) PROFILER_ENABLED?: string;
+  @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) PROFILER_DSN?: string;
+  @IsOptional() @IsString() PROFILER_EXCLUDED_PATHS?: string;
+  @IsOptional() @IsInt() @Min(0) PROFILER_MAX_PROFILES?: number;
+  @IsOptional() @Matches(/^\d+\s*[smhdw]?$/) PROFILER_MAX_AGE?: string;
+  @IsOptional() @IsInt() @Min(1) @Max(60_000) PROFILER_FLUSH_INTERVAL_MS?: number;
+  @IsOptional() @IsInt() @Min(1) PROFILER_BUFFER_LIMIT?: number;
 }
 
 export class InvalidEnvironmentError extends Error {
@@ -41,7 +48,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
-  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER'] as const) {
+  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT'] as const) {
     if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
@@ -58,4 +65,6 @@ export const ENV_KEYS = [
   'APP_ENV', 'APP_DEBUG', 'PORT', 'HOST', 'TRUSTED_PROXIES', 'TRUSTED_HOSTS', 'DEFAULT_LOCALE', 'SUPPORTED_LOCALES',
   'CORS_ALLOW_ORIGINS', 'CORS_ALLOW_METHODS', 'CORS_ALLOW_HEADERS', 'CORS_EXPOSE_HEADERS', 'CORS_ALLOW_CREDENTIALS',
   'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
+  'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
+  'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT',
 ];

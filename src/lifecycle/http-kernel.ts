@@ -47,6 +47,7 @@ import { NativeControllers } from './routing/native-controllers.js';
 @Injectable()
 export class HttpKernel implements KernelEntry, OnModuleInit {
   private readonly bodyParsers: RequestHandler[];
+  private readonly startHooks: ((context: KernelContext) => void)[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -71,6 +72,14 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     adapter.bindKernel(this);
   }
 
+  /**
+   * Runs a function for every request as it enters the kernel, before kernel.request (the profiler opens its
+   * profile here). A throwing hook is logged and never fails the request.
+   */
+  onRequestStart(hook: (context: KernelContext) => void): void {
+    this.startHooks.push(hook);
+  }
+
   handle(req: Request, res: Response, next: NextFunction): void {
     const context = new KernelContext(res, this.config.defaultLocale);
     const request = new KernelRequest(req, context, this.config.defaultLocale);
@@ -79,7 +88,16 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     (req as any)[KERNEL_CONTEXT] = context;
     (res as any)[KERNEL_CONTEXT] = context;
     onFinished(res, () => this.terminate(context));
-    kernelContextStorage.run(context, () => this.handleRequest(context, next));
+    kernelContextStorage.run(context, () => {
+      for (const hook of this.startHooks) {
+        try {
+          hook(context);
+        } catch (error) {
+          this.logger.record(LogLevel.CRITICAL, 'request', 'A request start hook failed: {message}', { message: describe(error), exception: error }, context);
+        }
+      }
+      this.handleRequest(context, next);
+    });
   }
 
   private handleRequest(context: KernelContext, next: NextFunction): void {
@@ -207,6 +225,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
       this.finishRequest(context);
       context.phase = ResponsePhase.Committed;
       const final = handle.body;
+      if (!streamed) context.responseSize = final === undefined ? 0 : Buffer.byteLength(final);
       if (!streamed && handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) {
         res.setHeader('Content-Length', final === undefined ? 0 : Buffer.byteLength(final));
       }

@@ -42,6 +42,8 @@ export class KernelContext {
   /** Locale of the request being handled, for locale-aware services (formatters, translations). */
   locale: string;
   terminated = false;
+  /** Bytes of the response body as written, when it was written whole (undefined when streamed). */
+  responseSize: number | undefined = undefined;
   /** Per-request data of other modules (profiler, shop), keyed by a symbol each owns. */
   private readonly extensions = new Map<symbol, unknown>();
 

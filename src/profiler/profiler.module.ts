@@ -1,12 +1,75 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { isAbsolute, resolve } from 'node:path';
+import { AppConfig } from '../config/app-config.js';
+import { ConfigCollector } from './collectors/config.collector.js';
+import { EventsCollector } from './collectors/events.collector.js';
+import { ExceptionCollector } from './collectors/exception.collector.js';
+import { LogsCollector } from './collectors/logs.collector.js';
+import { MemoryCollector } from './collectors/memory.collector.js';
+import { PerformanceCollector } from './collectors/performance.collector.js';
+import { RequestCollector } from './collectors/request.collector.js';
+import { ResponseCollector } from './collectors/response.collector.js';
+import { RoutingCollector } from './collectors/routing.collector.js';
+import { TemplatesCollector } from './collectors/templates.collector.js';
+import { ProfilePage } from './controllers/profile-page.js';
+import { ProfilerController } from './controllers/profiler.controller.js';
 import { DebugErrorListener } from './debug-error.listener.js';
 import { DebugErrorRenderer } from './error-page/debug-error.renderer.js';
 import { ExceptionFlattener } from './error-page/exception-flattener.js';
 import { SourceResolver } from './error-page/source-resolver.js';
+import { ProfilerInterceptor } from './profiler.interceptor.js';
+import { ProfilerListener } from './profiler.listener.js';
+import { ProfilerService } from './profiler.service.js';
+import { ProfilerStorage } from './storage/profiler-storage.js';
+import { createProfilerStorage } from './storage/storage-factory.js';
+import { WebDebugToolbarListener } from './toolbar/web-debug-toolbar.listener.js';
+import { ProfilerViews } from './views/profiler-views.js';
 
-/** The debug error page, and (next) the request profiler. */
+/** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
+const COLLECTORS = [
+  RequestCollector,
+  ResponseCollector,
+  ExceptionCollector,
+  LogsCollector,
+  EventsCollector,
+  RoutingCollector,
+  PerformanceCollector,
+  MemoryCollector,
+  TemplatesCollector,
+  ConfigCollector,
+];
+
+/** The request profiler (profiles, collectors, store, pages, toolbar) and the debug error page. */
 @Module({
-  providers: [SourceResolver, ExceptionFlattener, DebugErrorRenderer, DebugErrorListener],
-  exports: [ExceptionFlattener, DebugErrorRenderer],
+  imports: [DiscoveryModule],
+  controllers: [ProfilerController],
+  providers: [
+    SourceResolver,
+    ExceptionFlattener,
+    DebugErrorRenderer,
+    DebugErrorListener,
+    {
+      provide: ProfilerStorage,
+      useFactory: (config: AppConfig) => createProfilerStorage(storageDsn(config)),
+      inject: [AppConfig],
+    },
+    ProfilerService,
+    ProfilerListener,
+    ProfilerViews,
+    ProfilePage,
+    WebDebugToolbarListener,
+    { provide: APP_INTERCEPTOR, useClass: ProfilerInterceptor },
+    ...COLLECTORS,
+  ],
+  exports: [ExceptionFlattener, DebugErrorRenderer, ProfilerService],
 })
 export class ProfilerModule {}
+
+/** A relative SQLite file is relative to the project, wherever the process was started. */
+function storageDsn(config: AppConfig): string {
+  const dsn = config.profiler.dsn;
+  const file = dsn.startsWith('sqlite:') ? dsn.slice('sqlite:'.length) : null;
+  if (file === null || file === ':memory:' || isAbsolute(file)) return dsn;
+  return `sqlite:${resolve(config.projectDir, file)}`;
+}

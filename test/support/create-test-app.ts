@@ -12,9 +12,12 @@ export interface TestAppOptions {
   providers?: Provider[];
 }
 
-/** The real application (AppModule), with test configuration and optional fixture modules, initialised. */
+/**
+ * The real application (AppModule), with test configuration and optional fixture modules, initialised. Each app
+ * gets its own in-memory profile store unless the test names one.
+ */
 export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
-  const config = AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1', ...options.env }, options.config ?? {});
+  const config = AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1', PROFILER_DSN: 'sqlite::memory:', ...options.env }, options.config ?? {});
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule, ...(options.imports ?? [])],
     providers: options.providers ?? [],

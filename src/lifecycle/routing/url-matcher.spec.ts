@@ -77,3 +77,22 @@ describe('UrlMatcher', () => {
     expect(thrown(() => new UrlMatcher(routes).match('/', 'GET')).message).toBe('No routes found for "/".');
   });
 });
+
+describe('UrlMatcher.trace', () => {
+  it('replays the matching route by route, up to the first match', () => {
+    expect(matcher().trace('/cart', 'PUT').map((t) => [t.name, t.result])).toEqual([
+      ['products_index', 'path does not match'],
+      ['products_new', 'path does not match'],
+      ['products_show', 'path does not match'],
+      ['cart_add', 'method does not match'],
+      ['cart_replace', 'matches'],
+    ]);
+  });
+
+  it('lists every route when none matches', () => {
+    const traces = matcher().trace('/nowhere', 'GET');
+    expect(traces).toHaveLength(8);
+    expect(traces.every((t) => t.result === 'path does not match')).toBe(true);
+    expect(traces[7]).toEqual({ name: 'any', path: '/any', methods: [], result: 'path does not match' });
+  });
+});

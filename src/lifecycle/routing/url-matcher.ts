@@ -10,8 +10,30 @@ import type { RouteMatch } from './route-match.js';
  * and HEAD, a path that matches only with its trailing slash toggled is a redirect to that path; otherwise a
  * ResourceNotFoundException naming the last path tried.
  */
+export type RouteTraceLevel = 'matches' | 'method does not match' | 'path does not match';
+
+/** How one route compared with a request, for the profiler's route matching log. */
+export interface RouteTrace {
+  name: string;
+  path: string;
+  methods: readonly string[];
+  result: RouteTraceLevel;
+}
+
 export class UrlMatcher {
   constructor(private readonly routes: RouteCollection) {}
+
+  /** Every route in matching order and how it compares with this path and method, up to the first match. */
+  trace(pathinfo: string, method: string): RouteTrace[] {
+    const traces: RouteTrace[] = [];
+    for (const route of this.routes.all()) {
+      const pathMatches = route.matchPath(pathinfo) !== null;
+      const result: RouteTraceLevel = !pathMatches ? 'path does not match' : route.accepts(method) ? 'matches' : 'method does not match';
+      traces.push({ name: route.name, path: route.path, methods: route.methods, result });
+      if (result === 'matches') break;
+    }
+    return traces;
+  }
 
   match(pathinfo: string, method: string): RouteMatch {
     const allow = new Set<string>();

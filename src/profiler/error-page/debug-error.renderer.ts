@@ -10,6 +10,7 @@ import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
 import type { FlattenedException } from './flattened-exception.js';
 
@@ -76,22 +77,28 @@ export class DebugErrorRenderer implements OnModuleInit {
   private html(exceptions: FlattenedException[], status: number, request: KernelRequest): string {
     if (!this.template) this.onModuleInit();
     const outer = exceptions[0];
-    const entries = request.context.logs.slice(0, MAX_LOG_ENTRIES);
+    const profile = Profile.of(request.context);
+    const all = request.context.logs;
+    // Counted over the whole log; a huge log shows its beginning and its end (where the uncaught exception is).
     const counts = { errors: 0, warnings: 0, deprecations: 0, debug: 0 };
-    const logs = entries.map((entry) => {
+    for (const entry of all) {
       if (entry.level >= LogLevel.ERROR) counts.errors++;
       else if (entry.level === LogLevel.WARNING) counts.warnings++;
       if (entry.channel === 'deprecation') counts.deprecations++;
       if (entry.level === LogLevel.DEBUG) counts.debug++;
-      return {
-        level: entry.levelName,
-        levelClass: entry.levelName.toLowerCase(),
-        channel: entry.channel,
-        message: entry.message,
-        time: new Date(entry.timestamp).toISOString().slice(11, 19),
-        context: contextJson(entry.context),
-      };
-    });
+    }
+    const half = MAX_LOG_ENTRIES / 2;
+    const omitted = Math.max(0, all.length - MAX_LOG_ENTRIES);
+    const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
+    const logs = entries.map((entry, index) => ({
+      omittedBefore: omitted > 0 && index === half ? omitted : 0,
+      level: entry.levelName,
+      levelClass: entry.levelName.toLowerCase(),
+      channel: entry.channel,
+      message: entry.message,
+      time: new Date(entry.timestamp).toISOString().slice(11, 19),
+      context: contextJson(entry.context),
+    }));
     return this.template!({
       status,
       statusText: STATUS_CODES[status] ?? 'Error',
@@ -99,9 +106,11 @@ export class DebugErrorRenderer implements OnModuleInit {
       classChain: [...exceptions].reverse().map((e) => e.class),
       exceptions,
       logs,
+      logTotal: all.length,
       logCounts: counts,
       traces: exceptions.map(plainTrace),
-      profileLink: null,
+      profileLink: profile ? `/_profiler/${profile.token}` : null,
+      profileToken: profile?.token ?? null,
     });
   }
 }

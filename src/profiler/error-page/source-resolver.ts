@@ -61,6 +61,11 @@ export class SourceResolver {
     return file.startsWith(root + sep) ? relative(root, file) : file;
   }
 
+  /** The inverse of relativePath: a path as shown, back to one the disk knows. */
+  absolutePath(file: string): string {
+    return isAbsolute(file) || file.startsWith('node:') ? file : resolve(this.config.projectDir, file);
+  }
+
   /** Code that is not the application's: dependencies and Node itself. */
   isVendor(file: string): boolean {
     return file.includes(`${sep}node_modules${sep}`) || file.startsWith('node:') || !isAbsolute(file);

@@ -1,0 +1,56 @@
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import type { ResponseHandle } from '../../lifecycle/http/response-handle.js';
+import type { ProfileRecord } from '../storage/profile-record.js';
+
+export type BadgeKind = 'error' | 'warning' | 'success' | 'info';
+
+/** A number or marker next to a panel's name in the profile menu. */
+export interface PanelBadge {
+  text: string;
+  kind: BadgeKind;
+}
+
+/** What a panel is rendered from: the stored profile and the page's query (panel filters). */
+export interface PanelRequest {
+  profile: ProfileRecord;
+  query: Record<string, string | undefined>;
+}
+
+/**
+ * One kind of data the profiler records for each request, and its panel. A collector is a Nest provider that
+ * extends this class: the profiler finds every one in the application (see ProfilerService), so a module adds a
+ * panel by declaring its collector as a provider and writing views/profiler/panels/<name>.hbs.
+ *
+ * Collecting must stay cheap: keep references and plain values; format, map and excerpt in `panel()`, which
+ * runs only when somebody opens the panel.
+ */
+export abstract class DataCollector<Data = unknown> {
+  /** The key of the data in the profile, the `?panel=` value and the template name. */
+  abstract readonly name: string;
+  /** The panel's title in the menu. */
+  abstract readonly label: string;
+  /** Position in the menu (higher first); equal priorities keep registration order. */
+  readonly priority: number = 0;
+  /** What the panel says when the profile has no data for it. */
+  readonly emptyText: string = 'Nothing was collected for this panel.';
+
+  /** At kernel.response, before the profiler's headers are set and the toolbar is injected. */
+  collect?(context: KernelContext, response: ResponseHandle): Data | undefined;
+
+  /** At kernel.terminate, after the response was sent; receives what `collect` returned. */
+  lateCollect?(context: KernelContext, collected: Data | undefined): Data | undefined;
+
+  /** Whether the profile has something for this panel (collectors without data are left out of the menu). */
+  hasData(data: Data | undefined): boolean {
+    return data !== undefined;
+  }
+
+  badge(_data: Data): PanelBadge | null {
+    return null;
+  }
+
+  /** The panel template's view model. */
+  panel(data: Data, _request: PanelRequest): object | Promise<object> {
+    return data as object;
+  }
+}

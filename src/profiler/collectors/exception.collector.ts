@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { ExceptionFlattener } from '../error-page/exception-flattener.js';
+import { SourceResolver } from '../error-page/source-resolver.js';
+import { DataCollector, type PanelBadge } from './data-collector.js';
+
+export interface StoredFrame {
+  function: string;
+  file: string;
+  line: number;
+  column: number;
+  vendor: boolean;
+}
+
+export interface StoredException {
+  position: number;
+  count: number;
+  class: string;
+  message: string;
+  statusCode: number;
+  statusText: string;
+  frames: StoredFrame[];
+}
+
+export interface ExceptionData {
+  exceptions: StoredException[];
+}
+
+/**
+ * The exception that decided the response, as a source-mapped chain. Frames are stored without their code: the
+ * panel reads the excerpts when it is opened, as the error page does.
+ */
+@Injectable()
+export class ExceptionCollector extends DataCollector<ExceptionData> {
+  readonly name = 'exception';
+  readonly label = 'Exception';
+  override readonly priority = 280;
+  override readonly emptyText = 'No exception was thrown while handling this request.';
+
+  constructor(
+    private readonly flattener: ExceptionFlattener,
+    private readonly sources: SourceResolver,
+  ) {
+    super();
+  }
+
+  override lateCollect(context: KernelContext): ExceptionData | undefined {
+    if (context.exception === undefined) return undefined;
+    return {
+      exceptions: this.flattener.flatten(context.exception).map((e) => ({
+        position: e.position,
+        count: e.count,
+        class: e.class,
+        message: e.message,
+        statusCode: e.statusCode,
+        statusText: e.statusText,
+        frames: e.frames.map(({ function: fn, file, line, column, vendor }) => ({ function: fn, file, line, column, vendor })),
+      })),
+    };
+  }
+
+  override badge(data: ExceptionData): PanelBadge {
+    return { text: String(data.exceptions.length), kind: 'error' };
+  }
+
+  override panel(data: ExceptionData): object {
+    const exceptions = data.exceptions.map((e) => {
+      const frames = e.frames.map((f) => ({ ...f, excerpt: f.vendor ? null : this.sources.excerpt(this.sources.absolutePath(f.file), f.line) }));
+      const withSource = frames.find((f) => !f.vendor && f.excerpt) ?? frames.find((f) => f.excerpt);
+      return { ...e, frames, excerpt: withSource?.excerpt ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt } : null };
+    });
+    return { exceptions, traces: exceptions.map(plainTrace) };
+  }
+}
+
+export function plainTrace(e: { position: number; count: number; class: string; message: string; frames: StoredFrame[] }): string {
+  const head = e.count > 1 ? `[${e.position}/${e.count}] ${e.class}: ${e.message}` : `${e.class}: ${e.message}`;
+  return [head, ...e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`)].join('\n');
+}

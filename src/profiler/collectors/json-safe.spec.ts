@@ -1,0 +1,58 @@
+import { toJsonSafe } from './json-safe.js';
+
+describe('toJsonSafe', () => {
+  it('keeps plain JSON values as they are', () => {
+    const value = { a: 1, b: 'two', c: [true, null, { d: 4.5 }] };
+    expect(toJsonSafe(value)).toEqual(value);
+  });
+
+  it('turns cycles, errors, dates, BigInt, functions, buffers, maps and sets into readable values', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    expect(toJsonSafe({
+      cyclic,
+      error: new TypeError('bad'),
+      date: new Date('2026-11-22T10:00:00.000Z'),
+      big: 12n,
+      fn: function handler() {},
+      buffer: Buffer.from('abc'),
+      map: new Map([['k', 1]]),
+      set: new Set([1, 2]),
+      nan: Number.NaN,
+      undef: undefined,
+    })).toEqual({
+      cyclic: { name: 'loop', self: '[circular]' },
+      error: { class: 'TypeError', message: 'bad' },
+      date: '2026-11-22T10:00:00.000Z',
+      big: '12n',
+      fn: '[function handler]',
+      buffer: '[Buffer 3 bytes]',
+      map: { k: 1 },
+      set: [1, 2],
+      nan: 'NaN',
+      undef: null,
+    });
+  });
+
+  it('repeats a shared (non-cyclic) object instead of calling it circular', () => {
+    const shared = { x: 1 };
+    expect(toJsonSafe({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
+  });
+
+  it('bounds depth, breadth and string length with visible markers', () => {
+    expect(toJsonSafe({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toEqual({ a: { b: '[object Object, depth limit]' } });
+    expect(toJsonSafe([1, 2, 3, 4], { maxBreadth: 2 })).toEqual([1, 2, '… 2 more items, truncated']);
+    expect(toJsonSafe({ a: 1, b: 2, c: 3 }, { maxBreadth: 2 })).toEqual({ a: 1, b: 2, '…': '1 more keys, truncated' });
+    expect(toJsonSafe('abcdef', { maxString: 4 })).toBe('abcd… (2 more characters, truncated)');
+  });
+
+  it('masks fields named like secrets, at any depth, but keeps empty ones visible', () => {
+    expect(toJsonSafe({ user: 'ada', password: 'hunter2', nested: { apiKey: 'k', card_number: '4111', cvv: '123' }, token: '' })).toEqual({
+      user: 'ada',
+      password: '******',
+      nested: { apiKey: '******', card_number: '******', cvv: '******' },
+      token: '',
+    });
+    expect(toJsonSafe({ password: 'x' }, { redact: false })).toEqual({ password: 'x' });
+  });
+});

@@ -1,0 +1,72 @@
+import { MASK, Redactor } from '../redaction/redactor.js';
+
+export interface JsonSafeOptions {
+  /** Objects nested deeper are replaced by a `[… depth limit]` marker. */
+  maxDepth: number;
+  /** Keys of an object (items of an array) beyond this are cut, with a marker saying how many. */
+  maxBreadth: number;
+  /** Longer strings are cut, with a marker. */
+  maxString: number;
+  /** Mask values whose key looks like a secret. */
+  redact: boolean;
+}
+
+const DEFAULTS: JsonSafeOptions = { maxDepth: 6, maxBreadth: 100, maxString: 4000, redact: true };
+
+/**
+ * A plain JSON value for anything a request produced (log contexts, bodies): cycles, errors, dates, BigInt,
+ * functions, class instances and huge values become readable and bounded, and secret-looking fields are masked,
+ * in one pass.
+ */
+export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {}): unknown {
+  const o = { ...DEFAULTS, ...options };
+  const seen = new Set<object>();
+  const walk = (v: unknown, depth: number): unknown => {
+    switch (typeof v) {
+      case 'string':
+        return v.length > o.maxString ? `${v.slice(0, o.maxString)}… (${v.length - o.maxString} more characters, truncated)` : v;
+      case 'number':
+        return Number.isFinite(v) ? v : String(v);
+      case 'boolean':
+        return v;
+      case 'bigint':
+        return `${v}n`;
+      case 'undefined':
+        return null;
+      case 'symbol':
+        return v.toString();
+      case 'function':
+        return `[function ${v.name || 'anonymous'}]`;
+    }
+    if (v === null) return null;
+    const obj = v as object;
+    if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
+    if (obj instanceof Error) return { class: obj.constructor?.name ?? 'Error', message: obj.message };
+    if (Buffer.isBuffer(obj)) return `[Buffer ${obj.length} bytes]`;
+    if (seen.has(obj)) return '[circular]';
+    if (depth >= o.maxDepth) return Array.isArray(obj) ? `[array(${obj.length}), depth limit]` : `[object ${obj.constructor?.name ?? 'Object'}, depth limit]`;
+    seen.add(obj);
+    try {
+      if (Array.isArray(obj) || obj instanceof Set) {
+        const items = Array.isArray(obj) ? obj : [...obj];
+        const out = items.slice(0, o.maxBreadth).map((item) => walk(item, depth + 1));
+        if (items.length > o.maxBreadth) out.push(`… ${items.length - o.maxBreadth} more items, truncated`);
+        return out;
+      }
+      const entries = obj instanceof Map ? [...obj.entries()].map(([k, val]) => [String(k), val] as const) : Object.entries(obj);
+      const out: Record<string, unknown> = {};
+      let i = 0;
+      for (const [key, val] of entries) {
+        if (i++ >= o.maxBreadth) {
+          out['…'] = `${entries.length - o.maxBreadth} more keys, truncated`;
+          break;
+        }
+        out[key] = o.redact && Redactor.isSecretField(key) && val !== null && val !== undefined && val !== '' ? MASK : walk(val, depth + 1);
+      }
+      return out;
+    } finally {
+      seen.delete(obj);
+    }
+  };
+  return walk(value, 0);
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { interpolate } from '../../lifecycle/logging/log-entry.js';
+import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
+import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
+import { toJsonSafe } from './json-safe.js';
+
+const MAX_ENTRIES = 2000;
+
+export interface StoredLog {
+  /** Monolog level number. */
+  level: number;
+  channel: string;
+  /** As written, with its {placeholders}: interpolated when shown, from the (redacted) context. */
+  message: string;
+  context: Record<string, unknown>;
+  /** Milliseconds since the epoch. */
+  time: number;
+}
+
+export interface LogsData {
+  entries: StoredLog[];
+  /** Entries beyond the cap, not stored. */
+  truncated: number;
+  counts: { errors: number; warnings: number; deprecations: number; debug: number };
+}
+
+/** Every log entry of the request (all channels and levels), with level and channel filters in its panel. */
+@Injectable()
+export class LogsCollector extends DataCollector<LogsData> {
+  readonly name = 'logs';
+  readonly label = 'Logs';
+  override readonly priority = 270;
+
+  override lateCollect(context: KernelContext): LogsData {
+    const counts = { errors: 0, warnings: 0, deprecations: 0, debug: 0 };
+    for (const entry of context.logs) {
+      if (entry.level >= LogLevel.ERROR) counts.errors++;
+      else if (entry.level === LogLevel.WARNING) counts.warnings++;
+      if (entry.channel === 'deprecation') counts.deprecations++;
+      if (entry.level === LogLevel.DEBUG) counts.debug++;
+    }
+    const kept = context.logs.slice(0, MAX_ENTRIES);
+    return {
+      entries: kept.map((entry) => ({
+        level: entry.level,
+        channel: entry.channel,
+        message: entry.template,
+        context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000 }) as Record<string, unknown>,
+        time: entry.timestamp,
+      })),
+      truncated: context.logs.length - kept.length,
+      counts,
+    };
+  }
+
+  override badge(data: LogsData): PanelBadge | null {
+    if (data.counts.errors > 0) return { text: String(data.counts.errors), kind: 'error' };
+    const warnings = data.counts.warnings + data.counts.deprecations;
+    return warnings > 0 ? { text: String(warnings), kind: 'warning' } : null;
+  }
+
+  override panel(data: LogsData, { query }: PanelRequest): object {
+    const minLevel = query.level ? (parseLogLevel(query.level) ?? undefined) : undefined;
+    const channel = query.channel || undefined;
+    const channels = [...new Set(data.entries.map((e) => e.channel))].sort();
+    const entries = data.entries
+      .filter((e) => (minLevel === undefined || e.level >= minLevel) && (channel === undefined || e.channel === channel))
+      .map((e) => ({
+        levelName: LOG_LEVEL_NAMES[e.level as LogLevel] ?? String(e.level),
+        levelClass: (LOG_LEVEL_NAMES[e.level as LogLevel] ?? 'info').toLowerCase(),
+        channel: e.channel,
+        message: interpolate(e.message, e.context),
+        time: new Date(e.time).toISOString().slice(11, 23),
+        context: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
+      }));
+    const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical'].map((name) => ({ name, selected: query.level === name }));
+    return {
+      entries,
+      total: data.entries.length,
+      shown: entries.length,
+      truncated: data.truncated,
+      counts: data.counts,
+      levels,
+      channels: channels.map((name) => ({ name, selected: name === channel })),
+      filtered: minLevel !== undefined || channel !== undefined,
+    };
+  }
+}

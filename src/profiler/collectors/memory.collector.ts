@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { DataCollector, type PanelBadge } from './data-collector.js';
+
+export interface MemoryData {
+  rss: number;
+  /** Highest resident set size of the process so far. */
+  peakRss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The process's memory when the request ended. Node shares one heap between concurrent requests, so these are
+ * the process's figures at that moment (as PHP's are the worker's), not the request's own allocation.
+ */
+@Injectable()
+export class MemoryCollector extends DataCollector<MemoryData> {
+  readonly name = 'memory';
+  readonly label = 'Memory';
+  override readonly priority = 230;
+
+  override lateCollect(): MemoryData {
+    const m = process.memoryUsage();
+    return {
+      rss: m.rss,
+      peakRss: process.resourceUsage().maxRSS * 1024,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    };
+  }
+
+  override badge(data: MemoryData): PanelBadge {
+    return { text: `${(data.heapUsed / MB).toFixed(1)} MiB`, kind: 'info' };
+  }
+
+  override panel(data: MemoryData): object {
+    const row = (label: string, bytes: number, note: string) => ({ label, value: `${(bytes / MB).toFixed(1)} MiB`, bytes, note });
+    return {
+      rows: [
+        row('Heap used', data.heapUsed, 'V8 heap in use by JavaScript objects'),
+        row('Heap total', data.heapTotal, 'V8 heap reserved'),
+        row('Resident set size', data.rss, 'memory the process holds'),
+        row('Peak resident set size', data.peakRss, 'highest since the process started'),
+        row('External', data.external, 'C++ objects bound to JavaScript (buffers included)'),
+        row('Array buffers', data.arrayBuffers, 'ArrayBuffers and Buffers'),
+      ],
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
+import { MASK, Redactor } from '../redaction/redactor.js';
+import { DataCollector, type PanelBadge } from './data-collector.js';
+import { toJsonSafe } from './json-safe.js';
+
+/** Where a session module (the shop's) puts the session's attributes for the profiler. */
+export const SESSION_ATTRIBUTES = Symbol('shopkernel.profiler.session-attributes');
+
+const BODY_EXCERPT = 2000;
+
+export interface RequestData {
+  method: string;
+  url: string;
+  scheme: string;
+  host: string;
+  path: string;
+  queryString: string | null;
+  query: unknown;
+  route: string | null;
+  routeParams: Record<string, unknown>;
+  controller: string | null;
+  attributes: Record<string, unknown>;
+  locale: string;
+  clientIp: string;
+  remoteAddress: string | null;
+  httpVersion: string;
+  headers: Record<string, string>;
+  cookies: { name: string; value: string }[];
+  body: { contentType: string | null; length: number | null; parsed: unknown; excerpt: string | null } | null;
+  session: Record<string, unknown> | null;
+  xhr: boolean;
+}
+
+/** The request: method, URL, query, route and controller, headers, cookies, body summary, session. */
+@Injectable()
+export class RequestCollector extends DataCollector<RequestData> {
+  readonly name = 'request';
+  readonly label = 'Request';
+  override readonly priority = 300;
+
+  override collect(context: KernelContext): RequestData {
+    const request = context.request;
+    const raw = request.raw;
+    const attributes = request.attributes;
+    const call = context.get<ControllerCall>(CONTROLLER_CALL);
+    const { _route, _controller, _route_params, ...others } = attributes;
+    return {
+      method: request.method,
+      url: request.uri,
+      scheme: request.scheme,
+      host: request.httpHost,
+      path: request.pathInfo,
+      queryString: request.queryString,
+      query: toJsonSafe(raw.query ?? {}),
+      route: _route ?? null,
+      routeParams: (toJsonSafe(_route_params ?? {}) as Record<string, unknown>) ?? {},
+      controller: call?.controller ?? _controller ?? null,
+      attributes: toJsonSafe(others) as Record<string, unknown>,
+      locale: request.locale,
+      clientIp: request.clientIp,
+      remoteAddress: raw.socket?.remoteAddress ?? null,
+      httpVersion: raw.httpVersion,
+      headers: Redactor.headers(raw.headers),
+      cookies: parseCookieNames(raw.headers.cookie),
+      body: bodySummary(raw.headers['content-type'], raw.headers['content-length'], (raw as { body?: unknown }).body),
+      session: (toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null),
+      xhr: request.isXmlHttpRequest,
+    };
+  }
+
+  override badge(data: RequestData): PanelBadge | null {
+    return data.route ? null : { text: 'no route', kind: 'warning' };
+  }
+
+  override panel(data: RequestData): object {
+    return {
+      ...data,
+      overview: rows({
+        URL: data.url,
+        Path: data.path,
+        'Query string': data.queryString ?? '',
+        Scheme: data.scheme,
+        Host: data.host,
+        'HTTP version': data.httpVersion,
+        'Client IP': data.clientIp,
+        'Remote address': data.remoteAddress ?? '',
+        Locale: data.locale,
+        'XMLHttpRequest': data.xhr ? 'yes' : 'no',
+      }),
+      queryRows: rows(data.query as Record<string, unknown>),
+      routeRows: rows({ _route: data.route, _controller: data.controller, ...data.routeParams }),
+      attributeRows: rows(data.attributes),
+      headerRows: rows(data.headers),
+      cookieRows: data.cookies.map((c) => ({ key: c.name, value: c.value })),
+      session: data.session ? rows(data.session) : null,
+      body: data.body
+        ? {
+            rows: rows({ 'Content-Type': data.body.contentType ?? '', 'Content-Length': data.body.length ?? '' }),
+            parsed: data.body.parsed === null ? null : JSON.stringify(data.body.parsed, null, 2),
+            excerpt: data.body.excerpt,
+          }
+        : null,
+    };
+  }
+}
+
+/** Key/value rows for the panel tables; non-strings as JSON. */
+export function rows(values: Record<string, unknown> | null | undefined): { key: string; value: string }[] {
+  if (!values || typeof values !== 'object') return [];
+  return Object.entries(values).map(([key, value]) => ({ key, value: typeof value === 'string' ? value : JSON.stringify(value) ?? '' }));
+}
+
+/** Cookie names with their values masked: a cookie is a credential until proven otherwise. */
+function parseCookieNames(header: string | undefined): { name: string; value: string }[] {
+  if (!header) return [];
+  return header.split(';').map((pair) => pair.trim()).filter(Boolean).map((pair) => {
+    const eq = pair.indexOf('=');
+    return { name: eq === -1 ? pair : pair.slice(0, eq).trim(), value: MASK };
+  });
+}
+
+function bodySummary(contentType: string | undefined, contentLength: string | undefined, body: unknown): RequestData['body'] {
+  const length = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : null;
+  if (!contentType && length === null && body === undefined) return null;
+  let excerpt: string | null = null;
+  let parsed: unknown = null;
+  if (typeof body === 'string') excerpt = body.slice(0, BODY_EXCERPT);
+  else if (Buffer.isBuffer(body)) excerpt = `[${body.length} bytes]`;
+  else if (body !== undefined && body !== null && typeof body === 'object' && Object.keys(body).length > 0) parsed = toJsonSafe(body, { maxString: BODY_EXCERPT });
+  return { contentType: contentType ?? null, length, parsed, excerpt };
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
+import type { DataCollector } from '../collectors/data-collector.js';
+import { statusClass } from '../collectors/response.collector.js';
+import { ProfilerService } from '../profiler.service.js';
+import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
+import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
+import { profiledOn } from './profile-time.js';
+
+/** A profile's page: its summary, the menu of panels with their badges, and the panel asked for. */
+@Injectable()
+export class ProfilePage {
+  constructor(
+    private readonly profiler: ProfilerService,
+    private readonly views: ProfilerViews,
+  ) {}
+
+  async render(profile: ProfileRecord, panelName: string | undefined, query: Record<string, string | undefined>): Promise<RenderedPage> {
+    const collectors = this.profiler.collectors.filter((c) => this.views.hasPanel(c.name));
+    const name = panelName ?? (profile.data.exception !== undefined ? 'exception' : 'request');
+    const current = collectors.find((c) => c.name === name);
+    if (!current) throw new NotFoundHttpException(`Panel "${name}" is not available for token "${profile.token}".`);
+    const [{ previous, next }, children] = await Promise.all([this.profiler.neighbours(profile.token), this.profiler.children(profile.token)]);
+    return this.views.page('profile', {
+      title: `${current.label} · ${profile.method} ${profile.url}`,
+      summary: {
+        token: profile.token,
+        url: profile.url,
+        linkable: (profile.method === 'GET' || profile.method === 'HEAD') && /^https?:\/\/[^/]/.test(profile.url),
+        method: profile.method,
+        statusCode: profile.statusCode,
+        statusClass: statusClass(profile.statusCode),
+        ip: profile.ip,
+        profiledOn: profiledOn(profile.time),
+      },
+      previous: previous && neighbour(previous),
+      next: next && neighbour(next),
+      parent: profile.parent,
+      children,
+      menu: collectors.map((c) => this.menuItem(c, profile, c === current)),
+      panel: { name: current.name, label: current.label, html: await this.panelHtml(current, profile, query) },
+    });
+  }
+
+  private menuItem(collector: DataCollector, profile: ProfileRecord, current: boolean): object {
+    const data = profile.data[collector.name];
+    const hasData = collector.hasData(data);
+    let badge = null;
+    try {
+      badge = hasData ? collector.badge(data) : null;
+    } catch {
+      badge = { text: '?', kind: 'warning' };
+    }
+    return { name: collector.name, label: collector.label, current, hasData, badge };
+  }
+
+  private async panelHtml(collector: DataCollector, profile: ProfileRecord, query: Record<string, string | undefined>): Promise<string> {
+    const data = profile.data[collector.name];
+    if (!collector.hasData(data)) return this.views.fragment('panels/empty', { text: collector.emptyText });
+    const model = await collector.panel(data, { profile, query });
+    return this.views.fragment(`panels/${collector.name}`, { ...model, levelQuery: query.level, channelQuery: query.channel });
+  }
+}
+
+function neighbour(summary: ProfileSummary): { token: string; method: string; path: string } {
+  let path = summary.url;
+  try {
+    path = new URL(summary.url).pathname;
+  } catch {
+    // not a URL the WHATWG parser accepts (a bad Host): shown as recorded
+  }
+  return { token: summary.token, method: summary.method, path };
+}

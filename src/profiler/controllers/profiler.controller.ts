@@ -1,0 +1,147 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
+import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
+import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
+import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
+import { formatBytes, statusClass } from '../collectors/response.collector.js';
+import { ProfilerService } from '../profiler.service.js';
+import type { ProfileSearchCriteria } from '../storage/profile-record.js';
+import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
+import { ProfilePage } from './profile-page.js';
+import { formTime, listTime } from './profile-time.js';
+import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
+
+const TOKEN = /^[0-9a-f]{6}$/;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const LIMITS = [10, 50, 100];
+
+/**
+ * The profiler's pages: `/_profiler/` (→ the search), the Profile Search page, `/_profiler/latest`, a profile's
+ * panels at `/_profiler/<token>` (route `_profiler`) and its JSON export. With the profiler off (APP_DEBUG=0),
+ * every one answers as if it did not exist.
+ */
+@Controller('_profiler')
+export class ProfilerController {
+  constructor(
+    private readonly profiler: ProfilerService,
+    private readonly views: ProfilerViews,
+    private readonly pages: ProfilePage,
+  ) {}
+
+  @Get()
+  @TrailingSlash()
+  @RouteName('_profiler_home')
+  home(@Req() req: Request, @Res() res: Response): void {
+    this.ensureEnabled(req);
+    res.redirect(302, '/_profiler/search?limit=10');
+  }
+
+  @Get('search')
+  @RouteName('_profiler_search')
+  async search(@Req() req: Request, @Query() query: SearchQueryDto, @Res() res: Response): Promise<void> {
+    this.ensureEnabled(req);
+    const criteria = toCriteria(query);
+    const [result, stats] = await Promise.all([this.profiler.find(criteria), this.profiler.stats()]);
+    const page = this.views.page('search', {
+      title: 'Profile Search',
+      total: result.total,
+      more: result.total > result.rows.length,
+      rows: result.rows.map((row) => ({ ...row, statusClass: row.statusCode ? statusClass(row.statusCode) : 'none', time: listTime(row.time) })),
+      stats: { ...stats, size: formatBytes(stats.bytes) },
+      form: {
+        ...query,
+        start: criteria.start === undefined ? '' : formTime(criteria.start),
+        end: criteria.end === undefined ? '' : formTime(criteria.end),
+        methods: [{ value: '', label: 'Any', selected: !criteria.method }, ...METHODS.map((m) => ({ value: m, label: m, selected: criteria.method === m }))],
+        limits: LIMITS.map((value) => ({ value, selected: value === criteria.limit })),
+      },
+    });
+    send(res, 200, page);
+  }
+
+  @Get('latest')
+  @RouteName('_profiler_latest')
+  async latest(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.ensureEnabled(req);
+    const latest = await this.profiler.latest();
+    if (!latest) {
+      send(res, 200, this.views.page('message', { title: 'No profiles', heading: 'There are no profiles', text: 'No profiles found: nothing has been recorded yet, or retention removed everything.' }));
+      return;
+    }
+    const panel = typeof req.query.panel === 'string' ? `?panel=${encodeURIComponent(req.query.panel)}` : '';
+    res.redirect(302, `/_profiler/${latest.token}${panel}`);
+  }
+
+  @Get(':token.json')
+  @RouteName('_profiler_export')
+  async export(@Req() req: Request, @Param('token') token: string, @Res() res: Response): Promise<void> {
+    this.ensureEnabled(req);
+    const profile = TOKEN.test(token) ? await this.profiler.load(token) : null;
+    if (!profile) throw new NotFoundHttpException(`Token "${token}" not found.`);
+    res.status(200).setHeader('Cache-Control', 'no-store');
+    res.json({
+      token: profile.token,
+      parent: profile.parent,
+      ip: profile.ip,
+      method: profile.method,
+      url: profile.url,
+      time: new Date(profile.time).toISOString(),
+      statusCode: profile.statusCode,
+      collectors: profile.data,
+    });
+  }
+
+  @Get(':token')
+  @RouteName('_profiler')
+  async panel(@Req() req: Request, @Param('token') token: string, @Query('panel') panel: unknown, @Res() res: Response): Promise<void> {
+    this.ensureEnabled(req);
+    if (!TOKEN.test(token)) {
+      send(res, 404, this.views.page('message', { title: 'Token not found', heading: 'Token not found', text: `"${token}" is not a profile token: a token is 6 lowercase hexadecimal characters.` }));
+      return;
+    }
+    const profile = await this.profiler.load(token);
+    if (!profile) {
+      send(res, 404, this.views.page('message', { title: 'Token not found', heading: 'Token not found', text: `Token "${token}" not found.` }));
+      return;
+    }
+    const query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]));
+    send(res, 200, await this.pages.render(profile, typeof panel === 'string' && panel !== '' ? panel : undefined, query));
+  }
+
+  /** With the profiler off its routes do not exist: the router's own 404, word for word. */
+  private ensureEnabled(req: Request): void {
+    if (this.profiler.enabled) return;
+    const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
+    const request = context?.request;
+    const path = request?.pathInfo ?? req.path;
+    const tried = path.endsWith('/') ? path : `${path}/`;
+    const referer = req.headers.referer ? ` (from "${req.headers.referer}")` : '';
+    throw new NotFoundHttpException(`No route found for "${req.method} ${request?.uri ?? req.originalUrl}"${referer}`, new ResourceNotFoundException(`No routes found for "${tried}".`));
+  }
+}
+
+function send(res: Response, status: number, page: RenderedPage): void {
+  res.status(status);
+  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+  res.end(page.html);
+}
+
+function toCriteria(query: SearchQueryDto): ProfileSearchCriteria {
+  const start = parseFormTime(query.start, 'start');
+  const end = parseFormTime(query.end, 'end');
+  if (Number.isNaN(start)) throw new BadRequestHttpException(`start "${query.start}" is not a date that exists.`);
+  if (Number.isNaN(end)) throw new BadRequestHttpException(`end "${query.end}" is not a date that exists.`);
+  return {
+    ip: query.ip || undefined,
+    method: query.method ? query.method.toUpperCase() : undefined,
+    statusCode: query.status_code || undefined,
+    url: query.url || undefined,
+    token: query.token || undefined,
+    start,
+    end,
+    limit: query.limit ? Number(query.limit) : 10,
+  };
+}

@@ -1,0 +1,42 @@
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import type { ProfileRecord } from './storage/profile-record.js';
+
+/** Where a request's profile lives on its KernelContext. */
+export const PROFILE = Symbol('shopkernel.profile');
+
+/**
+ * The profile of a request in flight: opened as the request enters the kernel, filled by the collectors at
+ * kernel.response and kernel.terminate, then handed to the store.
+ */
+export class Profile {
+  /** Each collector's data, by collector name, in collection order. */
+  readonly data: Record<string, unknown> = {};
+  statusCode = 0;
+
+  constructor(
+    readonly token: string,
+    readonly parent: string | null,
+    readonly ip: string,
+    readonly method: string,
+    readonly url: string,
+    /** Milliseconds since the epoch. */
+    readonly time: number,
+  ) {}
+
+  static of(context: KernelContext | undefined): Profile | undefined {
+    return context?.get<Profile>(PROFILE);
+  }
+
+  toRecord(): ProfileRecord {
+    return {
+      token: this.token,
+      parent: this.parent,
+      ip: this.ip,
+      method: this.method,
+      url: this.url,
+      time: this.time,
+      statusCode: this.statusCode,
+      data: this.data,
+    };
+  }
+}

@@ -1,0 +1,193 @@
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { AppConfig } from '../config/app-config.js';
+import { HttpKernel } from '../lifecycle/http-kernel.js';
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import type { ResponseHandle } from '../lifecycle/http/response-handle.js';
+import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
+import { LogLevel } from '../lifecycle/logging/log-level.js';
+import { classOf, messageOf } from '../lifecycle/errors/exception-status.js';
+import { DataCollector } from './collectors/data-collector.js';
+import { Profile, PROFILE } from './profile.js';
+import { ProfileRetention } from './storage/profile-retention.js';
+import { ProfileWriteBuffer } from './storage/profile-write-buffer.js';
+import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
+import { ProfilerStorage } from './storage/profiler-storage.js';
+import { TokenRegistry } from './storage/token-registry.js';
+
+/** The store's state, for the search page and the CLI. */
+export interface ProfilerStats {
+  stored: number;
+  pending: number;
+  dropped: number;
+  bytes: number;
+}
+
+/**
+ * The profiler: opens a profile as each request enters the kernel (before kernel.request), lets every collector
+ * record its data at kernel.response and kernel.terminate, and hands the finished profile to the write buffer,
+ * which stores it in batches after the response has been sent. Reading goes through the buffer first, so a
+ * profile can be opened the moment its response arrives.
+ */
+@Injectable()
+export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
+  private collectorList: DataCollector[] = [];
+  private readonly tokens: TokenRegistry;
+  private readonly buffer: ProfileWriteBuffer;
+  private readonly retention: ProfileRetention;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly kernel: HttpKernel,
+    private readonly storage: ProfilerStorage,
+    private readonly discovery: DiscoveryService,
+    private readonly logger: KernelLogger,
+  ) {
+    const settings = config.profiler;
+    this.tokens = new TokenRegistry();
+    this.buffer = new ProfileWriteBuffer(storage, {
+      batchSize: settings.batchSize,
+      flushIntervalMs: settings.flushIntervalMs,
+      bufferLimit: settings.bufferLimit,
+      onError: (error: unknown) => this.storeFailed(error),
+    });
+    this.retention = new ProfileRetention(storage, this.tokens, {
+      maxProfiles: settings.maxProfiles,
+      maxAgeMs: settings.maxAgeSeconds * 1000,
+      intervalMs: settings.retentionIntervalMs,
+      onError: (error: unknown) => this.storeFailed(error),
+    });
+  }
+
+  get enabled(): boolean {
+    return this.config.profiler.enabled;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.collectorList = this.discoverCollectors();
+    if (!this.enabled) return;
+    await this.storage.open();
+    await this.tokens.seed(this.storage.allTokens());
+    this.retention.start();
+    this.kernel.onRequestStart((context) => this.open(context));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.enabled) return;
+    this.retention.stop();
+    await this.buffer.close();
+    await this.storage.close();
+  }
+
+  /** Every collector of the application, highest priority first. */
+  get collectors(): readonly DataCollector[] {
+    return this.collectorList;
+  }
+
+  collector(name: string): DataCollector | undefined {
+    return this.collectorList.find((c) => c.name === name);
+  }
+
+  open(context: KernelContext): Profile | undefined {
+    const request = context.request;
+    const path = request.pathInfo;
+    if (this.config.profiler.excludedPaths.some((pattern) => pattern.test(path))) return undefined;
+    // Sub-requests (none yet: the error page is rendered in place) would pass their parent's token here.
+    const profile = new Profile(this.tokens.next(), null, request.clientIp, request.method, request.uri, context.startedAt);
+    context.set(PROFILE, profile);
+    return profile;
+  }
+
+  /** kernel.response: each collector records what it needs while the request and response are at hand. */
+  collect(context: KernelContext, profile: Profile, response: ResponseHandle): void {
+    profile.statusCode = response.status;
+    for (const collector of this.collectorList) {
+      if (!collector.collect) continue;
+      try {
+        const data = collector.collect(context, response);
+        if (data !== undefined) profile.data[collector.name] = data;
+      } catch (error) {
+        this.collectorFailed(collector, error, context);
+      }
+    }
+  }
+
+  /** kernel.terminate: the late collectors (logs, time, memory), then the profile goes to the store. */
+  finish(context: KernelContext, profile: Profile, statusCode: number): void {
+    if (profile.statusCode === 0) profile.statusCode = statusCode;
+    for (const collector of this.collectorList) {
+      if (!collector.lateCollect) continue;
+      try {
+        const data = collector.lateCollect(context, profile.data[collector.name] as never);
+        if (data !== undefined) profile.data[collector.name] = data;
+      } catch (error) {
+        this.collectorFailed(collector, error, context);
+      }
+    }
+    this.buffer.add(profile.toRecord());
+  }
+
+  async load(token: string): Promise<ProfileRecord | null> {
+    return this.buffer.get(token) ?? (await this.storage.read(token));
+  }
+
+  async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
+    await this.buffer.flush();
+    return this.storage.find(criteria);
+  }
+
+  async latest(): Promise<ProfileSummary | null> {
+    return (await this.find({ limit: 1 })).rows[0] ?? null;
+  }
+
+  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+    await this.buffer.flush();
+    return this.storage.neighbours(token);
+  }
+
+  async children(token: string): Promise<ProfileSummary[]> {
+    await this.buffer.flush();
+    return this.storage.children(token);
+  }
+
+  async stats(): Promise<ProfilerStats> {
+    return { stored: await this.storage.count(), pending: this.buffer.pending, dropped: this.buffer.dropped, bytes: await this.storage.size() };
+  }
+
+  /** Writes every waiting profile now (tests, shutdown, the CLI). */
+  flush(): Promise<void> {
+    return this.buffer.flush();
+  }
+
+  /** Applies retention now. */
+  prune(): Promise<unknown> {
+    return this.retention.run();
+  }
+
+  private discoverCollectors(): DataCollector[] {
+    const found: DataCollector[] = [];
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance;
+      if (instance instanceof DataCollector && !found.includes(instance)) found.push(instance);
+    }
+    const names = new Set<string>();
+    for (const collector of found) {
+      if (names.has(collector.name)) throw new Error(`Two profiler collectors are named "${collector.name}".`);
+      names.add(collector.name);
+    }
+    // Stable: equal priorities keep module order.
+    return found.map((c, i) => ({ c, i })).sort((a, b) => b.c.priority - a.c.priority || a.i - b.i).map(({ c }) => c);
+  }
+
+  private collectorFailed(collector: DataCollector, error: unknown, context: KernelContext): void {
+    this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" failed: {message}', {
+      collector: collector.name,
+      message: `${classOf(error)}: ${messageOf(error)}`,
+      exception: error,
+    }, context);
+  }
+
+  private storeFailed(error: unknown): void {
+    this.logger.record(LogLevel.ERROR, 'profiler', 'The profile store failed: {message}', { message: `${classOf(error)}: ${messageOf(error)}`, exception: error });
+  }
+}

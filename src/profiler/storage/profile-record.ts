@@ -1,0 +1,53 @@
+/** The columns of the profile list (the search page's row), indexed by every storage. */
+export interface ProfileSummary {
+  /** Exactly 6 lowercase hexadecimal characters, unique in the store. */
+  token: string;
+  /** Token of the request this one was a sub-request of. */
+  parent: string | null;
+  /** Client IP (trusted-proxy aware). */
+  ip: string;
+  method: string;
+  /** Absolute URL of the request. */
+  url: string;
+  /** When the request entered the kernel, milliseconds since the epoch. */
+  time: number;
+  statusCode: number;
+}
+
+/** A whole profile as stored: its list columns and each collector's data (plain JSON values), by collector name. */
+export interface ProfileRecord extends ProfileSummary {
+  data: Record<string, unknown>;
+}
+
+export interface ProfileSearchCriteria {
+  /** IP prefix (`192.168.` matches every address in that range). */
+  ip?: string;
+  /** Exact method, case-insensitive. */
+  method?: string;
+  /** A whole status code (`404`) or a prefix of one (`4` = 4xx, `40` = 400–409). */
+  statusCode?: string;
+  /** Substring of the absolute URL, case-insensitive. */
+  url?: string;
+  /** Token prefix. */
+  token?: string;
+  /** Time range, milliseconds since the epoch, both inclusive. */
+  start?: number;
+  end?: number;
+  /** Rows to return, newest first. */
+  limit: number;
+}
+
+export interface ProfileSearchResult {
+  /** Number of profiles matching the criteria (not capped by the limit). */
+  total: number;
+  /** At most `limit` of them, newest first (ties: the later written first). */
+  rows: ProfileSummary[];
+}
+
+export interface RetentionPolicy {
+  /** Keep at most this many profiles, the newest (0: no limit). */
+  maxProfiles: number;
+  /** Drop profiles older than this many milliseconds before `now` (0: no limit). */
+  maxAgeMs: number;
+  now: number;
+}

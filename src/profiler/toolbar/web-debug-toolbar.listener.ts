@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
+import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
+import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { statusClass } from '../collectors/response.collector.js';
+import { Profile } from '../profile.js';
+import { ProfilerViews } from '../views/profiler-views.js';
+
+/**
+ * Injects the debug toolbar before the last `</body>` of HTML pages of profiled requests: not for XHR,
+ * redirects, attachments, streamed or non-HTML responses, nor for the profiler's own pages. Plain HTML and CSS,
+ * no script; when the page has a Content-Security-Policy, its style-src is widened by a nonce for the toolbar's
+ * stylesheet only.
+ */
+@Injectable()
+export class WebDebugToolbarListener {
+  constructor(private readonly views: ProfilerViews) {}
+
+  @KernelListener(KernelEvents.RESPONSE, { priority: -128 })
+  onKernelResponse(event: ResponseEvent): void {
+    const request = event.request;
+    const response = event.response;
+    const profile = Profile.of(request.context);
+    if (!profile || !event.isMainRequest || request.isXmlHttpRequest) return;
+    if (response.streamed || response.isRedirect || !response.isHtml) return;
+    if (/\battachment\b/i.test(response.getHeader('content-disposition') ?? '')) return;
+    if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
+    const html = response.text;
+    if (html === undefined) return;
+    const at = html.toLowerCase().lastIndexOf('</body>');
+    if (at === -1) return;
+    const nonce = this.allowStyle(event);
+    const toolbar = this.views.fragment('toolbar', {
+      token: profile.token,
+      profileUrl: `/_profiler/${profile.token}`,
+      status: response.status,
+      statusClass: statusClass(response.status),
+      route: request.routeName ?? null,
+      time: request.context.elapsed().toFixed(0),
+      memory: (process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1),
+      logs: logCounts(request.context.logs),
+      nonce,
+    });
+    response.body = `${html.slice(0, at)}${toolbar}\n${html.slice(at)}`;
+  }
+
+  /** Adds a nonce for the toolbar's style to the page's CSP (creating style-src from default-src if needed). */
+  private allowStyle(event: ResponseEvent): string | null {
+    const response = event.response;
+    const header = ['content-security-policy', 'content-security-policy-report-only'].find((h) => response.hasHeader(h));
+    if (!header) return null;
+    const nonce = randomBytes(16).toString('hex');
+    const directives = (response.getHeader(header) ?? '').split(';').map((d) => d.trim()).filter(Boolean);
+    const styleIndex = directives.findIndex((d) => /^style-src(\s|$)/i.test(d));
+    if (styleIndex !== -1) {
+      directives[styleIndex] = withSource(directives[styleIndex], `'nonce-${nonce}'`);
+    } else {
+      const defaults = directives.find((d) => /^default-src(\s|$)/i.test(d));
+      directives.push(withSource(defaults ? defaults.replace(/^default-src/i, 'style-src') : "style-src 'self'", `'nonce-${nonce}'`));
+    }
+    response.setHeader(header, directives.join('; '));
+    return nonce;
+  }
+}
+
+/** A source added to a directive; `'none'` goes, since it cannot be combined. */
+function withSource(directive: string, source: string): string {
+  return `${directive.replace(/\s'none'/i, '')} ${source}`;
+}
+
+function logCounts(logs: readonly { level: LogLevel }[]): { errors: number; warnings: number } | null {
+  let errors = 0;
+  let warnings = 0;
+  for (const entry of logs) {
+    if (entry.level >= LogLevel.ERROR) errors++;
+    else if (entry.level === LogLevel.WARNING) warnings++;
+  }
+  return errors + warnings > 0 ? { errors, warnings } : null;
+}

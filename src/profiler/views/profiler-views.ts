@@ -1,0 +1,79 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import hbs from 'hbs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { AppConfig } from '../../config/app-config.js';
+
+type Template = (context: object) => string;
+
+/** A rendered profiler page and the headers it must be sent with. */
+export interface RenderedPage {
+  html: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The profiler's templates (views/profiler): compiled once at start, in their own Handlebars environment so the
+ * application's helpers and partials cannot collide with them. Pages are self-contained (inline CSS, no script,
+ * no external asset) and sent with a strict Content-Security-Policy whose style nonce is fresh per page.
+ */
+@Injectable()
+export class ProfilerViews implements OnModuleInit {
+  private readonly handlebars = hbs.handlebars.create();
+  private readonly templates = new Map<string, Template>();
+  private css = '';
+
+  constructor(private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    const root = join(this.config.projectDir, 'views', 'profiler');
+    this.css = readFileSync(join(root, 'profiler.css'), 'utf8');
+    for (const file of hbsFiles(join(root, 'partials'))) {
+      this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
+    }
+    this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
+    for (const file of hbsFiles(join(root, 'panels'))) this.templates.set(`panels/${basename(file, '.hbs')}`, this.compile(file));
+  }
+
+  hasPanel(name: string): boolean {
+    return this.templates.has(`panels/${name}`);
+  }
+
+  /** A view without the page layout (a panel, the toolbar). */
+  fragment(name: string, model: object): string {
+    const template = this.templates.get(name);
+    if (!template) throw new Error(`No profiler template "${name}" in views/profiler.`);
+    return template(model);
+  }
+
+  /** A whole profiler page: the layout around the named view. */
+  page(name: string, model: { title: string; [key: string]: unknown }): RenderedPage {
+    const nonce = randomBytes(16).toString('hex');
+    const body = this.fragment(name, model);
+    const html = this.fragment('layout', { ...model, body, css: this.css, nonce });
+    return {
+      html,
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`,
+        'Referrer-Policy': 'same-origin',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    };
+  }
+
+  private compile(file: string): Template {
+    return this.handlebars.compile(readFileSync(file, 'utf8'), { strict: false });
+  }
+}
+
+function hbsFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort().map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,371 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parse, type HTMLElement } from 'node-html-parser';
+import request from 'supertest';
+import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
+import { ProfilerFixturesModule } from './fixtures/profiler-fixtures.module.js';
+import { createTestApp } from './support/create-test-app.js';
+import { settle, storedProfile, storedProfiles } from './support/profiler.js';
+
+const HOST = 'shop.test';
+const TOKEN = /^[0-9a-f]{6}$/;
+const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
+const LIST_TIME = /^\d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{4} \d{2}:\d{2}:\d{2}$/;
+
+describe('Request profiler (e2e)', () => {
+  let app: NestExpressApplication;
+  const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST);
+
+  beforeEach(async () => {
+    app = await createTestApp({ imports: [KernelFixturesModule, ProfilerFixturesModule] });
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  describe('profiles', () => {
+    it('records exactly one profile per request of every kind, with the list columns', async () => {
+      const cases: [() => request.Test, number, string, string][] = [
+        [() => get('/'), 200, 'GET', 'http://shop.test/'],
+        [() => get('/this/does/not/exist'), 404, 'GET', 'http://shop.test/this/does/not/exist'],
+        [() => request(app.getHttpServer()).post('/fixture/dir/').set('Host', HOST), 405, 'POST', 'http://shop.test/fixture/dir/'],
+        [() => request(app.getHttpServer()).get('/fixture/items').set('Host', 'bad host!'), 400, 'GET', 'http://bad host!/fixture/items'],
+        [() => get('/_profiler'), 301, 'GET', 'http://shop.test/_profiler'],
+        [() => get('/fixture/boom'), 500, 'GET', 'http://shop.test/fixture/boom'],
+        [() => get('/_profiler/search?limit=10'), 200, 'GET', 'http://shop.test/_profiler/search?limit=10'],
+      ];
+      const tokens: string[] = [];
+      for (const [send, status] of cases) {
+        const res = await send().expect(status);
+        expect(res.headers['x-debug-token']).toMatch(TOKEN);
+        tokens.push(res.headers['x-debug-token']);
+      }
+      const { total, rows } = await storedProfiles(app);
+      expect(total).toBe(cases.length);
+      // newest first
+      expect(rows.map((r) => r.token)).toEqual([...tokens].reverse());
+      for (const [i, [, status, method, url]] of cases.entries()) {
+        const row = rows.find((r) => r.token === tokens[i])!;
+        expect({ status: row.statusCode, method: row.method, url: row.url, parent: row.parent }).toEqual({ status, method, url, parent: null });
+        expect(['127.0.0.1', '::1']).toContain(row.ip);
+      }
+      expect(new Set(tokens).size).toBe(tokens.length);
+    });
+
+    it('sends X-Debug-Token and an absolute X-Debug-Token-Link, relative for an invalid Host', async () => {
+      const res = await get('/fixture/items').expect(200);
+      const token = res.headers['x-debug-token'];
+      expect(token).toMatch(TOKEN);
+      expect(res.headers['x-debug-token-link']).toBe(`http://shop.test/_profiler/${token}`);
+      const bad = await request(app.getHttpServer()).get('/fixture/items').set('Host', 'bad host!').expect(400);
+      expect(bad.headers['x-debug-token-link']).toBe(`/_profiler/${bad.headers['x-debug-token']}`);
+    });
+
+    it('honours TRUSTED_PROXIES for the client IP', async () => {
+      await app.close();
+      app = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
+      const res = await get('/').set('X-Forwarded-For', '203.0.113.7').expect(200);
+      const profile = await storedProfile(app, res.headers['x-debug-token']);
+      expect(profile.ip).toBe('203.0.113.7');
+    });
+
+    it('does not profile excluded paths', async () => {
+      await app.close();
+      app = await createTestApp({ env: { PROFILER_EXCLUDED_PATHS: '^/fixture/' }, imports: [KernelFixturesModule] });
+      const skipped = await get('/fixture/items').expect(200);
+      expect(skipped.headers['x-debug-token']).toBeUndefined();
+      await get('/').expect(200);
+      expect((await storedProfiles(app)).total).toBe(1);
+    });
+
+    it('is off without debug: no profile, no headers, and the profiler routes do not exist', async () => {
+      await app.close();
+      app = await createTestApp({ env: { APP_DEBUG: '0' } });
+      const res = await get('/').expect(200);
+      expect(res.headers['x-debug-token']).toBeUndefined();
+      const profiler = await get('/_profiler/search').expect(404);
+      expect(profiler.text).toContain('The server returned a "404 Not Found".');
+      expect(profiler.text).not.toContain('Profile Search');
+      await get('/_profiler/abcdef').expect(404);
+    });
+  });
+
+  describe('pages', () => {
+    it('/_profiler answers 301 to /_profiler/, which redirects to the search page', async () => {
+      const first = await get('/_profiler').expect(301);
+      expect(first.headers.location).toBe('http://shop.test/_profiler/');
+      const second = await get('/_profiler/').expect(302);
+      expect(second.headers.location).toBe('/_profiler/search?limit=10');
+      const page = await get(second.headers.location).expect(200);
+      const html = parse(page.text);
+      expect(text(html.querySelector('h1'))).toBe('Profile Search');
+      // the 301 and the 302 are both listed
+      expect(text(html.querySelector('#results'))).toBe('2 results found');
+      expect(html.querySelectorAll('table.results thead th').map(text)).toEqual(['Status', 'IP', 'Method', 'URL', 'Time', 'Token']);
+      const statuses = html.querySelectorAll('table.results tbody tr').map((tr) => text(tr.querySelectorAll('td')[0]));
+      expect(statuses).toEqual(['302', '301']);
+      expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'nonce-[0-9a-f]{32}'/);
+      expect(page.headers['cache-control']).toBe('no-store');
+    });
+
+    it('searches by each filter and their combinations, counts every match and shows at most the limit, newest first', async () => {
+      for (let i = 0; i < 12; i++) await get(`/fixture/items/${i}`).expect(200);
+      await get('/nope-1').expect(404);
+      await get('/nope-2').set('Referer', 'http://shop.test/').expect(404);
+      await request(app.getHttpServer()).post('/fixture/items').set('Host', HOST).send({ name: 'x' }).expect(201);
+      await request(app.getHttpServer()).put('/fixture/items').set('Host', HOST).expect(405);
+      const search = async (query: string) => {
+        const res = await get(`/_profiler/search?${query}`).expect(200);
+        const html = parse(res.text);
+        const rows = html.querySelectorAll('table.results tbody tr').map((tr) => tr.querySelectorAll('td').map(text));
+        return { heading: text(html.querySelector('#results')), rows };
+      };
+      const latest = await search('limit=10');
+      expect(latest.heading).toBe('16 results found');
+      expect(latest.rows).toHaveLength(10);
+      expect(latest.rows[0].slice(0, 4)).toEqual(['405', latest.rows[0][1], 'PUT', 'http://shop.test/fixture/items']);
+      expect(latest.rows[0][4]).toMatch(LIST_TIME);
+      expect(latest.rows[0][5]).toMatch(TOKEN);
+      expect((await search('')).rows).toHaveLength(10);
+      expect((await search('limit=50')).rows).toHaveLength(18); // the two searches before are profiles too
+      expect((await search('status_code=404')).heading).toBe('2 results found');
+      expect((await search('status_code=4')).heading).toBe('3 results found');
+      expect((await search('method=post')).rows.map((r) => r[2])).toEqual(['POST']);
+      expect((await search('url=%2Fnope-')).rows.map((r) => r[3])).toEqual(['http://shop.test/nope-2', 'http://shop.test/nope-1']);
+      expect((await search('url=items%2F1&method=GET&status_code=200')).heading).toBe('3 results found'); // 1, 10, 11
+      expect((await search('ip=10.')).heading).toBe('0 results found');
+      const all = await storedProfiles(app, { limit: 1 });
+      const token = all.rows[0].token;
+      expect((await search(`token=${token}`)).rows.map((r) => r[5])).toEqual([token]);
+      const future = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      expect((await search(`start=${future}`)).heading).toBe('0 results found');
+      expect((await search(`end=${future}&url=nope-1`)).heading).toBe('1 results found');
+    });
+
+    it('answers 400 with the reason for an invalid filter, never 500', async () => {
+      for (const query of ['limit=abc', 'limit=7', 'status_code=abc', 'token=XYZ', 'start=yesterday', 'start=2026-02-31', 'ip=<script>']) {
+        const res = await get(`/_profiler/search?${query}`).set('Accept', 'application/json').expect(400);
+        expect(res.body.status).toBe(400);
+      }
+    });
+
+    it('opens a profile with a menu of panels and renders every panel with real data', async () => {
+      const res = await get('/').expect(200);
+      const token = res.headers['x-debug-token'];
+      await storedProfile(app, token);
+      const page = await get(`/_profiler/${token}`).expect(200);
+      const html = parse(page.text);
+      expect(text(html.querySelector('.summary .token'))).toBe(token);
+      expect(text(html.querySelector('.panel h1'))).toBe('Request');
+      const menu = html.querySelectorAll('nav.menu a').map((a) => a.getAttribute('data-panel'));
+      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'config']);
+      const panels: Record<string, string[]> = {
+        request: ['Query Parameters', 'HomeController::index', 'shop_home'],
+        response: ['text/html; charset=utf-8', 'Response Headers'],
+        exception: ['No exception was thrown while handling this request.'],
+        logs: ['Matched route "shop_home".', 'Notified event "kernel.request" to listener "RouterListener::onKernelRequest".'],
+        events: ['Called Listeners', 'RouterListener::onKernelRequest', 'Not Called Listeners', 'ErrorListener::onKernelException'],
+        routing: ['Route matches!', 'shop_home'],
+        performance: ['Total execution time', '<svg class="timeline"', 'HomeController::index', 'shop/home'],
+        memory: ['Heap used', 'Peak resident set size'],
+        templates: ['shop/home'],
+        config: ['NestJS', '12.5.1', process.version, 'ProfilerModule'],
+      };
+      for (const [panel, expected] of Object.entries(panels)) {
+        const body = (await get(`/_profiler/${token}?panel=${panel}`).expect(200)).text;
+        for (const fragment of expected) expect({ panel, found: body.includes(fragment.replace(/"/g, '&quot;')) || body.includes(fragment) }).toEqual({ panel, found: true });
+      }
+    });
+
+    it('shows the Matched route "_profiler". entry with its context and the events of all five events in order', async () => {
+      const first = await get('/').expect(200);
+      const viewing = await get(`/_profiler/${first.headers['x-debug-token']}`).expect(200);
+      const own = viewing.headers['x-debug-token'];
+      const profile = await storedProfile(app, own);
+      const logs = profile.data.logs as { entries: { message: string; channel: string; level: number; context: Record<string, unknown> }[] };
+      const matched = logs.entries.find((e) => e.message === 'Matched route "{route}".')!;
+      expect(matched.channel).toBe('request');
+      expect(matched.context).toEqual({
+        route: '_profiler',
+        route_parameters: { _route: '_profiler', _controller: 'ProfilerController::panel', token: first.headers['x-debug-token'] },
+        request_uri: `http://shop.test/_profiler/${first.headers['x-debug-token']}`,
+        method: 'GET',
+      });
+      const page = parse((await get(`/_profiler/${own}?panel=logs`).expect(200)).text);
+      const messages = page.querySelectorAll('table.logs td.message').map((td) => td.childNodes[0].text.trim());
+      expect(messages).toContain('Matched route "_profiler".');
+      const events = messages.filter((m) => m.startsWith('Notified event')).map((m) => /Notified event "([^"]+)"/.exec(m)![1]);
+      const order = [...new Set(events)];
+      expect(order).toEqual(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
+      const context = page.querySelectorAll('table.logs td.message').find((td) => td.text.includes('Matched route'))!.querySelector('pre')!.text;
+      expect(JSON.parse(context).route).toBe('_profiler');
+    });
+
+    it('defaults to the exception panel for a failed request and renders the chain like the error page', async () => {
+      const res = await get('/this/does/not/exist').expect(404);
+      const token = res.headers['x-debug-token'];
+      await storedProfile(app, token);
+      const html = parse((await get(`/_profiler/${token}`).expect(200)).text);
+      expect(text(html.querySelector('.panel h1'))).toBe('Exception');
+      expect(html.querySelectorAll('.trace .label').map(text)).toEqual(['[2/2]', '[1/2]']);
+      expect(html.querySelectorAll('.trace .message').map(text)).toEqual([
+        'No route found for "GET http://shop.test/this/does/not/exist"',
+        'No routes found for "/this/does/not/exist/".',
+      ]);
+      expect(text(html.querySelector('#trace-box-2 .excerpt-file'))).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+$/);
+      const menu = html.querySelector('nav.menu a[data-panel="exception"] .badge');
+      expect(text(menu)).toBe('2');
+      const logsBadge = html.querySelector('nav.menu a[data-panel="logs"] .badge');
+      expect(logsBadge?.classList.contains('error')).toBe(true);
+      const routing = (await get(`/_profiler/${token}?panel=routing`).expect(200)).text;
+      expect(routing).toContain('Why no route matched');
+      expect(routing).toContain('Path does not match');
+    });
+
+    it('links the debug error page to the request profile', async () => {
+      const res = await get('/nope').expect(404);
+      const link = parse(res.text).querySelector('header a.profile');
+      expect(link?.getAttribute('href')).toBe(`/_profiler/${res.headers['x-debug-token']}`);
+      expect(text(link)).toBe(`Profile ${res.headers['x-debug-token']}`);
+    });
+
+    it('links the previous and next profiles', async () => {
+      const a = (await get('/fixture/items/1')).headers['x-debug-token'];
+      const b = (await get('/fixture/items/2')).headers['x-debug-token'];
+      const c = (await get('/fixture/items/3')).headers['x-debug-token'];
+      await storedProfile(app, c);
+      const html = parse((await get(`/_profiler/${b}`).expect(200)).text);
+      expect(html.querySelector('a[rel="prev"]')?.getAttribute('href')).toBe(`/_profiler/${a}`);
+      expect(html.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(`/_profiler/${c}`);
+    });
+
+    it('filters the logs panel by level and channel, and masks secrets in contexts', async () => {
+      const token = (await get('/pfx/logs').expect(200)).headers['x-debug-token'];
+      await storedProfile(app, token);
+      const html = parse((await get(`/_profiler/${token}?panel=logs&level=warning`).expect(200)).text);
+      const rows = html.querySelectorAll('table.logs tbody tr');
+      expect(rows.map((r) => text(r.querySelector('.level')))).toEqual(['WARNING', 'ERROR', 'ERROR']);
+      const byChannel = parse((await get(`/_profiler/${token}?panel=logs&channel=shop`).expect(200)).text);
+      expect(byChannel.querySelectorAll('table.logs td.message').map((td) => td.childNodes[0].text.trim())).toEqual(['Stock low for TEA-1', 'Payment p-9 failed']);
+      const page = (await get(`/_profiler/${token}?panel=logs`).expect(200)).text;
+      expect(page).not.toContain('hunter2');
+      expect(page).not.toContain('4111111111111111');
+      expect(page).toContain('******');
+      const json = JSON.stringify((await get(`/_profiler/${token}.json`).expect(200)).body);
+      expect(json).not.toContain('hunter2');
+    });
+
+    it('masks credentials and cookies in the request panel and the stored profile', async () => {
+      const res = await request(app.getHttpServer())
+        .post('/pfx/login')
+        .set('Host', HOST)
+        .set('Authorization', 'Bearer s3cr3t-token')
+        .set('Cookie', 'session=abc123; theme=dark')
+        .send({ username: 'ada', password: 'correct horse' })
+        .expect(200);
+      const token = res.headers['x-debug-token'];
+      const stored = JSON.stringify(await storedProfile(app, token));
+      for (const secret of ['s3cr3t-token', 'abc123', 'correct horse']) expect(stored).not.toContain(secret);
+      const page = (await get(`/_profiler/${token}?panel=request`).expect(200)).text;
+      for (const secret of ['s3cr3t-token', 'abc123', 'correct horse']) expect(page).not.toContain(secret);
+      expect(page).toContain('ada');
+      expect(page).toContain('theme');
+    });
+
+    it('answers 404 for an unknown panel, token or malformed token, never 500', async () => {
+      const token = (await get('/').expect(200)).headers['x-debug-token'];
+      await storedProfile(app, token);
+      const panel = await get(`/_profiler/${token}?panel=nope`).expect(404);
+      expect(panel.text).toContain(`Panel &quot;nope&quot; is not available for token &quot;${token}&quot;.`);
+      const unknown = token === 'abcdef' ? '123456' : 'abcdef';
+      const missing = await get(`/_profiler/${unknown}`).expect(404);
+      expect(text(parse(missing.text).querySelector('h1'))).toBe('Token not found');
+      expect(missing.text).toContain(`Token &quot;${unknown}&quot; not found.`);
+      for (const bad of ['ABCDEF', 'abc', '1234567', '..%2F..%2Fetc', '%3Cscript%3E']) {
+        const res = await get(`/_profiler/${bad}`).expect(404);
+        expect(res.text).not.toContain('<script>');
+      }
+      await get(`/_profiler/${unknown}.json`).expect(404);
+    });
+
+    it('redirects /_profiler/latest to the newest profile', async () => {
+      const empty = await get('/_profiler/latest').expect(200);
+      expect(empty.text).toContain('There are no profiles');
+      const token = (await get('/fixture/items').expect(200)).headers['x-debug-token'];
+      await settle();
+      const res = await get('/_profiler/latest?panel=logs').expect(302);
+      // the first /latest request is newer than /fixture/items
+      expect(res.headers.location).toMatch(/^\/_profiler\/[0-9a-f]{6}\?panel=logs$/);
+      expect(res.headers.location).not.toContain(token);
+    });
+
+    it('exports a profile as JSON', async () => {
+      const token = (await get('/fixture/items/7').expect(200)).headers['x-debug-token'];
+      await storedProfile(app, token);
+      const res = await get(`/_profiler/${token}.json`).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body).toMatchObject({ token, method: 'GET', url: 'http://shop.test/fixture/items/7', statusCode: 200, parent: null });
+      expect(Object.keys(res.body.collectors)).toEqual(expect.arrayContaining(['request', 'response', 'logs', 'events', 'routing', 'performance', 'memory', 'config', 'templates']));
+      expect(res.body.collectors.routing.route).toBe('fixture_item');
+      expect(res.body.collectors.routing.params).toEqual({ id: '7' });
+    });
+  });
+
+  describe('toolbar', () => {
+    const hasToolbar = (html: string) => html.includes('class="sk-toolbar"');
+
+    it('is injected before </body> of HTML pages, with status, route, time, memory and the profile link', async () => {
+      const res = await get('/pfx/page').expect(200);
+      const token = res.headers['x-debug-token'];
+      const html = parse(res.text);
+      const toolbar = html.querySelector('.sk-toolbar')!;
+      expect(toolbar).not.toBeNull();
+      expect(res.text.indexOf('sk-toolbar')).toBeLessThan(res.text.lastIndexOf('</body>'));
+      expect(text(toolbar.querySelector('.sk-status'))).toBe('200');
+      expect(text(toolbar.querySelector('.sk-request .sk-value'))).toBe('@ profiler_fixtures_page');
+      expect(text(toolbar.querySelector('.sk-time'))).toMatch(/^\d+ ms$/);
+      expect(text(toolbar.querySelector('.sk-memory'))).toMatch(/^\d+\.\d MiB$/);
+      expect(toolbar.querySelector('.sk-profile')?.getAttribute('href')).toBe(`/_profiler/${token}`);
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    });
+
+    it('shows log errors and warnings', async () => {
+      const res = await get('/this/does/not/exist').expect(404);
+      const toolbar = parse(res.text).querySelector('.sk-toolbar .sk-logs');
+      expect(text(toolbar)).toBe('1 logs');
+    });
+
+    it('is not injected for XHR, redirects, JSON, attachments, pages without </body> or the profiler', async () => {
+      expect(hasToolbar((await get('/pfx/page').set('X-Requested-With', 'XMLHttpRequest').expect(200)).text)).toBe(false);
+      expect(hasToolbar((await get('/pfx/attachment').expect(200)).text)).toBe(false);
+      expect(hasToolbar((await get('/pfx/no-body-tag').expect(200)).text)).toBe(false);
+      expect(hasToolbar((await get('/fixture/items').expect(200)).text)).toBe(false);
+      expect(hasToolbar((await get('/_profiler').expect(301)).text)).toBe(false);
+      expect(hasToolbar((await get('/_profiler/search').expect(200)).text)).toBe(false);
+    });
+
+    it('adds a style nonce to a page Content-Security-Policy', async () => {
+      const res = await get('/pfx/csp-page').expect(200);
+      const csp = res.headers['content-security-policy'];
+      const nonce = /'nonce-([0-9a-f]{32})'/.exec(csp)![1];
+      expect(csp).toBe(`default-src 'self'; script-src 'self'; img-src *; style-src 'self' 'nonce-${nonce}'`);
+      expect(res.text).toContain(`<style nonce="${nonce}">`);
+    });
+  });
+
+  describe('retention', () => {
+    it('keeps the newest PROFILER_MAX_PROFILES profiles', async () => {
+      await app.close();
+      app = await createTestApp({ env: { PROFILER_MAX_PROFILES: '3' } });
+      const tokens: string[] = [];
+      for (let i = 0; i < 6; i++) tokens.push((await get(`/?n=${i}`).expect(200)).headers['x-debug-token']);
+      await storedProfiles(app);
+      await app.get(ProfilerService).prune();
+      const { total, rows } = await storedProfiles(app);
+      expect(total).toBe(3);
+      expect(rows.map((r) => r.token)).toEqual(tokens.slice(3).reverse());
+      await get(`/_profiler/${tokens[0]}`).expect(404);
+    });
+  });
+});
