@@ -67,7 +67,9 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(calls(context).filter(([event]) => event === 'kernel.response').map(([, l]) => l)).toEqual([
         'CorsListener::onKernelResponse',
         'ResponseListener::onKernelResponse',
+        'ProfilerListener::onKernelResponse',
         'ErrorListener::removeCspHeader',
+        'WebDebugToolbarListener::onKernelResponse',
         'DisallowRobotsIndexingListener::onResponse',
       ]);
       expect(calls(context).filter(([event]) => event === 'kernel.finish_request').map(([, l]) => l)).toEqual([
@@ -282,7 +284,7 @@ describe('Kernel lifecycle (e2e)', () => {
     expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const context = await probe.lastTerminated();
-    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(4);
+    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(6);
   });
 
   describe('a kernel.request listener that sets a response', () => {

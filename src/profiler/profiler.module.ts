@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
-import { isAbsolute, resolve } from 'node:path';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigCollector } from './collectors/config.collector.js';
 import { EventsCollector } from './collectors/events.collector.js';
@@ -51,7 +50,7 @@ const COLLECTORS = [
     DebugErrorListener,
     {
       provide: ProfilerStorage,
-      useFactory: (config: AppConfig) => createProfilerStorage(storageDsn(config)),
+      useFactory: (config: AppConfig) => createProfilerStorage(config.profiler.dsn, { baseDir: config.projectDir }),
       inject: [AppConfig],
     },
     ProfilerService,
@@ -66,10 +65,3 @@ const COLLECTORS = [
 })
 export class ProfilerModule {}
 
-/** A relative SQLite file is relative to the project, wherever the process was started. */
-function storageDsn(config: AppConfig): string {
-  const dsn = config.profiler.dsn;
-  const file = dsn.startsWith('sqlite:') ? dsn.slice('sqlite:'.length) : null;
-  if (file === null || file === ':memory:' || isAbsolute(file)) return dsn;
-  return `sqlite:${resolve(config.projectDir, file)}`;
-}

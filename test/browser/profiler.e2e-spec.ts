@@ -81,9 +81,9 @@ describe('Profiler in a browser (e2e)', () => {
     const context = await browser.newContext({ colorScheme: 'dark' });
     const dark = await context.newPage();
     await dark.goto(`${server.baseUrl}/_profiler/search?limit=10`);
-    expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
+    expect(await dark.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(13, 17, 23)');
     await page.goto(`${server.baseUrl}/_profiler/search?limit=10`);
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(246, 248, 250)');
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(246, 248, 250)');
     await screenshot(dark, 'profiler-search-dark');
     await context.close();
   });

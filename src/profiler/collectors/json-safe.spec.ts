@@ -56,3 +56,9 @@ describe('toJsonSafe', () => {
     expect(toJsonSafe({ password: 'x' }, { redact: false })).toEqual({ password: 'x' });
   });
 });
+
+describe('toJsonSafe visible values', () => {
+  it('shows a secret-looking field whose value the request already shows (a path segment)', () => {
+    expect(toJsonSafe({ token: 'a1b2c3', password: 'a1b2c3x' }, { visible: new Set(['a1b2c3']) })).toEqual({ token: 'a1b2c3', password: '******' });
+  });
+});

@@ -9,6 +9,11 @@ export interface JsonSafeOptions {
   maxString: number;
   /** Mask values whose key looks like a secret. */
   redact: boolean;
+  /**
+   * Values shown even under a secret-looking key because the request already shows them (a `token` route
+   * parameter is part of the URL displayed next to it).
+   */
+  visible?: ReadonlySet<string>;
 }
 
 const DEFAULTS: JsonSafeOptions = { maxDepth: 6, maxBreadth: 100, maxString: 4000, redact: true };
@@ -61,7 +66,8 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
           out['…'] = `${entries.length - o.maxBreadth} more keys, truncated`;
           break;
         }
-        out[key] = o.redact && Redactor.isSecretField(key) && val !== null && val !== undefined && val !== '' ? MASK : walk(val, depth + 1);
+        const masked = o.redact && Redactor.isSecretField(key) && val !== null && val !== undefined && val !== '' && !(typeof val === 'string' && o.visible?.has(val));
+        out[key] = masked ? MASK : walk(val, depth + 1);
       }
       return out;
     } finally {

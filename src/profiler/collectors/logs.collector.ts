@@ -41,12 +41,13 @@ export class LogsCollector extends DataCollector<LogsData> {
       if (entry.level === LogLevel.DEBUG) counts.debug++;
     }
     const kept = context.logs.slice(0, MAX_ENTRIES);
+    const visible = pathSegments(context.request.pathInfo);
     return {
       entries: kept.map((entry) => ({
         level: entry.level,
         channel: entry.channel,
         message: entry.template,
-        context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000 }) as Record<string, unknown>,
+        context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
         time: entry.timestamp,
       })),
       truncated: context.logs.length - kept.length,
@@ -86,4 +87,18 @@ export class LogsCollector extends DataCollector<LogsData> {
       filtered: minLevel !== undefined || channel !== undefined,
     };
   }
+}
+
+/** The decoded segments of the path: values the profile shows in its URL anyway. */
+function pathSegments(path: string): Set<string> {
+  const segments = new Set<string>();
+  for (const segment of path.split('/')) {
+    if (segment === '') continue;
+    try {
+      segments.add(decodeURIComponent(segment));
+    } catch {
+      segments.add(segment);
+    }
+  }
+  return segments;
 }

@@ -2,6 +2,8 @@
 export const MASK = '******';
 
 const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-api-key)$/i;
+/** Our own headers that match the secret patterns but name public things (the profile's token). */
+const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
 const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
 
 /**
@@ -11,7 +13,7 @@ const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|c
  */
 export class Redactor {
   static isSecretHeader(name: string): boolean {
-    return SECRET_HEADERS.test(name);
+    return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
   }
 
   static isSecretField(name: string): boolean {

@@ -20,7 +20,7 @@ export interface RenderedPage {
  */
 @Injectable()
 export class ProfilerViews implements OnModuleInit {
-  private readonly handlebars = hbs.handlebars.create();
+  private readonly handlebars = hbs.create().handlebars;
   private readonly templates = new Map<string, Template>();
   private css = '';
 
