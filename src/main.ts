@@ -11,7 +11,9 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
-  process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on http://${config.host}:${config.port}\n`);
+  const base = `http://${config.host}:${config.port}`;
+  process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on ${base}\n`);
+  if (config.profiler.enabled) process.stdout.write(`Profiler: ${base}/_profiler/ (store: ${config.profiler.dsn})\n`);
 }
 
 void bootstrap();

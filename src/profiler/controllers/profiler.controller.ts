@@ -44,7 +44,8 @@ export class ProfilerController {
   async search(@Req() req: Request, @Query() query: SearchQueryDto, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     const criteria = toCriteria(query);
-    const [result, stats] = await Promise.all([this.profiler.find(criteria), this.profiler.stats()]);
+    const result = await this.profiler.find(criteria);
+    const stats = await this.profiler.stats();
     const page = this.views.page('search', {
       title: 'Profile Search',
       total: result.total,

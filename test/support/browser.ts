@@ -1,0 +1,64 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestApp, type TestAppOptions } from './create-test-app.js';
+
+/** Debian's Chromium (`apt-get install -y chromium`); CHROMIUM_PATH names another binary. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+/** Where screenshots go: test-output/ at the project root (git-ignored). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+
+/**
+ * Launches headless Chromium through playwright-core (which brings no browser of its own). A missing Chromium
+ * fails the test, with the way to install it: browser tests are part of `npm test` and of CI, never skipped.
+ */
+export async function launchChromium(): Promise<Browser> {
+  try {
+    await access(CHROMIUM_PATH, constants.X_OK);
+  } catch {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: the browser tests need Debian's chromium. ` +
+        'Install it with `apt-get install -y chromium` (as root; .ci/run does it), or set CHROMIUM_PATH to a Chromium binary.',
+    );
+  }
+  // playwright-core makes a fresh temporary profile (user-data-dir) for every launch.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface TestServer {
+  app: NestExpressApplication;
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  baseUrl: string;
+}
+
+/** The test application (createTestApp) listening on a free port of 127.0.0.1, for a real browser. */
+export async function startTestServer(options: TestAppOptions = {}): Promise<TestServer> {
+  const app = await createTestApp(options);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** A full-page screenshot into test-output/screenshots/<name>.png; returns the file's path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
