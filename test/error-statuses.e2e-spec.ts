@@ -229,6 +229,7 @@ describe('Error statuses with debug off (e2e)', () => {
       expect(res.status).toBe(c.status);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.headers['content-security-policy']).toBeUndefined();
       expect(res.text).toBe(genericPage(c.status));
       const message = c.message(app.get(AppConfig));
@@ -241,6 +242,7 @@ describe('Error statuses with debug off (e2e)', () => {
       expect(res.status).toBe(c.status);
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.headers['content-security-policy']).toBeUndefined();
       const title = STATUS_CODES[c.status];
       expect(res.body).toEqual({ type: 'about:blank', title, status: c.status, detail: title });

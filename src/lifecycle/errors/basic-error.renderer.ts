@@ -23,7 +23,8 @@ export class BasicErrorRenderer extends ErrorRenderer {
     const title = STATUS_CODES[status] ?? 'Error';
     const chain = exceptionChain(throwable);
     const violations = problemViolations(throwable);
-    const headers = { 'Cache-Control': 'no-store' };
+    // An error page is never worth indexing, in any mode.
+    const headers = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
     if (request.prefersJson) {
       const problem: Record<string, unknown> = { type: 'about:blank', title, status, detail: this.config.debug ? messageOf(throwable) : title };
       if (violations) problem.violations = violations;
