@@ -99,8 +99,8 @@ describe('Log contexts the error page must survive (e2e)', () => {
     expect(rows).toHaveLength(1);
     const cells = rows[0].querySelectorAll('td');
     expect(text(cells[0].querySelector('.level'))).toBe('WARNING');
-    // The placeholder of a value JSON cannot print falls back to its type; the context shows the cycles.
-    expect(text(cells[2]).startsWith('Basket basket-1 references itself: [object Object]')).toBe(true);
+    // The placeholder of a cyclic value prints it with its cycles marked, as the context does.
+    expect(text(cells[2]).startsWith('Basket basket-1 references itself: {"id":"basket-1","lines":[{"sku":"TEA-1","basket":"[circular]"}],"self":"[circular]"}')).toBe(true);
     expect(JSON.parse(cells[2].querySelector('.context')!.text)).toEqual({
       id: 'basket-1',
       basket: { id: 'basket-1', lines: [{ sku: 'TEA-1', basket: '[circular]' }], self: '[circular]' },

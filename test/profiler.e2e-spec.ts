@@ -257,6 +257,13 @@ describe('Request profiler (e2e)', () => {
       expect(json).not.toContain('hunter2');
     });
 
+    it('masks secrets in the log messages and contexts of the debug error page', async () => {
+      const res = await get('/pfx/secret-boom').set('X-Test-Password', 'hunter2').set('X-Test-Key', 'k-123').expect(500);
+      expect(res.text).toContain('Login failed for ada with ******');
+      expect(res.text).not.toContain('hunter2');
+      expect(res.text).not.toContain('k-123');
+    });
+
     it('masks credentials and cookies in the request panel and the stored profile', async () => {
       const res = await request(app.getHttpServer())
         .post('/pfx/login')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { ExceptionFlattener } from '../error-page/exception-flattener.js';
+import { plainTrace } from '../error-page/plain-trace.js';
 import { SourceResolver } from '../error-page/source-resolver.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
 
@@ -71,9 +72,4 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
     });
     return { exceptions, traces: exceptions.map(plainTrace) };
   }
-}
-
-export function plainTrace(e: { position: number; count: number; class: string; message: string; frames: StoredFrame[] }): string {
-  const head = e.count > 1 ? `[${e.position}/${e.count}] ${e.class}: ${e.message}` : `${e.class}: ${e.message}`;
-  return [head, ...e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`)].join('\n');
 }

@@ -76,3 +76,17 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
   };
   return walk(value, 0);
 }
+
+/** The decoded segments of a URL path: values a profile or error page shows in its URL anyway. */
+export function pathSegments(path: string): Set<string> {
+  const segments = new Set<string>();
+  for (const segment of path.split('/')) {
+    if (segment === '') continue;
+    try {
+      segments.add(decodeURIComponent(segment));
+    } catch {
+      segments.add(segment);
+    }
+  }
+  return segments;
+}

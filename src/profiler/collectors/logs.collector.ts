@@ -3,7 +3,7 @@ import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
-import { toJsonSafe } from './json-safe.js';
+import { pathSegments, toJsonSafe } from './json-safe.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -89,16 +89,3 @@ export class LogsCollector extends DataCollector<LogsData> {
   }
 }
 
-/** The decoded segments of the path: values the profile shows in its URL anyway. */
-function pathSegments(path: string): Set<string> {
-  const segments = new Set<string>();
-  for (const segment of path.split('/')) {
-    if (segment === '') continue;
-    try {
-      segments.add(decodeURIComponent(segment));
-    } catch {
-      segments.add(segment);
-    }
-  }
-  return segments;
-}

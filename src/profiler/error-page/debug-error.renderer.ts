@@ -3,18 +3,19 @@ import hbs from 'hbs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_CODES } from 'node:http';
-import { configure } from 'safe-stable-stringify';
 import { AppConfig } from '../../config/app-config.js';
 import { classOf, messageOf, problemViolations, statusOf } from '../../lifecycle/errors/exception-status.js';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
+import { interpolate } from '../../lifecycle/logging/log-entry.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { pathSegments, toJsonSafe } from '../collectors/json-safe.js';
 import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
+import { plainTrace } from './plain-trace.js';
 import type { FlattenedException } from './flattened-exception.js';
 
-const stringify = configure({ deterministic: false, circularValue: '[circular]', maximumDepth: 6, maximumBreadth: 50 });
 const MAX_CONTEXT_CHARS = 4000;
 const MAX_LOG_ENTRIES = 1000;
 
@@ -28,6 +29,7 @@ type Template = (context: object) => string;
 @Injectable()
 export class DebugErrorRenderer implements OnModuleInit {
   private template?: Template;
+  private chainCss = '';
 
   constructor(
     private readonly config: AppConfig,
@@ -36,8 +38,12 @@ export class DebugErrorRenderer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const source = readFileSync(join(this.config.projectDir, 'views', 'error', 'debug.hbs'), 'utf8');
-    this.template = hbs.handlebars.compile(source);
+    const dir = join(this.config.projectDir, 'views', 'error');
+    // Its own Handlebars environment: the exception chain partial is shared with the profiler's Exception panel.
+    const handlebars = hbs.create().handlebars;
+    handlebars.registerPartial('exception-chain', readFileSync(join(dir, 'partials', 'exception-chain.hbs'), 'utf8'));
+    this.chainCss = readFileSync(join(dir, 'partials', 'exception-chain.css'), 'utf8');
+    this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }
 
   render(throwable: unknown, request: KernelRequest): KernelResponse {
@@ -90,15 +96,20 @@ export class DebugErrorRenderer implements OnModuleInit {
     const half = MAX_LOG_ENTRIES / 2;
     const omitted = Math.max(0, all.length - MAX_LOG_ENTRIES);
     const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
-    const logs = entries.map((entry, index) => ({
-      omittedBefore: omitted > 0 && index === half ? omitted : 0,
-      level: entry.levelName,
-      levelClass: entry.levelName.toLowerCase(),
-      channel: entry.channel,
-      message: entry.message,
-      time: new Date(entry.timestamp).toISOString().slice(11, 19),
-      context: contextJson(entry.context),
-    }));
+    const visible = pathSegments(request.pathInfo);
+    const logs = entries.map((entry, index) => {
+      // Secrets masked in the message as in the context (the same rules as the profiler's).
+      const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
+      return {
+        omittedBefore: omitted > 0 && index === half ? omitted : 0,
+        level: entry.levelName,
+        levelClass: entry.levelName.toLowerCase(),
+        channel: entry.channel,
+        message: interpolate(entry.template, context),
+        time: new Date(entry.timestamp).toISOString().slice(11, 19),
+        context: contextJson(context),
+      };
+    });
     return this.template!({
       status,
       statusText: STATUS_CODES[status] ?? 'Error',
@@ -107,6 +118,7 @@ export class DebugErrorRenderer implements OnModuleInit {
       exceptions,
       logs,
       logTotal: all.length,
+      chainCss: this.chainCss,
       logCounts: counts,
       traces: exceptions.map(plainTrace),
       profileLink: profile ? `/_profiler/${profile.token}` : null,
@@ -117,11 +129,6 @@ export class DebugErrorRenderer implements OnModuleInit {
 
 function contextJson(context: Record<string, unknown>): string {
   if (Object.keys(context).length === 0) return '';
-  const json = stringify(context, (_key, value) => (value instanceof Error ? { class: value.constructor.name, message: value.message } : value), 2) ?? '';
+  const json = JSON.stringify(context, null, 2);
   return json.length > MAX_CONTEXT_CHARS ? `${json.slice(0, MAX_CONTEXT_CHARS)}\n… (truncated)` : json;
-}
-
-function plainTrace(e: FlattenedException): string {
-  const head = e.count > 1 ? `[${e.position}/${e.count}] ${e.class}: ${e.message}` : `${e.class}: ${e.message}`;
-  return [head, ...e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`)].join('\n');
 }

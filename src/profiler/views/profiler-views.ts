@@ -28,8 +28,9 @@ export class ProfilerViews implements OnModuleInit {
 
   onModuleInit(): void {
     const root = join(this.config.projectDir, 'views', 'profiler');
-    this.css = readFileSync(join(root, 'profiler.css'), 'utf8');
-    for (const file of hbsFiles(join(root, 'partials'))) {
+    const shared = join(this.config.projectDir, 'views', 'error', 'partials');
+    this.css = readFileSync(join(root, 'profiler.css'), 'utf8') + readFileSync(join(shared, 'exception-chain.css'), 'utf8');
+    for (const file of [...hbsFiles(join(root, 'partials')), ...hbsFiles(shared)]) {
       this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
     }
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
