@@ -25,6 +25,8 @@ describe('Debug error page (e2e)', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-robots-tag']).toBe('noindex');
+    expect(decodeURIComponent(res.headers['x-debug-exception'])).toBe('No route found for "GET http://shop.test/this/does/not/exist"');
+    expect(res.headers['x-debug-exception-file']).toMatch(/^src%2Flifecycle%2Flisteners%2Frouter\.listener\.ts:\d+$/);
     const page = parse(res.text);
     expect(text(page.querySelector('title'))).toBe('No route found for "GET http://shop.test/this/does/not/exist" (404 Not Found)');
     expect(text(page.querySelector('#exceptions h2'))).toBe('Exceptions 2');

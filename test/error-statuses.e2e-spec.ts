@@ -231,6 +231,8 @@ describe('Error statuses with debug off (e2e)', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.headers['content-security-policy']).toBeUndefined();
+      expect(res.headers['x-debug-exception']).toBeUndefined();
+      expect(res.headers['x-debug-exception-file']).toBeUndefined();
       expect(res.text).toBe(genericPage(c.status));
       const message = c.message(app.get(AppConfig));
       const internals = [c.class === 'Error' ? 'Error:' : c.class, message, 'src/', '.ts', 'Notified event', 'Uncaught Exception', 'node_modules'];

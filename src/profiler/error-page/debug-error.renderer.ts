@@ -48,9 +48,10 @@ export class DebugErrorRenderer implements OnModuleInit {
 
   render(throwable: unknown, request: KernelRequest): KernelResponse {
     const status = statusOf(throwable);
-    const headers = { 'Cache-Control': 'no-store' };
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
     try {
       const exceptions = this.flattener.flatten(throwable);
+      Object.assign(headers, debugHeaders(exceptions[0]));
       if (request.prefersJson) return KernelResponse.json(this.problem(throwable, exceptions, status), status, headers, 'application/problem+json');
       return KernelResponse.html(this.html(exceptions, status, request), status, headers);
     } catch (error) {
@@ -125,6 +126,18 @@ export class DebugErrorRenderer implements OnModuleInit {
       profileToken: profile?.token ?? null,
     });
   }
+}
+
+/**
+ * Symfony's X-Debug-Exception (the outer message) and X-Debug-Exception-File (where it was thrown), percent-encoded,
+ * so that an API client sees the failure without the page.
+ */
+function debugHeaders(outer: FlattenedException | undefined): Record<string, string> {
+  if (!outer) return {};
+  const headers: Record<string, string> = { 'X-Debug-Exception': encodeURIComponent(outer.message) };
+  const frame = outer.frames[0];
+  if (frame) headers['X-Debug-Exception-File'] = `${encodeURIComponent(frame.file)}:${frame.line}`;
+  return headers;
 }
 
 function contextJson(context: Record<string, unknown>): string {
