@@ -26,7 +26,7 @@ export interface ProfileSearchCriteria {
   method?: string;
   /** A whole status code (`404`) or a prefix of one (`4` = 4xx, `40` = 400–409). */
   statusCode?: string;
-  /** Substring of the absolute URL, case-insensitive. */
+  /** Substring of the absolute URL, case-insensitive (ASCII letters; other characters match exactly, as SQL LIKE). */
   url?: string;
   /** Token prefix. */
   token?: string;

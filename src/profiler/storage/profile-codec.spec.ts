@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { ProfileCodec, ProfileFormat } from './profile-codec.js';
+import { sampleProfile } from './testing/sample-profile.fixture.js';
+
+describe('ProfileCodec', () => {
+  const codec = new ProfileCodec();
+  const roundTrip = async (data: Record<string, unknown>) => codec.decode(await codec.encode(data));
+
+  it('round-trips unicode, nested objects, arrays and every JSON value', async () => {
+    const data = {
+      request: { url: 'http://localhost:3000/café/日本語?q=naïve', headers: { 'accept-language': 'fr-FR' } },
+      logs: { entries: [{ message: 'Émoji 🚀 \u0000 "quoted" \\ back\nslash', context: { deep: { deeper: { deepest: [1, [2, [3, { x: null }]]] } } } }] },
+      numbers: [0, -1, 3.141592653589793, 1e21, 5e-324, Number.MAX_SAFE_INTEGER],
+      flags: [true, false, null],
+      empty: { object: {}, array: [], string: '' },
+      rtl: 'مرحبا',
+    };
+    expect(await roundTrip(data)).toEqual(data);
+  });
+
+  it('round-trips large data', async () => {
+    const data = { big: 'x'.repeat(2_000_000), list: Array.from({ length: 20_000 }, (_, i) => ({ i, name: `item ${i}` })) };
+    const blob = await codec.encode(data);
+    expect(blob.length).toBeLessThan(200_000);
+    expect(await codec.decode(blob)).toEqual(data);
+  });
+
+  it('round-trips realistic profiles, each well under 4 KB', async () => {
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      const { data } = sampleProfile(i);
+      const blob = await codec.encode(data);
+      expect(blob[0]).toBe(ProfileFormat.DEFLATE_DICTIONARY_V1);
+      expect(blob.length).toBeLessThan(2048);
+      total += blob.length;
+      expect(await codec.decode(blob)).toEqual(data);
+    }
+    expect(total / 100).toBeLessThan(1400);
+  });
+
+  it('stores data that does not compress as plain JSON (format 0)', async () => {
+    const blob = await codec.encode({});
+    expect(blob).toEqual(Buffer.from('\u0000{}', 'utf8'));
+    expect(await codec.decode(blob)).toEqual({});
+  });
+
+  it('never fails to encode: BigInt becomes a number, cycles a marker', async () => {
+    const data: Record<string, unknown> = { big: 12345678901234567890n, name: 'x' };
+    data.self = data;
+    expect(await roundTrip(data)).toEqual({ big: Number(12345678901234567890n), name: 'x', self: '[Circular]' });
+  });
+
+  it('decodes every format ever written', async () => {
+    expect(await codec.decode(Buffer.concat([Buffer.of(0), Buffer.from('{"a":[1,"é"]}', 'utf8')]))).toEqual({ a: [1, 'é'] });
+    // Written by format 1 when it was introduced: must decode forever.
+    const v1 = Buffer.from('012377ec323931edf04ac830217a6f8cf68ea659f23634373337333036330081dad8da5a00', 'hex');
+    expect(await codec.decode(v1)).toEqual({
+      request: { method: 'GET', url: 'http://localhost:3000/café' },
+      logs: {
+        entries: [
+          {
+            level: 100,
+            channel: 'event',
+            message: 'Notified event "{event}" to listener "{listener}".',
+            context: { event: 'kernel.request', listener: 'RouterListener::onKernelRequest' },
+            time: 1767603600000,
+          },
+        ],
+      },
+    });
+  });
+
+  it('keeps format 1 dictionary byte for byte (a changed dictionary is a new format)', () => {
+    expect(ProfileCodec.dictionaryV1.length).toBe(9235);
+    expect(createHash('sha256').update(ProfileCodec.dictionaryV1).digest('hex')).toBe('203d84852b84a315b57bdb64162084d9b08836ac6ed44acc4ee898ffa053a1ad');
+  });
+
+  it('rejects an unknown format tag and an empty blob', async () => {
+    await expect(codec.decode(Buffer.of(0x7f, 1, 2))).rejects.toThrow('Unknown profile blob format 127');
+    await expect(codec.decode(Buffer.alloc(0))).rejects.toThrow('empty');
+  });
+
+  it('decodes a blob that is a view into a larger buffer', async () => {
+    const blob = await codec.encode({ a: 'b'.repeat(100) });
+    const larger = Buffer.concat([Buffer.from('junk'), blob, Buffer.from('junk')]);
+    expect(await codec.decode(larger.subarray(4, 4 + blob.length))).toEqual({ a: 'b'.repeat(100) });
+  });
+});

@@ -1,0 +1,79 @@
+import type { ProfilerStorage } from './profiler-storage.js';
+import type { TokenRegistry } from './token-registry.js';
+
+export interface ProfileRetentionOptions {
+  /** Keep at most this many profiles, the newest (0: no limit). */
+  maxProfiles: number;
+  /** Remove profiles older than this many milliseconds (0: no limit). */
+  maxAgeMs: number;
+  /** How often retention runs, in milliseconds (0: only at start and on demand). */
+  intervalMs: number;
+  /** Failures of the periodic runs are reported here. */
+  onError?: (error: unknown) => void;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/**
+ * Applies the retention policy: once at start, then every `intervalMs` (the timer does not keep the process
+ * alive), and on demand (`run()`, for the CLI and tests). Never two runs at once: a run asked for while one is
+ * going on gets that one's result. The removed tokens are released from the TokenRegistry.
+ */
+export class ProfileRetention {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<string[]> | null = null;
+  private readonly now: () => number;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(
+    private readonly storage: ProfilerStorage,
+    private readonly tokens: TokenRegistry,
+    private readonly options: ProfileRetentionOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
+  }
+
+  /** Runs now, then periodically. */
+  start(): void {
+    if (this.timer) return;
+    this.runInBackground();
+    if (this.options.intervalMs > 0) {
+      this.timer = setInterval(() => this.runInBackground(), this.options.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Applies the policy now (or joins the run in progress); resolves with the tokens removed. */
+  run(): Promise<string[]> {
+    if (!this.running) {
+      this.running = this.prune().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async prune(): Promise<string[]> {
+    const { maxProfiles, maxAgeMs } = this.options;
+    if (maxProfiles <= 0 && maxAgeMs <= 0) return [];
+    const removed = await this.storage.prune({ maxProfiles: Math.max(0, maxProfiles), maxAgeMs: Math.max(0, maxAgeMs), now: this.now() });
+    this.tokens.release(removed);
+    return removed;
+  }
+
+  private runInBackground(): void {
+    this.run().catch((error: unknown) => {
+      try {
+        this.onError(error);
+      } catch {
+        // The reporter failing must not become an unhandled rejection.
+      }
+    });
+  }
+}

@@ -1,0 +1,200 @@
+import { jest } from '@jest/globals';
+import type { ProfileRecord } from './profile-record.js';
+import { ProfileWriteBuffer, type ProfileWriteBufferOptions } from './profile-write-buffer.js';
+import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
+
+const record = (token: string): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: 0, statusCode: 200, data: {} });
+
+/** A store that records each write, and fails while told to. */
+class FakeStore {
+  readonly writes: string[][] = [];
+  readonly stored = new Set<string>();
+  failures = 0;
+  attempts = 0;
+
+  async write(profiles: readonly ProfileRecord[]): Promise<void> {
+    this.attempts++;
+    if (this.failures > 0) {
+      this.failures--;
+      throw new Error('disk full');
+    }
+    const duplicates = profiles.filter((p) => this.stored.has(p.token)).map((p) => p.token);
+    if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
+    this.writes.push(profiles.map((p) => p.token));
+    for (const p of profiles) this.stored.add(p.token);
+  }
+}
+
+describe('ProfileWriteBuffer', () => {
+  let store: FakeStore;
+  let errors: unknown[];
+  const buffer = (options: Partial<ProfileWriteBufferOptions> = {}) =>
+    new ProfileWriteBuffer(store as unknown as ProfilerStorage, {
+      batchSize: 3,
+      flushIntervalMs: 100,
+      bufferLimit: 100,
+      retryDelayMs: 1000,
+      onError: (error) => errors.push(error),
+      ...options,
+    });
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    store = new FakeStore();
+    errors = [];
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('writes a batch as soon as batchSize profiles wait, the rest after flushIntervalMs', async () => {
+    const b = buffer();
+    for (const t of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) b.add(record(t));
+    expect(store.writes).toEqual([]);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(store.writes).toEqual([['a', 'b', 'c'], ['d', 'e', 'f']]);
+    expect(b.pending).toBe(1);
+    await jest.advanceTimersByTimeAsync(99);
+    expect(store.writes).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(store.writes).toEqual([['a', 'b', 'c'], ['d', 'e', 'f'], ['g']]);
+    expect(b.pending).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('writes at most flushIntervalMs after the first profile was added', async () => {
+    const b = buffer({ batchSize: 100 });
+    b.add(record('a'));
+    await jest.advanceTimersByTimeAsync(60);
+    b.add(record('b'));
+    await jest.advanceTimersByTimeAsync(39);
+    expect(store.writes).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(store.writes).toEqual([['a', 'b']]);
+  });
+
+  it('returns a profile while it waits, and not once written', async () => {
+    const b = buffer();
+    const a = record('a');
+    b.add(a);
+    expect(b.get('a')).toBe(a);
+    expect(b.get('zz')).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(store.writes).toEqual([['a']]);
+    expect(b.get('a')).toBeUndefined();
+  });
+
+  it('flush() resolves once everything added before it is written, batch by batch', async () => {
+    const b = buffer({ batchSize: 2 });
+    for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+    await b.flush();
+    expect(store.writes).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(b.pending).toBe(0);
+    await b.flush();
+    expect(store.writes).toHaveLength(3);
+  });
+
+  it('keeps the order and loses nothing when the store fails, retrying with backoff', async () => {
+    const b = buffer({ batchSize: 2, retryDelayMs: 1000 });
+    store.failures = 2;
+    for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(store.attempts).toBe(1);
+    expect(b.pending).toBe(5);
+    expect(b.get('a')).toEqual(record('a'));
+    b.add(record('f'));
+    await jest.advanceTimersByTimeAsync(999);
+    expect(store.attempts).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(store.attempts).toBe(2);
+    await jest.advanceTimersByTimeAsync(1999);
+    expect(store.attempts).toBe(2);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(store.writes).toEqual([['a', 'b'], ['c', 'd'], ['e', 'f']]);
+    expect(b.pending).toBe(0);
+    expect(b.dropped).toBe(0);
+    expect(errors).toEqual([new Error('disk full'), new Error('disk full')]);
+  });
+
+  it('flush() resolves when the write fails, the profiles staying queued', async () => {
+    const b = buffer();
+    store.failures = 1;
+    b.add(record('a'));
+    await b.flush();
+    expect(store.writes).toEqual([]);
+    expect(b.pending).toBe(1);
+    expect(errors).toHaveLength(1);
+    await b.flush();
+    expect(store.writes).toEqual([['a']]);
+  });
+
+  it('drops the oldest profiles beyond bufferLimit and counts them', async () => {
+    const b = buffer({ bufferLimit: 3, batchSize: 10 });
+    store.failures = 1;
+    for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+    expect(b.dropped).toBe(2);
+    expect(b.pending).toBe(3);
+    expect(b.get('a')).toBeUndefined();
+    await b.flush();
+    b.add(record('f'));
+    expect(b.dropped).toBe(3);
+    await b.flush();
+    expect(store.writes).toEqual([['d', 'e', 'f']]);
+  });
+
+  it('splits a batch refused for duplicate tokens: writes the others, drops and counts the duplicates', async () => {
+    store.stored.add('b');
+    store.stored.add('d');
+    const b = buffer({ batchSize: 4 });
+    for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+    await b.flush();
+    expect(store.writes).toEqual([['a', 'c', 'e']]);
+    expect(b.dropped).toBe(2);
+    expect(b.pending).toBe(0);
+    expect(b.get('b')).toBeUndefined();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(DuplicateTokenError);
+  });
+
+  it('close() writes everything, stops the timer and drops later profiles', async () => {
+    const b = buffer({ batchSize: 100, flushIntervalMs: 60_000 });
+    b.add(record('a'));
+    b.add(record('b'));
+    expect(jest.getTimerCount()).toBe(1);
+    await b.close();
+    expect(store.writes).toEqual([['a', 'b']]);
+    expect(jest.getTimerCount()).toBe(0);
+    b.add(record('c'));
+    expect(b.dropped).toBe(1);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('close() reports the profiles it could not write', async () => {
+    const b = buffer();
+    store.failures = 1;
+    b.add(record('a'));
+    await b.close();
+    expect(jest.getTimerCount()).toBe(0);
+    expect(errors.map(String)).toEqual(['Error: disk full', 'Error: 1 profile(s) could not be written before the profiler closed.']);
+  });
+
+  it('never throws into the caller, even when the store or the reporter throws synchronously', async () => {
+    const throwing = {
+      write: () => {
+        throw new Error('boom');
+      },
+    } as unknown as ProfilerStorage;
+    const b = new ProfileWriteBuffer(throwing, {
+      batchSize: 1,
+      flushIntervalMs: 10,
+      bufferLimit: 10,
+      onError: () => {
+        throw new Error('reporter broken');
+      },
+    });
+    expect(() => b.add(record('a'))).not.toThrow();
+    await expect(b.flush()).resolves.toBeUndefined();
+    expect(b.pending).toBe(1);
+  });
+});

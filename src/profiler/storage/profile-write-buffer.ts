@@ -1,0 +1,227 @@
+import type { ProfileRecord } from './profile-record.js';
+import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
+
+export interface ProfileWriteBufferOptions {
+  /** Profiles per `storage.write`; a batch is written as soon as this many wait. */
+  batchSize: number;
+  /** A profile waits at most this long (milliseconds) before its batch is written. */
+  flushIntervalMs: number;
+  /** At most this many profiles wait; beyond it the oldest are dropped (and counted). */
+  bufferLimit: number;
+  /** Store failures, dropped duplicates: reported here, never thrown to the caller. */
+  onError?: (error: unknown) => void;
+  /** First delay before retrying after the store failed (milliseconds; doubles each time). Default 500. */
+  retryDelayMs?: number;
+  /** Longest delay between retries (milliseconds). Default 30,000. */
+  maxRetryDelayMs?: number;
+}
+
+interface Entry {
+  record: ProfileRecord;
+  /** Order of addition, for flush(). */
+  seq: number;
+  /** Date.now() when added: written at most flushIntervalMs later. */
+  addedAt: number;
+}
+
+/**
+ * Where finished profiles wait for the store: `add()` is synchronous and never fails (the request path calls it
+ * at kernel.terminate); profiles are written in batches, one write at a time, oldest first, at most
+ * `flushIntervalMs` after they were added or as soon as `batchSize` wait. While they wait, `get()` returns them,
+ * so a profile can be opened the moment its response has been sent.
+ *
+ * When the store fails, the batch goes back to the front of the queue and is retried with exponential backoff;
+ * when more than `bufferLimit` profiles wait, the oldest waiting ones are dropped and counted (`dropped`). A
+ * batch refused for duplicate tokens is split: the others are written, the duplicates dropped and counted.
+ */
+export class ProfileWriteBuffer {
+  private queue: Entry[] = [];
+  private inFlight: Entry[] = [];
+  private readonly byToken = new Map<string, ProfileRecord>();
+  private lastSeq = 0;
+  private droppedCount = 0;
+  private failures = 0;
+  private retryAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
+  /** The drains, one after the other: never two writes at once, so the order is kept. */
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly bufferLimit: number;
+  private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(
+    private readonly storage: ProfilerStorage,
+    options: ProfileWriteBufferOptions,
+  ) {
+    this.batchSize = Math.max(1, Math.floor(options.batchSize));
+    this.flushIntervalMs = Math.max(0, options.flushIntervalMs);
+    this.bufferLimit = Math.max(1, Math.floor(options.bufferLimit));
+    this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.onError = options.onError ?? (() => undefined);
+  }
+
+  /** Profiles waiting to be written (the batch being written included). */
+  get pending(): number {
+    return this.queue.length + this.inFlight.length;
+  }
+
+  /** Profiles dropped so far: the buffer was full, their token was already stored, or they came after close(). */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** Queues a profile for the store. Synchronous; never throws. */
+  add(record: ProfileRecord): void {
+    try {
+      if (this.closed) {
+        this.droppedCount++;
+        return;
+      }
+      this.queue.push({ record, seq: ++this.lastSeq, addedAt: Date.now() });
+      this.byToken.set(record.token, record);
+      this.enforceLimit();
+      this.schedule();
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** A profile still waiting for the store, by token. */
+  get(token: string): ProfileRecord | undefined {
+    return this.byToken.get(token);
+  }
+
+  /**
+   * Resolves once every profile added before the call has been written, dropped, or has failed to be written
+   * (it then stays queued for the next retry). Writes now, even while waiting to retry. Never rejects.
+   */
+  flush(): Promise<void> {
+    return this.drainAfterOthers(this.lastSeq, false);
+  }
+
+  /** Writes everything still waiting, then stops the timer; later profiles are dropped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearTimer();
+    await this.flush();
+    this.clearTimer();
+    if (this.pending > 0) {
+      this.report(new Error(`${this.pending} profile(s) could not be written before the profiler closed.`));
+    }
+  }
+
+  // --- internals ---------------------------------------------------------------------------------------------
+
+  private drainAfterOthers(target: number, fullBatchesOnly: boolean): Promise<void> {
+    const run = this.chain.then(() => this.drain(target, fullBatchesOnly));
+    this.chain = run;
+    return run;
+  }
+
+  /**
+   * Writes batches, oldest first, until no profile of seq ≤ target waits (or, for `fullBatchesOnly`, fewer than
+   * batchSize wait: the rest keep waiting for their interval), or a write fails.
+   */
+  private async drain(target: number, fullBatchesOnly: boolean): Promise<void> {
+    try {
+      while (this.queue.length > 0 && this.queue[0].seq <= target && (!fullBatchesOnly || this.queue.length >= this.batchSize)) {
+        if (!(await this.writeBatch())) return;
+      }
+    } catch (error) {
+      this.report(error);
+    } finally {
+      this.schedule();
+    }
+  }
+
+  /** One storage.write; false when it failed (the batch is back at the front of the queue). */
+  private async writeBatch(): Promise<boolean> {
+    const batch = this.queue.splice(0, this.batchSize);
+    this.inFlight = batch;
+    try {
+      await this.storage.write(batch.map((entry) => entry.record));
+      this.inFlight = [];
+      this.forget(batch);
+      this.failures = 0;
+      this.retryAt = 0;
+      return true;
+    } catch (error) {
+      this.inFlight = [];
+      const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
+      const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
+      if (refused.length > 0) {
+        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped.
+        this.droppedCount += refused.length;
+        this.forget(refused);
+        this.queue.unshift(...batch.filter((entry) => !duplicates!.has(entry.record.token)));
+        this.report(error);
+        return true;
+      }
+      this.queue.unshift(...batch);
+      this.failures++;
+      this.retryAt = Date.now() + Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** (this.failures - 1));
+      this.enforceLimit();
+      this.report(error);
+      return false;
+    }
+  }
+
+  private forget(entries: Entry[]): void {
+    for (const { record } of entries) {
+      if (this.byToken.get(record.token) === record) this.byToken.delete(record.token);
+    }
+  }
+
+  /** Drops the oldest waiting profiles (never the batch being written) while more than bufferLimit wait. */
+  private enforceLimit(): void {
+    const excess = Math.min(this.pending - this.bufferLimit, this.queue.length);
+    if (excess <= 0) return;
+    const dropped = this.queue.splice(0, excess);
+    this.droppedCount += dropped.length;
+    this.forget(dropped);
+  }
+
+  /**
+   * Arms the timer for the next drain: now when a batch is full (full batches only), when the oldest waiting
+   * profile has waited flushIntervalMs (everything), or at the next retry (everything).
+   */
+  private schedule(): void {
+    if (this.closed || this.queue.length === 0) {
+      this.clearTimer();
+      return;
+    }
+    const now = Date.now();
+    const retrying = this.retryAt > now;
+    const full = !retrying && this.queue.length >= this.batchSize;
+    const due = retrying ? this.retryAt : full ? now : this.queue[0].addedAt + this.flushIntervalMs;
+    // Keep an earlier timer, except while waiting to retry (nothing is written before the retry is due).
+    if (this.timer && (retrying ? this.timerDue === due : this.timerDue <= due)) return;
+    this.clearTimer();
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.retryAt > Date.now()) this.schedule();
+      else void this.drainAfterOthers(this.lastSeq, this.queue.length > 0 && this.queue[0].addedAt + this.flushIntervalMs > Date.now());
+    }, Math.max(retrying ? 1 : 0, due - now));
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private report(error: unknown): void {
+    try {
+      this.onError(error);
+    } catch {
+      // The reporter failing must not break the buffer.
+    }
+  }
+}

@@ -1,0 +1,666 @@
+import Database from 'better-sqlite3';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ProfileCodec } from '../profile-codec.js';
+import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import { DuplicateTokenError, ProfilerStorage } from '../profiler-storage.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
+
+export interface SqliteProfilerStorageOptions {
+  /** Absolute path of the database file, or `:memory:`. */
+  file: string;
+}
+
+type Statement = Database.Statement<unknown[], unknown>;
+/** The URL filter: the ids of the matching distinct URLs when few, and the LIKE pattern. */
+interface UrlMatch {
+  like: string;
+  ids: number[] | null;
+}
+type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
+
+interface SummaryRow {
+  token: string;
+  parent: string | null;
+  ip: string;
+  method: string;
+  url: string;
+  time: number;
+  statusCode: number;
+}
+
+interface PrunedRow {
+  id: bigint;
+  token: string;
+  ip: string;
+  method: string;
+  urlId: bigint;
+  status: bigint;
+  time: bigint;
+}
+
+/**
+ * The key of a profile: its time in the high bits, its write sequence within that millisecond in the low 20.
+ * The table is thus stored in list order (newest last, equal times in write order), every index on one column
+ * is ordered by (value, time, write order), and a time range is a key range.
+ */
+const SEQ_BITS = 20n;
+/** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
+const MAX_TIME = 2 ** 42 - 1;
+const HOUR = 3_600_000;
+const SCHEMA_VERSION = 1;
+
+/** The list columns of profile `p` (joined with its URL `u`). */
+const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
+const FROM = 'profile p CROSS JOIN profile_url u ON u.id = p.url_id';
+
+/** Schema migrations: MIGRATIONS[n] brings user_version n to n + 1. */
+const MIGRATIONS: string[] = [
+  `
+  -- The list columns, narrow: searching never reads a profile's data.
+  CREATE TABLE profile (
+    id INTEGER PRIMARY KEY,                 -- (time << 20) + write sequence in that millisecond: the list order
+    token TEXT NOT NULL,
+    parent TEXT,
+    ip TEXT NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    url_id INTEGER NOT NULL,                -- profile_url.id
+    time INTEGER NOT NULL,                  -- milliseconds since the epoch
+    status INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX profile_token ON profile (token);
+  CREATE INDEX profile_ip ON profile (ip);
+  CREATE INDEX profile_method ON profile (method);
+  CREATE INDEX profile_status ON profile (status);
+  CREATE INDEX profile_url_id ON profile (url_id);
+  CREATE INDEX profile_parent ON profile (parent) WHERE parent IS NOT NULL;
+
+  -- Each distinct URL once, with the number of profiles that have it: requests repeat URLs, so a substring
+  -- search reads far fewer trigrams and counts its matches by summing n.
+  CREATE TABLE profile_url (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE,
+    n INTEGER NOT NULL,
+    folded TEXT GENERATED ALWAYS AS (lower(url)) VIRTUAL
+  );
+  -- Trigrams of the distinct URLs with ASCII letters in lower case, rowid = profile_url.id: a phrase of the
+  -- needle's trigrams finds exactly the URLs LIKE '%needle%' matches (LIKE folds ASCII letters only, as lower()).
+  -- External content: write() and prune() add and remove entries explicitly.
+  CREATE VIRTUAL TABLE profile_url_trigram USING fts5 (
+    folded, content = 'profile_url', content_rowid = 'id', tokenize = 'trigram case_sensitive 1', detail = full
+  );
+
+  -- The collectors' data, one compressed blob per profile (ProfileCodec), read only by read().
+  CREATE TABLE profile_data (
+    id INTEGER PRIMARY KEY,                 -- profile.id
+    data BLOB NOT NULL
+  );
+
+  -- Running totals, so that counting the matches of the common searches never walks a million index entries:
+  -- per hour, method and status, and per client IP.
+  CREATE TABLE profile_count (
+    hour INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (hour, method, status)
+  ) WITHOUT ROWID;
+  CREATE TABLE profile_ip_count (
+    ip TEXT NOT NULL PRIMARY KEY,
+    n INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+/**
+ * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
+ *
+ * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
+ * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning goes in chunks
+ * of about ten milliseconds with the event loop free between them, and WAL checkpoints (which write megabytes
+ * back and fsync) run in a worker thread.
+ *
+ * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
+ * trigram index `profile_url_trigram`), `profile_data` (one compressed blob per profile) and the running totals
+ * `profile_count` (per hour, method and status) and `profile_ip_count`.
+ */
+export class SqliteProfilerStorage extends ProfilerStorage {
+  private db?: Database.Database;
+  private checkpointer?: WalCheckpointer;
+  private readonly statements = new Map<string, Statement>();
+  private readonly codec = new ProfileCodec();
+  /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
+  private pruneChunk = 100;
+
+  constructor(private readonly options: SqliteProfilerStorageOptions) {
+    super();
+  }
+
+  get file(): string {
+    return this.options.file;
+  }
+
+  async open(): Promise<void> {
+    if (this.db) return;
+    const memory = this.options.file === ':memory:';
+    if (!memory) await mkdir(dirname(this.options.file), { recursive: true });
+    const db = new Database(this.options.file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 250');
+      db.pragma('temp_store = MEMORY');
+      db.pragma('cache_size = -32768');
+      db.pragma('journal_size_limit = 67108864');
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    if (!memory) {
+      // Checkpoints run in a worker thread, not inside a commit on the event loop; should the worker fail,
+      // SQLite's automatic checkpoints take over again.
+      db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new WalCheckpointer(this.options.file, 1000, () => {
+        if (this.db === db) db.pragma('wal_autocheckpoint = 1000');
+      });
+      this.checkpointer.start();
+    }
+  }
+
+  async write(profiles: readonly ProfileRecord[]): Promise<void> {
+    if (profiles.length === 0) return;
+    const blobs = await this.encodeAll(profiles);
+    const db = this.connection();
+    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n');
+    const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
+    const insert = this.statement(
+      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status)
+       VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
+               @token, @parent, @ip, @method, @urlId, @time, @status)
+       RETURNING id`,
+    ).safeIntegers(true);
+    const insertData = this.statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
+    db.transaction(() => {
+      const duplicates = this.duplicates(profiles);
+      if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
+      const hours = new Counter();
+      const ips = new Counter();
+      profiles.forEach((profile, i) => {
+        const time = clampTime(profile.time);
+        const status = Math.trunc(Number(profile.statusCode)) || 0;
+        const method = String(profile.method ?? '');
+        const ip = String(profile.ip ?? '');
+        const url = String(profile.url ?? '');
+        const { id: urlId, n } = upsertUrl.get(url) as { id: number; n: number };
+        if (n === 1) indexUrl.run(urlId, url);
+        const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status }) as { id: bigint };
+        insertData.run(id, blobs[i]);
+        hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
+        ips.add([ip]);
+      });
+      this.addCounts(hours, ips, 1);
+    })();
+  }
+
+  async read(token: string): Promise<ProfileRecord | null> {
+    const row = this.statement(`SELECT ${COLUMNS}, d.data FROM ${FROM} CROSS JOIN profile_data d ON d.id = p.id WHERE p.token = ?`).get(token) as
+      | (SummaryRow & { data: Buffer })
+      | undefined;
+    if (!row) return null;
+    const { data, ...summary } = row;
+    return { ...summary, data: await this.codec.decode(data) };
+  }
+
+  /**
+   * Counting: the running totals answer every search by method, status and time (and by IP alone) from a few
+   * thousand rows, adding the rows of the partial hours at the ends of a time range; a URL alone is counted by
+   * summing its distinct matching URLs' counts; other combinations count through the indexes. Rows: the newest
+   * `limit` matches, either walking the table from the newest key (when matches are common: few rows to read) or
+   * through the filters' indexes (when they are rare), whichever reads fewer rows by the exact count.
+   */
+  async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
+    this.connection();
+    const compiled = compileCriteria(criteria);
+    if (!compiled) return { total: 0, rows: [] };
+    const url = compiled.url === null ? null : this.matchUrls(compiled.url);
+    if (url?.ids?.length === 0) return { total: 0, rows: [] };
+    const filters = { ...compiled, url };
+    const total = this.countMatches(filters);
+    const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
+    if (total === 0 || limit === 0) return { total, rows: [] };
+    return { total, rows: this.newest(filters, total, limit) };
+  }
+
+  async taken(tokens: readonly string[]): Promise<Set<string>> {
+    if (tokens.length === 0) return new Set();
+    const rows = this.statement('SELECT token FROM profile WHERE token IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(tokens)) as string[];
+    return new Set(rows);
+  }
+
+  async *allTokens(): AsyncIterable<string> {
+    const page = this.statement(`SELECT token FROM profile WHERE token > ? ORDER BY token LIMIT ${TOKEN_PAGE}`).pluck();
+    let after = '';
+    for (;;) {
+      this.connection();
+      const tokens = page.all(after) as string[];
+      for (const token of tokens) yield token;
+      if (tokens.length < TOKEN_PAGE) return;
+      after = tokens[tokens.length - 1];
+      await yieldToEventLoop();
+    }
+  }
+
+  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+    const previous = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id < (SELECT id FROM profile WHERE token = ?) ORDER BY p.id DESC LIMIT 1`).get(token);
+    const next = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id > (SELECT id FROM profile WHERE token = ?) ORDER BY p.id LIMIT 1`).get(token);
+    return { previous: (previous as SummaryRow | undefined) ?? null, next: (next as SummaryRow | undefined) ?? null };
+  }
+
+  async children(token: string): Promise<ProfileSummary[]> {
+    return this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.parent = ? ORDER BY p.id`).all(token) as SummaryRow[];
+  }
+
+  /**
+   * Deletes the oldest profiles, a chunk per transaction (sized to take about PRUNE_SLICE_MS), letting the event
+   * loop run between chunks: pruning a hundred thousand profiles never blocks requests for long.
+   */
+  async prune(policy: RetentionPolicy): Promise<string[]> {
+    this.connection();
+    const removed: string[] = [];
+    const columns = 'id, token, ip, method, url_id AS urlId, status, time';
+    if (policy.maxAgeMs > 0) {
+      const cutoff = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
+      const oldest = this.statement(`SELECT ${columns} FROM profile WHERE id < ? ORDER BY id LIMIT ?`).safeIntegers(true);
+      while (this.pruneSlice((chunk) => oldest.all(cutoff, chunk) as PrunedRow[], removed)) await yieldToEventLoop();
+    }
+    if (policy.maxProfiles > 0) {
+      const oldest = this.statement(`SELECT ${columns} FROM profile ORDER BY id LIMIT ?`).safeIntegers(true);
+      for (;;) {
+        const excess = this.total() - policy.maxProfiles;
+        if (excess <= 0 || !this.pruneSlice((chunk) => oldest.all(Math.min(chunk, excess)) as PrunedRow[], removed)) break;
+        await yieldToEventLoop();
+      }
+    }
+    return removed;
+  }
+
+  async clear(): Promise<number> {
+    const db = this.connection();
+    return db.transaction(() => {
+      const count = this.statement('SELECT count(*) FROM profile').pluck().get() as number;
+      db.exec(`
+        DELETE FROM profile;
+        DELETE FROM profile_data;
+        INSERT INTO profile_url_trigram (profile_url_trigram) VALUES ('delete-all');
+        DELETE FROM profile_url;
+        DELETE FROM profile_count;
+        DELETE FROM profile_ip_count;
+      `);
+      return count;
+    })();
+  }
+
+  async count(): Promise<number> {
+    this.connection();
+    return this.total();
+  }
+
+  async size(): Promise<number> {
+    const db = this.connection();
+    if (this.options.file === ':memory:') return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    let bytes = 0;
+    for (const file of [this.options.file, `${this.options.file}-wal`]) {
+      try {
+        bytes += (await stat(file)).size;
+      } catch {
+        // No WAL file at the moment.
+      }
+    }
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    const db = this.db;
+    if (!db) return;
+    this.db = undefined;
+    this.statements.clear();
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
+    try {
+      // Bounded: a full ANALYZE of a big store would hold up the shutdown.
+      db.pragma('analysis_limit = 1000');
+      db.pragma('optimize');
+    } finally {
+      db.close();
+    }
+  }
+
+  // --- internals ---------------------------------------------------------------------------------------------
+
+  private connection(): Database.Database {
+    if (!this.db) throw new Error('The SQLite profile store is not open (call open() first).');
+    return this.db;
+  }
+
+  /** Prepared statements, cached by their text (all values are bound, so the texts are few). */
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.connection().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Compresses the blobs on zlib's thread pool, a few at a time: each encode serialises its JSON on the event
+   * loop first, and a whole batch serialised in one go would block it for tens of milliseconds.
+   */
+  private async encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
+    const blobs: Buffer[] = new Array(profiles.length);
+    let next = 0;
+    const encodeNext = async () => {
+      while (next < profiles.length) {
+        const i = next++;
+        blobs[i] = await this.codec.encode(profiles[i].data ?? {});
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ENCODE_CONCURRENCY, profiles.length) }, encodeNext));
+    return blobs;
+  }
+
+  /** Tokens of the batch already stored, or present twice in it. */
+  private duplicates(profiles: readonly ProfileRecord[]): string[] {
+    const seen = new Set<string>();
+    const duplicates = new Set<string>();
+    for (const { token } of profiles) {
+      if (seen.has(token)) duplicates.add(token);
+      seen.add(token);
+    }
+    for (const token of this.statement('SELECT token FROM profile WHERE token IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify([...seen])) as string[]) {
+      duplicates.add(token);
+    }
+    return [...duplicates];
+  }
+
+  private addCounts(hours: Counter, ips: Counter, sign: 1 | -1): void {
+    const hour = this.statement(
+      'INSERT INTO profile_count (hour, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (hour, method, status) DO UPDATE SET n = n + excluded.n',
+    );
+    const ip = this.statement('INSERT INTO profile_ip_count (ip, n) VALUES (?, ?) ON CONFLICT (ip) DO UPDATE SET n = n + excluded.n');
+    for (const [[h, method, status], n] of hours) hour.run(h, method, status, sign * n);
+    for (const [[address], n] of ips) ip.run(address, sign * n);
+    if (sign < 0) {
+      const goneHour = this.statement('DELETE FROM profile_count WHERE hour = ? AND method = ? AND status = ? AND n <= 0');
+      const goneIp = this.statement('DELETE FROM profile_ip_count WHERE ip = ? AND n <= 0');
+      for (const [[h, method, status]] of hours) goneHour.run(h, method, status);
+      for (const [[address]] of ips) goneIp.run(address);
+    }
+  }
+
+  /** Deletes one chunk (the rows `select` returns: the oldest, consecutive); false when there was none. */
+  private pruneSlice(select: (chunk: number) => PrunedRow[], removed: string[]): boolean {
+    const started = performance.now();
+    const done = this.connection().transaction(() => {
+      const rows = select(this.pruneChunk);
+      if (rows.length === 0) return false;
+      const first = rows[0].id;
+      const last = rows[rows.length - 1].id;
+      this.statement('DELETE FROM profile WHERE id BETWEEN ? AND ?').run(first, last);
+      this.statement('DELETE FROM profile_data WHERE id BETWEEN ? AND ?').run(first, last);
+      const hours = new Counter();
+      const ips = new Counter();
+      const urls = new Counter();
+      for (const row of rows) {
+        hours.add([Math.floor(Number(row.time) / HOUR), row.method.toUpperCase(), Number(row.status)]);
+        ips.add([row.ip]);
+        urls.add([Number(row.urlId)]);
+        removed.push(row.token);
+      }
+      this.addCounts(hours, ips, -1);
+      // URLs no profile has any more leave the dictionary and the trigram index.
+      const release = this.statement('UPDATE profile_url SET n = n - ? WHERE id = ? RETURNING n, url');
+      const unindex = this.statement(`INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded) VALUES ('delete', ?, lower(?))`);
+      const forget = this.statement('DELETE FROM profile_url WHERE id = ?');
+      for (const [[urlId], n] of urls) {
+        const left = release.get(n, urlId) as { n: number; url: string } | undefined;
+        if (left && left.n <= 0) {
+          unindex.run(urlId, left.url);
+          forget.run(urlId);
+        }
+      }
+      return true;
+    })();
+    const elapsed = performance.now() - started;
+    if (done && elapsed > 0) {
+      // At most doubling: one quick slice (pages already cached) must not make the next one long.
+      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, 10_000, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
+    }
+    return done;
+  }
+
+  private total(): number {
+    return this.statement('SELECT coalesce(sum(n), 0) FROM profile_count').pluck().get() as number;
+  }
+
+  // --- search ------------------------------------------------------------------------------------------------
+
+  /**
+   * The distinct URLs containing `needle`: their ids when there are at most URL_IDS_MAX (found through the
+   * trigrams, or with LIKE for needles shorter than a trigram), else only the LIKE pattern (a common needle is
+   * then counted by one scan of the distinct URLs, cheaper than reading its trigrams' long lists, and checked
+   * row by row while walking). Both ways match exactly what LIKE '%needle%' matches.
+   */
+  private matchUrls(needle: string): UrlMatch {
+    const like = `%${escapeLike(needle)}%`;
+    const found = (
+      [...needle].length >= 3
+        ? this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(needle)
+        : this.statement(`SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(like)
+    ) as number[];
+    return { like, ids: found.length <= URL_IDS_MAX ? found : null };
+  }
+
+  private countMatches(f: Filters): number {
+    const others = f.ip !== null || f.method !== null || f.status !== null || f.token !== null;
+    if (f.ip === null && f.url === null && f.token === null) return this.countByTotals(f, f.fromTime, f.toTime);
+    if (f.ip !== null && f.method === null && f.status === null && f.url === null && f.token === null && !f.timeBounded) {
+      const [sql, params] = rangeCondition('ip', f.ip);
+      return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
+    }
+    if (f.url !== null && !others && !f.timeBounded) {
+      return (
+        f.url.ids
+          ? this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(f.url.ids))
+          : this.statement(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE url LIKE ? ESCAPE '\\'`).pluck().get(f.url.like)
+      ) as number;
+    }
+    const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : Infinity;
+    const [where, params] = conditions(f, inRange <= RANGE_COUNT_MAX ? 'range' : 'index', f.fromId, f.toId);
+    return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+  }
+
+  /** Matches by method, status and time, from the hourly totals plus the rows of the partial hours at the ends. */
+  private countByTotals(f: Filters, from: number, to: number): number {
+    const firstHour = Math.ceil(from / HOUR);
+    const lastHour = Math.floor((to + 1) / HOUR) - 1;
+    const exact = (a: number, b: number): number => {
+      if (a > b) return 0;
+      const [where, params] = conditions(f, 'range', BigInt(a) << SEQ_BITS, ((BigInt(b) + 1n) << SEQ_BITS) - 1n);
+      return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+    };
+    if (firstHour > lastHour) return exact(from, to);
+    const where = ['hour BETWEEN ? AND ?'];
+    const params: unknown[] = [firstHour, lastHour];
+    if (f.method !== null) {
+      where.push('method = ?');
+      params.push(f.method);
+    }
+    if (f.status !== null) {
+      where.push('status BETWEEN ? AND ?');
+      params.push(f.status[0], f.status[1]);
+    }
+    const full = this.statement(`SELECT coalesce(sum(n), 0) FROM profile_count WHERE ${where.join(' AND ')}`).pluck().get(...params) as number;
+    return full + exact(from, firstHour * HOUR - 1) + exact((lastHour + 1) * HOUR, to);
+  }
+
+  private newest(f: Filters, total: number, limit: number): SummaryRow[] {
+    const select = (where: string, params: unknown[]) =>
+      this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY p.id DESC LIMIT ?`).all(...params, limit) as SummaryRow[];
+    if (f.ip === null && f.method === null && f.status === null && f.url === null && f.token === null) {
+      return select('p.id BETWEEN ? AND ?', [f.fromId, f.toId]);
+    }
+    // Walking the table from the newest key reads about limit × inRange / total rows, cheap ones (the table is
+    // in key order); seeking reads `total` index entries and as many rows, then sorts them.
+    const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : this.total();
+    const expectedWalk = (limit * inRange) / total;
+    if (expectedWalk * WALK_ROW_COST <= total) {
+      const budget = Math.ceil(4 * expectedWalk) + 1000;
+      const floor = this.statement('SELECT id FROM profile WHERE id <= ? ORDER BY id DESC LIMIT 1 OFFSET ?').safeIntegers(true).pluck().get(f.toId, budget) as
+        | bigint
+        | undefined;
+      const from = floor !== undefined && floor > f.fromId ? floor : f.fromId;
+      const rows = select(...conditions(f, 'walk', from, f.toId));
+      // Done if enough were found, or if the walk covered the whole range (then these are all there are).
+      // Otherwise the matches are rarer among the newest than overall: seek them.
+      if (rows.length === limit || from === f.fromId) return rows;
+    }
+    return select(...conditions(f, f.timeBounded && inRange <= 4 * total + 2000 ? 'range' : 'index', f.fromId, f.toId));
+  }
+}
+
+/** Profiles compressed at once (zlib's thread pool has 4 threads by default). */
+const ENCODE_CONCURRENCY = 4;
+/** A URL needle found in at most this many distinct URLs is searched through their ids. */
+const URL_IDS_MAX = 1000;
+/** Tokens read per query by allTokens(). */
+const TOKEN_PAGE = 20_000;
+/** Target duration of one prune transaction, in milliseconds. */
+const PRUNE_SLICE_MS = 8;
+/** Reading the next row of a walk costs about this fraction of a match sought through an index (measured). */
+const WALK_ROW_COST = 0.25;
+/** A combination of filters with a time range holding at most this many profiles is counted over that range. */
+const RANGE_COUNT_MAX = 50_000;
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new Error(`The profile store has schema version ${version}, newer than this application's (${SCHEMA_VERSION}): use a newer version or another file.`);
+  }
+  if (version === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}
+
+/** Search criteria as bounds and conditions; null when nothing can match. */
+function compileCriteria(criteria: ProfileSearchCriteria) {
+  const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  const ipPrefix = text(criteria.ip);
+  const method = text(criteria.method);
+  const statusPrefix = text(criteria.statusCode);
+  const needle = typeof criteria.url === 'string' && criteria.url !== '' ? criteria.url : null;
+  const tokenPrefix = text(criteria.token)?.toLowerCase() ?? null;
+  let status: [number, number] | null = null;
+  if (statusPrefix !== null) {
+    if (!/^\d{1,3}$/.test(statusPrefix)) return null;
+    const scale = 10 ** (3 - statusPrefix.length);
+    status = [Number(statusPrefix) * scale, Number(statusPrefix) * scale + scale - 1];
+  }
+  const start = typeof criteria.start === 'number' && Number.isFinite(criteria.start) ? criteria.start : null;
+  const end = typeof criteria.end === 'number' && Number.isFinite(criteria.end) ? criteria.end : null;
+  const fromTime = start === null ? 0 : Math.ceil(start);
+  const toTime = end === null ? MAX_TIME : Math.floor(end);
+  if (fromTime > MAX_TIME || toTime < 0 || fromTime > toTime) return null;
+  const from = Math.max(0, fromTime);
+  const to = Math.min(MAX_TIME, toTime);
+  return {
+    ip: ipPrefix === null ? null : prefixRange(ipPrefix),
+    method,
+    status,
+    url: needle,
+    token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
+    timeBounded: start !== null || end !== null,
+    fromTime: from,
+    toTime: to,
+    fromId: BigInt(from) << SEQ_BITS,
+    toId: ((BigInt(to) + 1n) << SEQ_BITS) - 1n,
+  };
+}
+
+/**
+ * The WHERE clause of a search between two keys, written so that SQLite drives the query the chosen way: `walk`
+ * and `range` through the table's key range, checking the other conditions row by row (hidden from the indexes
+ * by a unary +); `index` through the filters' indexes (the key range hidden), for rare matches. `walk` is only
+ * used in a SELECT that joins the profile's URL (u).
+ */
+function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint): [string, unknown[]] {
+  const col = (name: string) => (mode === 'index' ? `p.${name}` : `+p.${name}`);
+  const where = [mode === 'index' ? '+p.id BETWEEN ? AND ?' : 'p.id BETWEEN ? AND ?'];
+  const params: unknown[] = [fromId, toId];
+  const add = ([sql, values]: [string, unknown[]]) => {
+    where.push(sql);
+    params.push(...values);
+  };
+  if (f.ip !== null) add(rangeCondition(col('ip'), f.ip));
+  if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
+  if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
+  if (f.token !== null) add(rangeCondition(col('token'), f.token));
+  if (f.url?.ids) add([`${col('url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
+  else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
+  else if (f.url) add([`${col('url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
+  return [where.join(' AND '), params];
+}
+
+/** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */
+function rangeCondition(column: string, [low, high]: [string, string | null]): [string, unknown[]] {
+  return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
+}
+
+/**
+ * The strings starting with `prefix` are those in [prefix, next) where `next` is the smallest string greater
+ * than all of them: the prefix with its last code point incremented (SQLite compares UTF-8 bytes, which order
+ * like code points).
+ */
+function prefixRange(prefix: string): [string, string | null] {
+  const points = [...prefix].map((c) => c.codePointAt(0)!);
+  while (points.length > 0) {
+    let last = points.pop()! + 1;
+    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
+    if (last <= 0x10ffff) return [prefix, String.fromCodePoint(...points, last)];
+  }
+  return [prefix, null];
+}
+
+/** A LIKE pattern matching `text` literally (with ESCAPE '\'). */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function clampTime(time: number): number {
+  const t = Math.trunc(Number(time));
+  return Number.isFinite(t) ? Math.min(MAX_TIME, Math.max(0, t)) : 0;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Counts by a composite key (kept as the tuple it was first seen with). */
+class Counter implements Iterable<[(string | number)[], number]> {
+  private readonly counts = new Map<string, [(string | number)[], number]>();
+
+  add(key: (string | number)[]): void {
+    const id = key.join('\u0000');
+    const entry = this.counts.get(id);
+    if (entry) entry[1]++;
+    else this.counts.set(id, [key, 1]);
+  }
+
+  [Symbol.iterator](): Iterator<[(string | number)[], number]> {
+    return this.counts.values();
+  }
+}

@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The checkpointer's code, run in a worker thread with its own connection: every `intervalMs` a PASSIVE
+ * checkpoint copies the WAL's pages into the database file (and fsyncs it) without blocking anybody.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+const checkpoint = () => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message === 'checkpoint') checkpoint();
+  if (message === 'close') {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+  }
+});
+`;
+
+/**
+ * Checkpoints a WAL-mode SQLite file off the event loop. better-sqlite3 runs on the main thread, and an
+ * automatic checkpoint runs inside whichever commit crosses the threshold (writing megabytes back and fsyncing),
+ * blocking requests for tens of milliseconds. The store turns automatic checkpoints off on its connection
+ * (`wal_autocheckpoint = 0`) and this worker's connection does them instead, every second.
+ */
+export class WalCheckpointer {
+  private worker?: Worker;
+
+  constructor(
+    private readonly file: string,
+    private readonly intervalMs = 1000,
+    private readonly onError: (error: Error) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    if (this.worker) return;
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver, intervalMs: this.intervalMs } });
+    worker.on('message', (message: { error?: string }) => {
+      if (message?.error) this.onError(new Error(`WAL checkpoint failed: ${message.error}`));
+    });
+    worker.on('error', (error) => this.onError(error));
+    worker.unref();
+    this.worker = worker;
+  }
+
+  /** Stops the worker (its connection closed first). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('close');
+    const timeout = setTimeout(() => void worker.terminate(), 2000);
+    await exited;
+    clearTimeout(timeout);
+  }
+}

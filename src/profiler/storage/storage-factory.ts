@@ -1,0 +1,31 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ProfilerStorage } from './profiler-storage.js';
+import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
+
+export interface ProfilerStorageFactoryOptions {
+  /** A relative SQLite file is relative to this directory (default: the working directory). */
+  baseDir?: string;
+}
+
+/** The schemes createProfilerStorage understands, for error messages and docs. */
+export const SUPPORTED_PROFILER_DSNS = ['sqlite:<file>', 'sqlite::memory:'];
+
+/**
+ * The profile store a DSN names: `sqlite::memory:` (an in-memory database, gone with the process) or
+ * `sqlite:<file>` (a SQLite file, created with its directory on open). Any other scheme is an error naming the
+ * supported ones (PostgreSQL comes in a later issue).
+ */
+export function createProfilerStorage(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStorage {
+  const match = /^sqlite:(.*)$/s.exec(dsn.trim());
+  if (!match) {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(dsn.trim())?.[1];
+    throw new Error(
+      `Unsupported profiler DSN${scheme ? ` scheme "${scheme}:"` : ` "${dsn}"`}: supported are ${SUPPORTED_PROFILER_DSNS.map((s) => `"${s}"`).join(' and ')}.`,
+    );
+  }
+  // `sqlite:///var/x.db` (URL style) is `/var/x.db`, as `sqlite:/var/x.db`.
+  const path = match[1].startsWith('//') ? match[1].slice(2) : match[1];
+  if (path === '') throw new Error(`The profiler DSN "${dsn}" names no file: use "sqlite:<file>" or "sqlite::memory:".`);
+  if (path === ':memory:') return new SqliteProfilerStorage({ file: ':memory:' });
+  return new SqliteProfilerStorage({ file: isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path) });
+}
