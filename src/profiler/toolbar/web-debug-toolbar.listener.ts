@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
@@ -28,7 +29,7 @@ export class WebDebugToolbarListener {
     if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
     const html = response.text;
     if (html === undefined) return;
-    const at = html.toLowerCase().lastIndexOf('</body>');
+    const at = lastBodyClose(html);
     if (at === -1) return;
     const nonce = this.allowStyle(event);
     const toolbar = this.views.fragment('toolbar', {
@@ -38,7 +39,7 @@ export class WebDebugToolbarListener {
       statusClass: statusClass(response.status),
       route: request.routeName ?? null,
       time: request.context.elapsed().toFixed(0),
-      memory: (process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1),
+      memory: (getHeapStatistics().used_heap_size / 1024 / 1024).toFixed(1),
       logs: logCounts(request.context.logs),
       nonce,
     });
@@ -77,4 +78,12 @@ function logCounts(logs: readonly { level: LogLevel }[]): { errors: number; warn
     else if (entry.level === LogLevel.WARNING) warnings++;
   }
   return errors + warnings > 0 ? { errors, warnings } : null;
+}
+
+/** Where the last `</body>` starts, in any letter case; the common lower-case spelling without copying the page. */
+function lastBodyClose(html: string): number {
+  const at = html.lastIndexOf('</body>');
+  if (at !== -1) return at;
+  const matches = [...html.matchAll(/<\/body>/gi)];
+  return matches.length ? matches[matches.length - 1].index! : -1;
 }
