@@ -488,6 +488,17 @@ describe('SqliteProfilerStorage', () => {
       await second.close();
     });
 
+    it('refuses a file whose tables are not this schema', async () => {
+      const file = join(dir, 'other.sqlite');
+      const db = new Database(file);
+      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT)');
+      db.pragma('user_version = 1');
+      db.close();
+      await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
+        `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
+      );
+    });
+
     it('refuses a store written by a newer schema', async () => {
       const file = join(dir, 'future.sqlite');
       const db = new Database(file);

@@ -153,6 +153,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('cache_size = -32768');
       db.pragma('journal_size_limit = 67108864');
       migrate(db);
+      checkLayout(db, this.options.file);
     } catch (error) {
       db.close();
       throw error;
@@ -554,6 +555,30 @@ function migrate(db: Database.Database): void {
     for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
+}
+
+/** The columns each table of the current schema has (those queries name). */
+const LAYOUT: Record<string, string[]> = {
+  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status'],
+  profile_url: ['id', 'url', 'n'],
+  profile_data: ['id', 'data'],
+  profile_count: ['hour', 'method', 'status', 'n'],
+  profile_ip_count: ['ip', 'n'],
+  profile_url_trigram: ['folded'],
+};
+
+/** A clear error for a file whose tables are not this schema's (another application's, or a development build's). */
+function checkLayout(db: Database.Database, file: string): void {
+  for (const [table, columns] of Object.entries(LAYOUT)) {
+    const present = new Set((db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]));
+    const missing = columns.filter((column) => !present.has(column));
+    if (missing.length > 0) {
+      throw new Error(
+        `${file} is not a profile store of this version (table ${table} lacks ${missing.join(', ')}): `
+          + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
+      );
+    }
+  }
 }
 
 /** Search criteria as bounds and conditions; null when nothing can match. */
