@@ -144,7 +144,7 @@ export class AppConfig implements AppConfigValues {
         maxAgeSeconds: duration(e.PROFILER_MAX_AGE ?? '7d'),
         retentionIntervalMs: 60_000,
         flushIntervalMs: e.PROFILER_FLUSH_INTERVAL_MS ?? 100,
-        batchSize: 200,
+        batchSize: 100,
         bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
       },
       projectDir,

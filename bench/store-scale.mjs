@@ -1,0 +1,252 @@
+// The profile store at scale: fills a SQLite store with synthetic but realistic profiles through the storage API,
+// then reports bytes on disk per profile, p50/p95 of each kind of search and of read(), the time prune() takes
+// to remove 100,000 profiles (and the longest the event loop was blocked meanwhile), and seeding the token registry.
+//
+//   npm run build && node bench/store-scale.mjs [--profiles=1000000] [--file=/tmp/shopkernel-store-scale.sqlite]
+//                                               [--batch=500] [--runs=200] [--reuse]
+//
+// --reuse keeps an existing file that already holds the profiles (filling a million takes several minutes);
+// after measuring prune it writes 100,000 new profiles back, so the file can be reused again.
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { SqliteProfilerStorage } from '../dist/profiler/storage/sqlite/sqlite-profiler.storage.js';
+import { sampleProfile } from '../dist/profiler/storage/testing/sample-profile.fixture.js';
+import { TokenRegistry } from '../dist/profiler/storage/token-registry.js';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
+const PROFILES = Number(args.profiles ?? 1_000_000);
+const FILE = args.file ?? join(tmpdir(), 'shopkernel-store-scale.sqlite');
+const BATCH = Number(args.batch ?? 500);
+const RUNS = Number(args.runs ?? 200);
+const PRUNED = Math.min(100_000, Math.floor(PROFILES / 10));
+const DAY = 86_400_000;
+const SPAN = 28 * DAY;
+const END = Date.UTC(2026, 2, 2, 12, 0, 0);
+
+const log = (...parts) => process.stdout.write(`${parts.join(' ')}\n`);
+const ms = (n) => `${n.toFixed(2)} ms`;
+
+/** Times over four weeks: busy days, quiet nights, and now and then a burst (a load test, a crawler). */
+function* times(count, from, to) {
+  let state = 12345;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const gaps = [];
+  let burst = 0;
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    if (burst === 0 && random() < 0.0005) burst = 500 + Math.floor(random() * 3000);
+    let gap;
+    if (burst > 0) {
+      burst--;
+      gap = random() * 10;
+    } else {
+      gap = -Math.log(1 - random()) * 2000;
+    }
+    gaps.push(gap);
+    sum += gap;
+  }
+  // Nights are quieter: stretch the gaps that fall between 22:00 and 07:00; then map the whole onto [from, to].
+  const base = (to - from) / sum;
+  const stamps = new Float64Array(count);
+  let t = from;
+  gaps.forEach((gap, i) => {
+    const hour = new Date(t).getUTCHours();
+    t += gap * base * (hour >= 22 || hour < 7 ? 1.6 : 0.75);
+    stamps[i] = t;
+  });
+  const scale = (to - from) / (t - from);
+  for (const stamp of stamps) yield Math.min(to, Math.floor(from + (stamp - from) * scale));
+}
+
+async function fill(storage, tokens, count, from, to, indexBase) {
+  const started = performance.now();
+  let batch = [];
+  let previous = null;
+  let i = indexBase;
+  let written = 0;
+  for (const time of times(count, from, to)) {
+    const token = tokens.next();
+    const parent = previous && i % 50 === 7 ? previous : null;
+    batch.push(sampleProfile(i, { time, token, parent }));
+    written++;
+    previous = token;
+    i++;
+    if (batch.length === BATCH) {
+      await storage.write(batch);
+      batch = [];
+      if (written % 100_000 === 0) log(`  ${written} written, ${((written / (performance.now() - started)) * 1000).toFixed(0)} profiles/s`);
+    }
+  }
+  if (batch.length) await storage.write(batch);
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measure(name, runs, call) {
+  const samples = [];
+  let last;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    last = await call(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  const p50 = percentile(samples, 50);
+  const p95 = percentile(samples, 95);
+  const total = last && typeof last === 'object' && 'total' in last ? String(last.total) : '';
+  log(`| ${name.padEnd(46)} | ${total.padStart(8)} | ${ms(p50).padStart(10)} | ${ms(p95).padStart(10)} |${p95 > 20 ? ' over 20 ms' : ''}`);
+  return { name, p50, p95 };
+}
+
+const gcs = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcs.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
+async function main() {
+  if (!args.reuse) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(FILE + suffix, { force: true });
+  }
+  let storage = new SqliteProfilerStorage({ file: FILE });
+  await storage.open();
+  const tokens = new TokenRegistry();
+  let seedSeconds = 0;
+  {
+    const t = performance.now();
+    await tokens.seed(storage.allTokens());
+    seedSeconds = (performance.now() - t) / 1000;
+  }
+  let stored = await storage.count();
+  log(`# Profile store at scale: ${FILE}`);
+  if (stored < PROFILES) {
+    log(`Filling ${PROFILES - stored} profiles in batches of ${BATCH} ...`);
+    const { seconds } = await fill(storage, tokens, PROFILES - stored, END - SPAN, END, stored);
+    log(`Filled in ${seconds.toFixed(0)} s (${((PROFILES - stored) / seconds).toFixed(0)} profiles/s, compression included)`);
+    stored = await storage.count();
+    // Reopen, as an application restart would: measures seeding the token registry from a full store. Flush the
+    // OS's dirty pages first, so that the gigabytes just written do not slow down what is measured next.
+    await storage.close();
+    execFileSync('sync');
+    storage = new SqliteProfilerStorage({ file: FILE });
+    await storage.open();
+    const fresh = new TokenRegistry();
+    const t = performance.now();
+    await fresh.seed(storage.allTokens());
+    seedSeconds = (performance.now() - t) / 1000;
+  }
+  // Kept as numbers: a million strings would make this process's own garbage collections show in the figures.
+  const allTokens = new Uint32Array(stored);
+  {
+    let n = 0;
+    for await (const token of storage.allTokens()) allTokens[n++] = Number.parseInt(token, 16);
+  }
+  log(`Profiles stored: ${stored}; seeding the token registry from them took ${seedSeconds.toFixed(2)} s`);
+
+  // Size on disk, after a checkpoint (the WAL folded into the file).
+  const probe = new Database(FILE);
+  probe.pragma('wal_checkpoint(TRUNCATE)');
+  const bytes = await storage.size();
+  log(`Bytes on disk: ${bytes} (${(bytes / stored).toFixed(0)} bytes per profile)`);
+  if (args.dbstat) {
+    for (const row of probe.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC").all()) {
+      log(`  ${row.name.padEnd(28)} ${String(row.bytes).padStart(12)}  ${(row.bytes / stored).toFixed(1)} B/profile`);
+    }
+  }
+  probe.close();
+
+  const latest = (await storage.find({ limit: 1 })).rows[0].time;
+  const pick = (list, i) => list[i % list.length];
+  const randomToken = (i) => allTokens[(i * 7919 + 13) % allTokens.length].toString(16).padStart(6, '0');
+  log('');
+  log(`| ${'query (limit 10 unless said)'.padEnd(46)} | ${'total'.padStart(8)} | ${'p50'.padStart(10)} | ${'p95'.padStart(10)} |`);
+  log(`|${'-'.repeat(48)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`);
+  const results = [];
+  const q = async (name, criteria) => results.push(await measure(name, RUNS, (i) => storage.find(typeof criteria === 'function' ? criteria(i) : criteria)));
+  await q('latest 10, no filter', { limit: 10 });
+  await q('latest 50, no filter', { limit: 50 });
+  await q('ip 127.0.0.1 (prefix, ~45%)', { ip: '127.0.0.1', limit: 10 });
+  await q('ip 192.168. (prefix, ~25%)', { ip: '192.168.', limit: 10 });
+  await q('ip 10.3. (prefix, rare)', { ip: '10.3.', limit: 10 });
+  await q('ip one rare address', (i) => ({ ip: `192.168.2.${100 + (i % 50)}`, limit: 10 }));
+  await q('method GET (~90%)', { method: 'get', limit: 10 });
+  await q('method POST', { method: 'POST', limit: 10 });
+  await q('method DELETE (rare)', { method: 'DELETE', limit: 10 });
+  await q('status 2 (2xx)', { statusCode: '2', limit: 10 });
+  await q('status 4 (4xx)', { statusCode: '4', limit: 10 });
+  await q('status 40 (400-409)', { statusCode: '40', limit: 10 });
+  await q('status 404', { statusCode: '404', limit: 10 });
+  await q('status 500', { statusCode: '500', limit: 10 });
+  await q('url "checkout" (~6%)', { url: 'checkout', limit: 10 });
+  await q('url "/product/" (~26%)', { url: '/product/', limit: 10 });
+  await q('url a product, "wool-hat" etc. (~0.2%)', (i) => ({ url: `${pick(['red', 'wool', 'silk', 'denim', 'vintage'], i)}-${pick(['shoe', 'hat', 'bag', 'belt', 'scarve'], i >> 2)}`, limit: 10 }));
+  await q('url a product page, exact (rare)', (i) => ({ url: `/product/${pick(['red', 'wool', 'silk', 'denim'], i)}-${pick(['shoe', 'hat', 'bag', 'belt'], i >> 2)}-${(i % 300) + 1}`, limit: 10 }));
+  await q('url "search?q=" (~6%)', { url: 'search?q=', limit: 10 });
+  await q('url "localhost" (~60%)', { url: 'localhost', limit: 10 });
+  await q('url "_x" (2 characters: LIKE fallback)', { url: '_x', limit: 10 });
+  await q('token prefix, 1 character', (i) => ({ token: pick('0123456789abcdef', i), limit: 10 }));
+  await q('token prefix, 3 characters', (i) => ({ token: randomToken(i).slice(0, 3), limit: 10 }));
+  await q('time range: last hour', { start: latest - 3_600_000, end: latest, limit: 10 });
+  await q('time range: one day, two weeks ago', { start: latest - 14 * DAY, end: latest - 13 * DAY, limit: 10 });
+  await q('time range: odd bounds, ~10 days', (i) => ({ start: latest - 20 * DAY + i * 61_111, end: latest - 10 * DAY - i * 7_777, limit: 10 }));
+  await q('matches nothing: ip 203.0.113.', { ip: '203.0.113.', limit: 10 });
+  await q('matches nothing: url "zzqx"', { url: 'zzqx', limit: 10 });
+  await q('matches nothing: status 599', { statusCode: '599', limit: 10 });
+  await q('combined: GET + 4xx + last week', { method: 'GET', statusCode: '4', start: latest - 7 * DAY, end: latest, limit: 10 });
+  await q('combined: 192.168. + POST', { ip: '192.168.', method: 'POST', limit: 10 });
+  await q('combined: url "cart" + status 4', { url: 'cart', statusCode: '4', limit: 10 });
+  results.push(await measure('read(token) of a random profile', RUNS * 2, (i) => storage.read(randomToken(i * 31 + 5))));
+  results.push(await measure('neighbours(token)', RUNS, (i) => storage.neighbours(randomToken(i * 17 + 3))));
+  // Writes: the whole call (compression on the thread pool included), and how long the event loop was blocked
+  // (the transaction). Ten batches first, unmeasured: an application writing all along has the pages cached.
+  const batches = Array.from({ length: 50 }, (_, i) =>
+    Array.from({ length: 200 }, (_, j) => sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() })),
+  );
+  for (const batch of batches.splice(0, 10)) await storage.write(batch);
+  const writeDelay = monitorEventLoopDelay({ resolution: 1 });
+  writeDelay.enable();
+  await measure('write() of a batch of 200 new profiles', batches.length, (i) => storage.write(batches[i]));
+  writeDelay.disable();
+  log(`  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`);
+  const over = results.filter((r) => r.p95 > 20);
+  log('');
+  log(over.length ? `Over 20 ms at p95: ${over.map((r) => r.name).join('; ')}` : 'Every query above answers within 20 ms at p95.');
+
+  // Prune 100,000 (the oldest), chunked; the event loop's longest block meanwhile.
+  const count = await storage.count();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const t = performance.now();
+  const removed = await storage.prune({ maxProfiles: count - PRUNED, maxAgeMs: 0, now: Date.now() });
+  const pruneMs = performance.now() - t;
+  delay.disable();
+  tokens.release(removed);
+  log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(delay.max / 1e6).toFixed(1)} ms`);
+  // By age: the next 50,000 or so (their times are those the fill gave them).
+  let cutoff = END - SPAN;
+  let n = 0;
+  for (const time of times(PROFILES, END - SPAN, END)) if (n++ === PRUNED + 50_000) cutoff = time;
+  const ageDelay = monitorEventLoopDelay({ resolution: 1 });
+  ageDelay.enable();
+  const ageT = performance.now();
+  const byAge = await storage.prune({ maxProfiles: 0, maxAgeMs: latest - cutoff, now: latest });
+  ageDelay.disable();
+  log(`prune() by age removed ${byAge.length} more in ${((performance.now() - ageT) / 1000).toFixed(2)} s; event loop blocked: p99 ${(ageDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(ageDelay.max / 1e6).toFixed(1)} ms`);
+  tokens.release(byAge);
+  log(`Garbage collections of this process: ${gcs.length}, longest ${Math.max(0, ...gcs).toFixed(1)} ms (they count in the event-loop blocks above)`);
+
+  if (args.reuse) {
+    const missing = PROFILES - (await storage.count());
+    log(`Writing ${missing} profiles back for the next --reuse run ...`);
+    await fill(storage, tokens, missing, latest + 1000, latest + 1000 + Math.floor((SPAN * missing) / PROFILES), PROFILES * 3);
+  }
+  await storage.close();
+}
+
+await main();
