@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import type { ProfileSummary } from '../storage/profile-record.js';
 import type { ProfilerStorage } from '../storage/profiler-storage.js';
 import { createProfilerStorage } from '../storage/storage-factory.js';
+import { listTime } from '../views/profile-time.js';
 
 export interface ProfilerCliOptions {
   /** Opens the store (the CLI closes it). */
@@ -34,7 +35,6 @@ The store is the one PROFILER_DSN names (default sqlite:var/profiler.sqlite). Fr
   npm run profiler:clear
 `;
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const URL_WIDTH = 80;
 
 /**
@@ -103,13 +103,7 @@ export class ProfilerCli {
 
   /** `DD-Mon-YYYY HH:MM:SS`, as the profiler's search page shows times. */
   formatTime(time: number): string {
-    const d = new Date(time);
-    const utc = this.options.utc === true;
-    const pad = (n: number) => String(n).padStart(2, '0');
-    const [day, month, year, hours, minutes, seconds] = utc
-      ? [d.getUTCDate(), d.getUTCMonth(), d.getUTCFullYear(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
-      : [d.getDate(), d.getMonth(), d.getFullYear(), d.getHours(), d.getMinutes(), d.getSeconds()];
-    return `${pad(day)}-${MONTHS[month]}-${year} ${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
+    return listTime(time, this.options.utc === true);
   }
 
   private table(rows: ProfileSummary[]): string {

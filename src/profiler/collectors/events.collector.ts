@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { KernelEventDispatcher } from '../../lifecycle/event-dispatcher.js';
-import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import type { KernelContext, ListenerCall } from '../../lifecycle/kernel-context.js';
 import { KernelEvents } from '../../lifecycle/kernel.events.js';
 import { DataCollector } from './data-collector.js';
 
-export interface StoredListenerCall {
-  event: string;
-  listener: string;
-  priority: number;
-  /** Milliseconds since the request entered the kernel. */
-  start: number;
-  duration: number;
-  stoppedPropagation: boolean;
-}
+/** A listener call as the kernel recorded it (times in milliseconds since the request entered the kernel). */
+export type StoredListenerCall = ListenerCall;
 
 export interface EventsData {
   called: StoredListenerCall[];

@@ -1,27 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { ExceptionFlattener } from '../error-page/exception-flattener.js';
+import type { FlattenedException, FlattenedFrame } from '../error-page/flattened-exception.js';
 import { plainTrace } from '../error-page/plain-trace.js';
 import { SourceResolver } from '../error-page/source-resolver.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
 
-export interface StoredFrame {
-  function: string;
-  file: string;
-  line: number;
-  column: number;
-  vendor: boolean;
-}
+/** A frame as stored: its code excerpt is read again when the panel is opened. */
+export type StoredFrame = Omit<FlattenedFrame, 'excerpt'>;
 
-export interface StoredException {
-  position: number;
-  count: number;
-  class: string;
-  message: string;
-  statusCode: number;
-  statusText: string;
-  frames: StoredFrame[];
-}
+export type StoredException = Omit<FlattenedException, 'frames' | 'excerpt'> & { frames: StoredFrame[] };
 
 export interface ExceptionData {
   exceptions: StoredException[];

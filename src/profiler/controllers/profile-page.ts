@@ -5,7 +5,7 @@ import { statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
 import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
-import { profiledOn } from './profile-time.js';
+import { profiledOn } from '../views/profile-time.js';
 
 /** A profile's page: its summary, the menu of panels with their badges, and the panel asked for. */
 @Injectable()

@@ -11,7 +11,7 @@ import { ProfilerService } from '../profiler.service.js';
 import type { ProfileSearchCriteria } from '../storage/profile-record.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { ProfilePage } from './profile-page.js';
-import { formTime, listTime } from './profile-time.js';
+import { formTime, listTime } from '../views/profile-time.js';
 import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
 
 const TOKEN = /^[0-9a-f]{6}$/;

@@ -19,15 +19,8 @@ interface UrlMatch {
 }
 type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
 
-interface SummaryRow {
-  token: string;
-  parent: string | null;
-  ip: string;
-  method: string;
-  url: string;
-  time: number;
-  statusCode: number;
-}
+/** A row of COLUMNS: the list columns as ProfileSummary names them. */
+type SummaryRow = ProfileSummary;
 
 interface PrunedRow {
   id: bigint;

@@ -1,5 +1,5 @@
 import { parseFormTime } from './search-query.dto.js';
-import { formTime, listTime, profiledOn } from './profile-time.js';
+import { formTime, listTime, profiledOn } from '../views/profile-time.js';
 
 describe('search form times', () => {
   it('reads a bare date as its first or last millisecond, local time', () => {

@@ -2,10 +2,13 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** The search list's time: `21-Nov-2026 22:34:35`, server time. */
-export function listTime(ms: number): string {
+/** The search list's time: `21-Nov-2026 22:34:35`, server time (or UTC). */
+export function listTime(ms: number, utc = false): string {
   const d = new Date(ms);
-  return `${pad(d.getDate())}-${MONTHS[d.getMonth()]}-${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const [day, month, year, hours, minutes, seconds] = utc
+    ? [d.getUTCDate(), d.getUTCMonth(), d.getUTCFullYear(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
+    : [d.getDate(), d.getMonth(), d.getFullYear(), d.getHours(), d.getMinutes(), d.getSeconds()];
+  return `${pad(day)}-${MONTHS[month]}-${year} ${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
 }
 
 /** The profile summary's time: `Sat, 21 Nov 2026 22:34:32 +0000`, server time. */
