@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
 import { MethodNotAllowedHttpException } from '../exceptions/method-not-allowed-http.exception.js';
 import { MethodNotAllowedException } from '../exceptions/method-not-allowed.exception.js';
-import { NotFoundHttpException } from '../exceptions/not-found-http.exception.js';
 import { ResourceNotFoundException } from '../exceptions/resource-not-found.exception.js';
+import { noRouteFound } from '../routing/no-route-found.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../kernel.events.js';
@@ -39,11 +39,7 @@ export class RouterListener {
     try {
       match = this.table.matcher.match(path, request.method);
     } catch (error) {
-      if (error instanceof ResourceNotFoundException) {
-        const referer = request.header('referer');
-        const message = `No route found for "${request.method} ${request.uri}"${referer ? ` (from "${referer}")` : ''}`;
-        throw new NotFoundHttpException(message, error);
-      }
+      if (error instanceof ResourceNotFoundException) throw noRouteFound(request, error);
       if (error instanceof MethodNotAllowedException) {
         const allow = error.allowedMethods.join(', ');
         throw new MethodNotAllowedHttpException(error.allowedMethods, `No route found for "${request.method} ${request.uri}": Method Not Allowed (Allow: ${allow})`, error);

@@ -5,6 +5,7 @@ import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http
 import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
 import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { noRouteFound } from '../../lifecycle/routing/no-route-found.js';
 import { RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
 import { formatBytes, statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
@@ -115,12 +116,9 @@ export class ProfilerController {
   /** With the profiler off its routes do not exist: the router's own 404, word for word. */
   private ensureEnabled(req: Request): void {
     if (this.profiler.enabled) return;
-    const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
-    const request = context?.request;
-    const path = request?.pathInfo ?? req.path;
-    const tried = path.endsWith('/') ? path : `${path}/`;
-    const referer = req.headers.referer ? ` (from "${req.headers.referer}")` : '';
-    throw new NotFoundHttpException(`No route found for "${req.method} ${request?.uri ?? req.originalUrl}"${referer}`, new ResourceNotFoundException(`No routes found for "${tried}".`));
+    const request = ((req as any)[KERNEL_CONTEXT] as KernelContext).request;
+    const path = request.pathInfo;
+    throw noRouteFound(request, new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
   }
 }
 
