@@ -53,7 +53,7 @@ describe('Debug error page (e2e)', () => {
     const line = Number(file.split(':')[1]);
     const current = box.querySelector('.excerpt li.current')!;
     expect(Number(current.getAttribute('data-line'))).toBe(line);
-    expect(text(current)).toContain('throw new NotFoundHttpException(message, error);');
+    expect(text(current)).toContain('throw new NotFoundHttpException(noRouteMessage(request), error);');
     const numbers = box.querySelectorAll('.excerpt')[0].querySelectorAll('li').map((li) => Number(li.getAttribute('data-line')));
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0] + i));
     const frames = box.querySelectorAll('.frame');

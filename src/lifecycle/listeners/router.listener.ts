@@ -3,7 +3,8 @@ import { MalformedRequestException } from '../exceptions/malformed-request.excep
 import { MethodNotAllowedHttpException } from '../exceptions/method-not-allowed-http.exception.js';
 import { MethodNotAllowedException } from '../exceptions/method-not-allowed.exception.js';
 import { ResourceNotFoundException } from '../exceptions/resource-not-found.exception.js';
-import { noRouteFound } from '../routing/no-route-found.js';
+import { noRouteMessage } from '../routing/no-route-found.js';
+import { NotFoundHttpException } from '../exceptions/not-found-http.exception.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../kernel.events.js';
@@ -39,7 +40,7 @@ export class RouterListener {
     try {
       match = this.table.matcher.match(path, request.method);
     } catch (error) {
-      if (error instanceof ResourceNotFoundException) throw noRouteFound(request, error);
+      if (error instanceof ResourceNotFoundException) throw new NotFoundHttpException(noRouteMessage(request), error);
       if (error instanceof MethodNotAllowedException) {
         const allow = error.allowedMethods.join(', ');
         throw new MethodNotAllowedHttpException(error.allowedMethods, `No route found for "${request.method} ${request.uri}": Method Not Allowed (Allow: ${allow})`, error);

@@ -1,9 +1,10 @@
-import { NotFoundHttpException } from '../exceptions/not-found-http.exception.js';
-import type { ResourceNotFoundException } from '../exceptions/resource-not-found.exception.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 
-/** The router's 404: `No route found for "GET http://…"`, with ` (from "<referer>")` when the request has one. */
-export function noRouteFound(request: KernelRequest, cause: ResourceNotFoundException): NotFoundHttpException {
+/**
+ * The router's 404 message: `No route found for "GET http://…"`, with ` (from "<referer>")` when the request has
+ * one. Only the message is shared: the exception is thrown where the failure is, so the error page points there.
+ */
+export function noRouteMessage(request: KernelRequest): string {
   const referer = request.header('referer');
-  return new NotFoundHttpException(`No route found for "${request.method} ${request.uri}"${referer ? ` (from "${referer}")` : ''}`, cause);
+  return `No route found for "${request.method} ${request.uri}"${referer ? ` (from "${referer}")` : ''}`;
 }

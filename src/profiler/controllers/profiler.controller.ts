@@ -5,7 +5,7 @@ import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http
 import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
 import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { noRouteFound } from '../../lifecycle/routing/no-route-found.js';
+import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
 import { formatBytes, statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
@@ -118,7 +118,7 @@ export class ProfilerController {
     if (this.profiler.enabled) return;
     const request = ((req as any)[KERNEL_CONTEXT] as KernelContext).request;
     const path = request.pathInfo;
-    throw noRouteFound(request, new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
+    throw new NotFoundHttpException(noRouteMessage(request), new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
   }
 }
 
