@@ -84,7 +84,7 @@ describe('Debug error page in Chromium (e2e)', () => {
 
     const current = page.locator('#trace-box-2 > ol.excerpt li.current');
     await expect(current.isVisible()).resolves.toBe(true);
-    expect(await current.innerText()).toContain('throw new NotFoundHttpException(message, error);');
+    expect(await current.innerText()).toContain('throw new NotFoundHttpException(noRouteMessage(request), error);');
     expect(await current.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 244, 194)');
   });
 
