@@ -30,6 +30,8 @@ export class EventsCollector extends DataCollector<EventsData> {
     const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
     const notCalled: EventsData['notCalled'] = [];
     for (const event of this.dispatcher.events) {
+      // kernel.terminate runs after the profile is collected: its listeners are neither called nor not called yet.
+      if (event === KernelEvents.TERMINATE) continue;
       for (const listener of this.dispatcher.getListeners(event)) {
         if (!seen.has(`${event}\u0000${listener.name}`)) notCalled.push({ event, listener: listener.name, priority: listener.priority });
       }
