@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { ProfilerModule } from './profiler/profiler.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, HomeModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, HomeModule],
 })
 export class AppModule {}

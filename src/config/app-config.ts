@@ -36,6 +36,11 @@ export interface ProfilerConfig {
   bufferLimit: number;
 }
 
+export interface DatabaseConfig {
+  /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
+  url: string;
+}
+
 export interface AppConfigValues {
   env: AppEnv;
   debug: boolean;
@@ -54,6 +59,7 @@ export interface AppConfigValues {
   /** Search engines are told not to index anything (X-Robots-Tag: noindex); on by default in debug. */
   disallowRobotsIndexing: boolean;
   profiler: ProfilerConfig;
+  database: DatabaseConfig;
   projectDir: string;
   varDir: string;
 }
@@ -95,6 +101,7 @@ export class AppConfig implements AppConfigValues {
   readonly bodyLimit!: string;
   readonly disallowRobotsIndexing!: boolean;
   readonly profiler!: ProfilerConfig;
+  readonly database!: DatabaseConfig;
   readonly projectDir!: string;
   readonly varDir!: string;
 
@@ -146,6 +153,9 @@ export class AppConfig implements AppConfigValues {
         flushIntervalMs: e.PROFILER_FLUSH_INTERVAL_MS ?? 100,
         batchSize: 100,
         bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
+      },
+      database: {
+        url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,
       },
       projectDir,
       varDir,

@@ -17,7 +17,7 @@ export interface TestAppOptions {
  * gets its own in-memory profile store unless the test names one.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
-  const config = AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1', PROFILER_DSN: 'sqlite::memory:', ...options.env }, options.config ?? {});
+  const config = AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1', PROFILER_DSN: 'sqlite::memory:', DATABASE_URL: 'sqlite::memory:', ...options.env }, options.config ?? {});
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule, ...(options.imports ?? [])],
     providers: options.providers ?? [],

@@ -10,6 +10,14 @@ export interface PanelBadge {
   kind: BadgeKind;
 }
 
+/** A bar of the Performance timeline; times in milliseconds since the request entered the kernel. */
+export interface TimelineBar {
+  name: string;
+  category: string;
+  start: number;
+  duration: number;
+}
+
 /** What a panel is rendered from: the stored profile and the page's query (panel filters). */
 export interface PanelRequest {
   profile: ProfileRecord;
@@ -39,6 +47,12 @@ export abstract class DataCollector<Data = unknown> {
 
   /** At kernel.terminate, after the response was sent; receives what `collect` returned. */
   lateCollect?(context: KernelContext, collected: Data | undefined): Data | undefined;
+
+  /**
+   * Bars this collector adds to the Performance timeline (queries, HTTP calls, …), read at kernel.terminate;
+   * the category names the bar's colour class (`tl-<category>`).
+   */
+  timeline?(context: KernelContext): TimelineBar[];
 
   /** Whether the profile has something for this panel (collectors without data are left out of the menu). */
   hasData(data: Data | undefined): boolean {

@@ -2,17 +2,16 @@ import { Injectable } from '@nestjs/common';
 import escapeHtml from 'escape-html';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
-import { DataCollector, type PanelBadge } from './data-collector.js';
+import { DataCollector, type PanelBadge, type TimelineBar } from './data-collector.js';
+import { ProfilerService } from '../profiler.service.js';
 import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
 
-export type SectionCategory = 'event' | 'listener' | 'controller' | 'template';
+/** The kernel's own bars; collectors add theirs under other names (`query`, …). */
+export type SectionCategory = 'event' | 'listener' | 'controller' | 'template' | (string & {});
 
 /** One bar of the timeline; times in milliseconds since the request entered the kernel. */
-export interface Section {
-  name: string;
+export interface Section extends TimelineBar {
   category: SectionCategory;
-  start: number;
-  duration: number;
   /** For an event: how many listeners it notified. */
   listeners?: number;
 }
@@ -39,6 +38,10 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
   readonly label = 'Performance';
   override readonly priority = 240;
 
+  constructor(private readonly profiler: ProfilerService) {
+    super();
+  }
+
   override lateCollect(context: KernelContext): PerformanceData {
     const sections: Section[] = [];
     let dispatch: Section | undefined;
@@ -55,6 +58,9 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     if (controller) sections.push({ name: controller.controller, category: 'controller', start: controller.start, duration: controller.duration ?? 0 });
     for (const render of context.get<TemplateRender[]>(TEMPLATE_RENDERS) ?? []) {
       sections.push({ name: render.name, category: 'template', start: render.start, duration: render.duration });
+    }
+    for (const collector of this.profiler.collectors) {
+      if (collector.timeline) sections.push(...collector.timeline(context));
     }
     sections.sort((a, b) => a.start - b.start || rank(a.category) - rank(b.category));
     const response = context.listenerCalls.find((c) => c.event === 'kernel.response');
@@ -89,7 +95,7 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
 }
 
 function rank(category: SectionCategory): number {
-  return { event: 0, controller: 1, listener: 2, template: 3 }[category];
+  return ({ event: 0, controller: 1, listener: 2, template: 3 } as Record<string, number>)[category] ?? 4;
 }
 
 /** A waterfall: one row per section, bars scaled to the total; every label escaped. */
@@ -102,7 +108,7 @@ export function timelineSvg(data: PerformanceData): string {
     const y = (i + 1) * ROW;
     const x = LABEL_WIDTH + s.start * scale;
     const w = Math.max(1, s.duration * scale);
-    const indent = s.category === 'listener' || s.category === 'template' ? 14 : 0;
+    const indent = s.category === 'event' || s.category === 'controller' ? 0 : 14;
     const label = escapeHtml(s.name.length > 48 ? `…${s.name.slice(-47)}` : s.name);
     return `<g class="tl-${s.category}"><title>${escapeHtml(s.name)}: ${s.duration.toFixed(2)} ms at ${s.start.toFixed(2)} ms</title>`
       + `<text x="${4 + indent}" y="${y + 13}">${label}</text>`

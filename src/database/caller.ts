@@ -1,0 +1,52 @@
+import { dirname, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where a query was issued: a raw V8 position (a compiled dist/*.js file in production), mapped when shown. */
+export interface CallerPosition {
+  /** Absolute path (or file: URL) of the script, as V8 names it. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Frames enough to climb from the recorder through Kysely's builder methods to the caller. */
+const STACK_LIMIT = 16;
+/**
+ * This module's folder: src/database in TypeScript, dist/database once built. Frames inside it are the data
+ * layer's own (specs beside the code excepted: they are callers like any other).
+ */
+const OWN_DIR = dirname(fileURLToPath(import.meta.url)) + sep;
+const NODE_MODULES = `${sep}node_modules${sep}`;
+
+type CallSites = NodeJS.CallSite[];
+const returnCallSites = (_error: Error, sites: CallSites): CallSites => sites;
+
+/**
+ * The first stack frame outside node_modules, Node itself and src/database: the code that issued the query.
+ * Cheap by design: a small captured stack of V8 CallSites, no string formatting, no source map; the position is
+ * mapped to TypeScript (SourceResolver) only when somebody opens the database panel.
+ */
+export function captureCaller(): CallerPosition | null {
+  const holder: { stack?: unknown } = {};
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  let sites: CallSites;
+  try {
+    Error.stackTraceLimit = STACK_LIMIT;
+    Error.prepareStackTrace = returnCallSites;
+    Error.captureStackTrace(holder, captureCaller);
+    sites = holder.stack as CallSites;
+  } finally {
+    Error.stackTraceLimit = limit;
+    Error.prepareStackTrace = prepare;
+  }
+  if (!Array.isArray(sites)) return null;
+  for (const site of sites) {
+    const name = site.getFileName();
+    if (!name || name.startsWith('node:')) continue;
+    const file = name.startsWith('file://') ? fileURLToPath(name) : name;
+    if (file.includes(NODE_MODULES) || (file.startsWith(OWN_DIR) && !file.endsWith('.spec.ts'))) continue;
+    return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  }
+  return null;
+}

@@ -1,0 +1,55 @@
+import { Migrator, type Kysely, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely';
+import { DatabaseMigrationError } from './database-migration.error.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+/**
+ * Serves the migrations listed in code (migrations/index.ts) to Kysely's Migrator, each in a transaction: Kysely
+ * wraps the whole run in one on PostgreSQL, but not on SQLite (whose DDL is transactional too), where a migration
+ * failing half-way would otherwise leave half its tables behind.
+ */
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, atomic(migration)]));
+  }
+}
+
+function atomic(migration: Migration): Migration {
+  const inTransaction = (step: (db: Kysely<any>) => Promise<void>) => (db: Kysely<any>) =>
+    db.isTransaction ? step(db) : db.transaction().execute((trx) => step(trx));
+  return { up: inTransaction(migration.up), down: migration.down && inTransaction(migration.down) };
+}
+
+/** Migrations through Kysely's Migrator (its tables `kysely_migration` and `kysely_migration_lock`, a lock while it runs). */
+export class DatabaseMigrator {
+  private readonly migrator: Migrator;
+
+  constructor(
+    db: Kysely<any>,
+    /** How the database is named in error messages (no password). */
+    private readonly target: string,
+  ) {
+    this.migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  }
+
+  /** Runs every pending migration, in order; does nothing when none is pending. Resolves with those applied. */
+  async migrateToLatest(): Promise<string[]> {
+    let outcome: { error?: unknown; results?: MigrationResult[] };
+    try {
+      outcome = await this.migrator.migrateToLatest();
+    } catch (error) {
+      throw new DatabaseMigrationError(null, this.target, error);
+    }
+    const { error, results = [] } = outcome;
+    if (error !== undefined) {
+      const failed = results.find((r) => r.status === 'Error');
+      throw new DatabaseMigrationError(failed?.migrationName ?? null, this.target, error);
+    }
+    return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  /** Every known migration and when it was applied (null: pending). */
+  async status(): Promise<{ name: string; executedAt: Date | null }[]> {
+    const migrations: readonly MigrationInfo[] = await this.migrator.getMigrations();
+    return migrations.map((m) => ({ name: m.name, executedAt: m.executedAt ?? null }));
+  }
+}

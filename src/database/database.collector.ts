@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { DataCollector, type PanelBadge, type TimelineBar } from '../profiler/collectors/data-collector.js';
+import { SourceResolver } from '../profiler/error-page/source-resolver.js';
+import type { CallerPosition } from './caller.js';
+import { describeDatabaseTarget, parseDatabaseUrl, type DialectName } from './database-url.js';
+import { queryTimings, recordedQueries, type RecordedQuery } from './query-recorder.js';
+
+export interface DatabaseData {
+  dialect: DialectName;
+  /** DATABASE_URL, password masked. */
+  database: string;
+  queries: RecordedQuery[];
+  /** Queries beyond the per-request cap: counted, not recorded. */
+  dropped: number;
+}
+
+/** A query pattern (the same SQL) run this many times in one request is flagged: likely an N+1 loop. */
+export const REPEATED_QUERY_THRESHOLD = 5;
+
+interface QueryGroup {
+  sql: string;
+  params: string | null;
+  count: number;
+  time: number;
+  /** Distinct parameter sets (similar groups). */
+  variants: Set<string>;
+  callers: Set<string>;
+  numbers: number[];
+  failures: number;
+}
+
+/**
+ * Every query of the request (the QueryRecorder's list): SQL, parameters, duration, start, the caller's file and
+ * line, errors; identical queries (same SQL and parameters) and similar ones (same SQL, other parameters) grouped
+ * with counts and total time, so that an N+1 loop stands out. Callers are mapped to TypeScript (source maps) only
+ * when the panel is opened.
+ */
+@Injectable()
+export class DatabaseCollector extends DataCollector<DatabaseData> {
+  readonly name = 'database';
+  readonly label = 'Database';
+  override readonly priority = 210;
+  private readonly target: { dialect: DialectName; database: string };
+
+  constructor(
+    config: AppConfig,
+    private readonly sources: SourceResolver,
+  ) {
+    super();
+    const target = parseDatabaseUrl(config.database.url, config.projectDir);
+    this.target = { dialect: target.dialect, database: describeDatabaseTarget(target) };
+  }
+
+  /** Each query a bar of the Performance timeline. */
+  override timeline(context: KernelContext): TimelineBar[] {
+    return queryTimings(context).map((timing) => ({ ...timing, category: 'query' }));
+  }
+
+  override lateCollect(context: KernelContext): DatabaseData {
+    const recorded = recordedQueries(context);
+    return { ...this.target, queries: recorded ? [...recorded.queries] : [], dropped: recorded?.dropped ?? 0 };
+  }
+
+  override badge(data: DatabaseData): PanelBadge {
+    const count = data.queries.length + data.dropped;
+    const failed = data.queries.some((q) => q.error !== null);
+    const repeated = mostRepeated(data.queries) >= REPEATED_QUERY_THRESHOLD;
+    return { text: String(count), kind: failed ? 'error' : repeated ? 'warning' : 'info' };
+  }
+
+  override panel(data: DatabaseData): object {
+    const locate = this.callerLocator();
+    const similar = new Map<string, QueryGroup>();
+    const identical = new Map<string, QueryGroup>();
+    const rows = data.queries.map((q, i) => {
+      const params = JSON.stringify(q.params);
+      const caller = locate(q.caller);
+      const number = i + 1;
+      addTo(similar, q.sql, q, null, params, caller, number);
+      addTo(identical, `${q.sql}\u0000${params}`, q, params, params, caller, number);
+      return {
+        number,
+        sql: q.sql,
+        params: q.params.length > 0 ? params : null,
+        start: q.start.toFixed(2),
+        duration: q.duration.toFixed(2),
+        caller,
+        error: q.error,
+      };
+    });
+    for (const row of rows) {
+      const group = similar.get(row.sql)!;
+      Object.assign(row, { similarCount: group.count, repeated: group.count >= REPEATED_QUERY_THRESHOLD });
+    }
+    const total = data.queries.reduce((sum, q) => sum + q.duration, 0);
+    const similarGroups = [...similar.values()].filter((g) => g.count > 1).sort(byCountThenTime).map(groupView);
+    const identicalGroups = [...identical.values()].filter((g) => g.count > 1).sort(byCountThenTime).map(groupView);
+    return {
+      dialect: data.dialect,
+      database: data.database,
+      count: data.queries.length + data.dropped,
+      recorded: data.queries.length,
+      dropped: data.dropped,
+      failed: data.queries.filter((q) => q.error !== null).length,
+      total: total.toFixed(2),
+      statements: similar.size,
+      duplicates: identicalGroups.reduce((sum, g) => sum + g.count - 1, 0),
+      threshold: REPEATED_QUERY_THRESHOLD,
+      warnings: similarGroups.filter((g) => g.repeated),
+      similarGroups,
+      identicalGroups,
+      queries: rows,
+    };
+  }
+
+  /** Maps raw positions (dist/*.js) to the TypeScript source once per distinct position, project-relative. */
+  private callerLocator(): (caller: CallerPosition | null) => string | null {
+    const seen = new Map<string, string>();
+    return (caller) => {
+      if (!caller) return null;
+      const key = `${caller.file}:${caller.line}:${caller.column}`;
+      let shown = seen.get(key);
+      if (shown === undefined) {
+        const located = this.sources.locate(caller.file, caller.line, caller.column);
+        shown = `${this.sources.relativePath(located.file)}:${located.line}`;
+        seen.set(key, shown);
+      }
+      return shown;
+    };
+  }
+}
+
+function mostRepeated(queries: RecordedQuery[]): number {
+  const counts = new Map<string, number>();
+  let max = 0;
+  for (const q of queries) {
+    const n = (counts.get(q.sql) ?? 0) + 1;
+    counts.set(q.sql, n);
+    if (n > max) max = n;
+  }
+  return max;
+}
+
+function addTo(groups: Map<string, QueryGroup>, key: string, q: RecordedQuery, params: string | null, variant: string, caller: string | null, number: number): void {
+  let group = groups.get(key);
+  if (!group) {
+    group = { sql: q.sql, params, count: 0, time: 0, variants: new Set(), callers: new Set(), numbers: [], failures: 0 };
+    groups.set(key, group);
+  }
+  group.count++;
+  group.time += q.duration;
+  group.variants.add(variant);
+  if (caller) group.callers.add(caller);
+  group.numbers.push(number);
+  if (q.error !== null) group.failures++;
+}
+
+function byCountThenTime(a: QueryGroup, b: QueryGroup): number {
+  return b.count - a.count || b.time - a.time;
+}
+
+interface GroupView {
+  sql: string;
+  params: string | null;
+  count: number;
+  time: string;
+  average: string;
+  variants: number;
+  callers: string[];
+  numbers: string;
+  failures: number;
+  repeated: boolean;
+}
+
+function groupView(group: QueryGroup): GroupView {
+  return {
+    sql: group.sql,
+    params: group.params,
+    count: group.count,
+    time: group.time.toFixed(2),
+    average: (group.time / group.count).toFixed(2),
+    variants: group.variants.size,
+    callers: [...group.callers],
+    numbers: group.numbers.length > 12 ? `${group.numbers.slice(0, 12).join(', ')}, …` : group.numbers.join(', '),
+    failures: group.failures,
+    repeated: group.count >= REPEATED_QUERY_THRESHOLD,
+  };
+}

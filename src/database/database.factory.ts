@@ -1,0 +1,99 @@
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import type { AppConfig } from '../config/app-config.js';
+import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
+import { describeDatabaseTarget, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+import { DatabaseMigrator } from './database-migrator.js';
+import { QueryRecorder } from './query-recorder.js';
+import type { ShopDatabase } from './schema.js';
+import type { ShopDb } from './shop-db.js';
+
+export interface OpenDatabaseOptions {
+  /** A relative SQLite file is relative to this directory (the project's). */
+  baseDir: string;
+  /** Queries are logged on its `database` channel; none: not logged (the CLI). */
+  logger?: KernelLogger;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+/** pg's type ids of what it would otherwise return as strings or Dates. */
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_TIMESTAMPTZ = 1184;
+
+/**
+ * The shop's Kysely instance for a DATABASE_URL: better-sqlite3 (WAL, foreign keys on, a busy timeout) or a pg
+ * Pool, with every query reported to the QueryRecorder. The returned instance is not migrated yet: see
+ * DatabaseMigrator. Close it with `destroy()`.
+ */
+export function createShopDb(url: string, options: OpenDatabaseOptions): ShopDb {
+  const target = parseDatabaseUrl(url, options.baseDir);
+  const recorder = new QueryRecorder(options.logger);
+  const db = new Kysely<ShopDatabase>({ dialect: dialectFor(target, options), plugins: [recorder], log: recorder.log });
+  return db as ShopDb;
+}
+
+/**
+ * The application's ShopDb: connected to DATABASE_URL and migrated before anything can inject it, so the
+ * application does not start (nor serve) on a database it cannot migrate.
+ */
+export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger): Promise<ShopDb> {
+  const db = createShopDb(config.database.url, { baseDir: config.projectDir, logger });
+  const target = describeDatabaseTarget(parseDatabaseUrl(config.database.url, config.projectDir));
+  try {
+    const applied = await new DatabaseMigrator(db, target).migrateToLatest();
+    for (const migration of applied) logger.channel('database').info('Applied migration {migration} to {database}', { migration, database: target });
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  return db;
+}
+
+function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions): Dialect {
+  if (target.dialect === 'sqlite') {
+    return new SqliteDialect({
+      database: async () => {
+        if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
+        const database = new SqliteDatabase(target.file);
+        database.pragma('journal_mode = WAL');
+        database.pragma('synchronous = NORMAL');
+        database.pragma('foreign_keys = ON');
+        database.pragma('busy_timeout = 5000');
+        return database;
+      },
+    });
+  }
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.poolSize ?? 10, types: { getTypeParser } });
+  // An idle client losing its connection (server restart) must not crash the process: the pool replaces it.
+  pool.on('error', (error) => {
+    options.logger?.channel('database').error('PostgreSQL connection error: {message}', { message: error.message });
+  });
+  return new PostgresDialect({ pool });
+}
+
+/**
+ * The same values on both dialects: counts and sums (int8) and numerics as numbers, as SQLite returns them, and
+ * timestamptz as ISO 8601 text, as the SQLite schema stores times.
+ */
+const getTypeParser = ((id: number, format?: 'text' | 'binary') => {
+  if (format === 'binary') return pg.types.getTypeParser(id as never, 'binary');
+  switch (id) {
+    case PG_INT8:
+    case PG_NUMERIC:
+      return (value: string) => Number(value);
+    case PG_TIMESTAMPTZ: {
+      const parseDate = pg.types.getTypeParser(PG_TIMESTAMPTZ, 'text') as (value: string) => Date | number;
+      return (value: string) => {
+        const date = parseDate(value);
+        return date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : value;
+      };
+    }
+    default:
+      return pg.types.getTypeParser(id as never, 'text');
+  }
+}) as pg.CustomTypesConfig['getTypeParser'];

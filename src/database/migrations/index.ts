@@ -1,0 +1,15 @@
+import type { Migration } from 'kysely';
+import * as catalogue from './0001-catalogue.js';
+import * as accounts from './0002-accounts.js';
+import * as cartsOrders from './0003-carts-orders.js';
+
+/**
+ * Every migration of the shop, oldest first, under the name recorded in `kysely_migration`. A static list (not a
+ * folder scan): it works the same from src/ under Jest and from dist/, and the build cannot forget a file. A new
+ * migration is a new file here and one line below; names sort in the order they must run.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001-catalogue': catalogue,
+  '0002-accounts': accounts,
+  '0003-carts-orders': cartsOrders,
+});

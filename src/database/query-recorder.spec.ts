@@ -1,0 +1,131 @@
+import type { Response } from 'express';
+import { sql } from 'kysely';
+import { fileURLToPath } from 'node:url';
+import { AppConfig } from '../config/app-config.js';
+import { KernelContext, kernelContextStorage } from '../lifecycle/kernel-context.js';
+import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
+import { LogLevel } from '../lifecycle/logging/log-level.js';
+import { Profile, PROFILE } from '../profiler/profile.js';
+import { createShopDb } from './database.factory.js';
+import { DatabaseMigrator } from './database-migrator.js';
+import { MAX_RECORDED_QUERIES, queryTimings, recordedQueries } from './query-recorder.js';
+import type { ShopDb } from './shop-db.js';
+
+const THIS_FILE = fileURLToPath(import.meta.url);
+
+/**
+ * The line V8 runs at the place this is called from: the caller position the recorder must capture for a query
+ * issued in the same statement. (Under Jest the module V8 runs is ts-jest's output, whose lines differ from the
+ * .ts file's; in dist/, source maps take the panel back to the TypeScript line.)
+ */
+function here(): number {
+  const prepare = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, sites) => sites;
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  Error.captureStackTrace(holder, here);
+  const line = holder.stack![0].getLineNumber()!;
+  Error.prepareStackTrace = prepare;
+  return line;
+}
+
+function requestContext(profiled: boolean): KernelContext {
+  const context = new KernelContext({} as Response, 'en');
+  if (profiled) context.set(PROFILE, new Profile('abc123', null, '127.0.0.1', 'GET', 'http://shop.test/', Date.now()));
+  return context;
+}
+
+describe('QueryRecorder', () => {
+  let db: ShopDb;
+
+  beforeAll(async () => {
+    const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test' }));
+    db = createShopDb('sqlite::memory:', { baseDir: '/tmp', logger });
+    await new DatabaseMigrator(db, 'sqlite::memory:').migrateToLatest();
+    await db.insertInto('categories').values({ slug: 'tea', name: 'Tea' }).execute();
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  it('records a query of a profiled request with its SQL, parameters, duration, start and caller', async () => {
+    const context = requestContext(true);
+    const [line, rows] = await kernelContextStorage.run(context, async () => [here(), await db.selectFrom('categories').select(['id', 'name']).where('slug', '=', 'tea').execute()] as const);
+    expect(rows).toEqual([{ id: 1, name: 'Tea' }]);
+    const [query, ...others] = recordedQueries(context)!.queries;
+    expect(others).toEqual([]);
+    expect(query.sql).toBe('select "id", "name" from "categories" where "slug" = ?');
+    expect(query.params).toEqual(['tea']);
+    expect(query.error).toBeNull();
+    expect(typeof query.duration).toBe('number');
+    expect(query.duration).toBeGreaterThanOrEqual(0);
+    expect(query.start).toBeGreaterThanOrEqual(0);
+    expect(query.caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
+  });
+
+  it('logs each query on the database channel at DEBUG, on the request', async () => {
+    const context = requestContext(false);
+    await kernelContextStorage.run(context, () => sql`select ${42} as answer`.execute(db));
+    const entry = context.logs.find((e) => e.channel === 'database')!;
+    expect(entry.level).toBe(LogLevel.DEBUG);
+    expect(entry.template).toBe('Query ({duration} ms): {sql}');
+    expect(entry.context).toMatchObject({ sql: 'select ? as answer', params: [42] });
+    expect(typeof entry.context.duration).toBe('number');
+  });
+
+  it('records raw SQL, transactions and failures; a failure keeps its error message', async () => {
+    const context = requestContext(true);
+    const lines: number[] = [];
+    await kernelContextStorage.run(context, async () => {
+      await db.transaction().execute(async (trx) => {
+        lines.push(here(), (await trx.insertInto('categories').values({ slug: 'coffee', name: 'Coffee' }).execute()).length);
+      });
+      lines.push(here(), await db.insertInto('categories').values({ slug: 'tea', name: 'Tea again' }).execute().then(() => 0, () => -1));
+    });
+    const queries = recordedQueries(context)!.queries;
+    // Kysely runs BEGIN and COMMIT as queries too: they are part of the request's database work.
+    expect(queries.map((q) => [q.sql, q.error])).toEqual([
+      ['begin', null],
+      ['insert into "categories" ("slug", "name") values (?, ?)', null],
+      ['commit', null],
+      ['insert into "categories" ("slug", "name") values (?, ?)', 'UNIQUE constraint failed: categories.slug'],
+    ]);
+    expect(lines[3]).toBe(-1);
+    expect(queries.map((q) => q.caller?.line ?? null)).toEqual([null, lines[0], null, lines[2]]);
+    const failure = context.logs.filter((e) => e.channel === 'database')[3];
+    expect(failure.template).toBe('Query failed ({duration} ms): {sql}');
+    expect(failure.context.error).toBe('UNIQUE constraint failed: categories.slug');
+  });
+
+  it('captures no caller when the request is not profiled', async () => {
+    const context = requestContext(false);
+    await kernelContextStorage.run(context, () => db.selectFrom('categories').selectAll().execute());
+    expect(recordedQueries(context)!.queries.map((q) => q.caller)).toEqual([null]);
+  });
+
+  it('outside any request, queries run and nothing is recorded', async () => {
+    const rows = await db.selectFrom('categories').select('slug').orderBy('slug').execute();
+    expect(rows.map((r) => r.slug)).toEqual(['coffee', 'tea']);
+    expect(recordedQueries()).toBeUndefined();
+  });
+
+  it('keeps at most MAX_RECORDED_QUERIES per request and counts the others', async () => {
+    const context = requestContext(false);
+    await kernelContextStorage.run(context, async () => {
+      for (let i = 0; i < MAX_RECORDED_QUERIES + 3; i++) await sql`select 1`.execute(db);
+    });
+    const recorded = recordedQueries(context)!;
+    expect([recorded.queries.length, recorded.dropped]).toEqual([MAX_RECORDED_QUERIES, 3]);
+  });
+
+  it('gives the Performance timeline a bar per query, labelled with its SQL', async () => {
+    const context = requestContext(false);
+    await kernelContextStorage.run(context, async () => {
+      await db.selectFrom('categories').select(['id', 'slug', 'name', 'description', 'position']).execute();
+      await sql`select 1`.execute(db);
+    });
+    const timings = queryTimings(context);
+    expect(timings.map((t) => t.name)).toEqual(['#1 select "id", "slug", "name", "description",…', '#2 select 1']);
+    expect(timings[1].start).toBeGreaterThanOrEqual(timings[0].start);
+  });
+});
