@@ -1,5 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { isMain, runWith } from '../../cli/command-line.js';
 import { AppConfig } from '../../config/app-config.js';
 import { createShopDb } from '../database.factory.js';
 import { describeDatabaseTarget, parseDatabaseUrl } from '../database-url.js';
@@ -75,18 +74,8 @@ export class DatabaseCli {
     for (const name of applied) this.out(`Applied migration ${name}.\n`);
   }
 
-  private async withDatabase(action: (db: ShopDb) => Promise<void>): Promise<number> {
-    let db: ShopDb | undefined;
-    try {
-      db = this.options.open();
-      await action(db);
-      return 0;
-    } catch (error) {
-      this.err(`Error: ${(error as Error)?.message ?? String(error)}\n`);
-      return 1;
-    } finally {
-      await db?.destroy().catch(() => undefined);
-    }
+  private withDatabase(action: (db: ShopDb) => Promise<void>): Promise<number> {
+    return runWith(() => this.options.open(), (db) => db.destroy(), action, this.err);
   }
 
   private usageError(message: string): number {
@@ -95,15 +84,7 @@ export class DatabaseCli {
   }
 }
 
-function isMain(): boolean {
-  try {
-    return process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const config = AppConfig.fromEnv();
   const cli = new DatabaseCli({
     open: () => createShopDb(config.database.url, { baseDir: config.projectDir }),

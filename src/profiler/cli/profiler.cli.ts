@@ -1,5 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { isMain, runWith } from '../../cli/command-line.js';
 import { parseArgs } from 'node:util';
 import { AppConfig } from '../../config/app-config.js';
 import type { ProfileSummary } from '../storage/profile-record.js';
@@ -114,19 +113,17 @@ export class ProfilerCli {
     return line(header) + line(widths.map((w) => '-'.repeat(w))) + cells.map(line).join('');
   }
 
-  private async withStorage(action: (storage: ProfilerStorage) => Promise<void>): Promise<number> {
-    let storage: ProfilerStorage | undefined;
-    try {
-      storage = this.options.storage();
-      await storage.open();
-      await action(storage);
-      return 0;
-    } catch (error) {
-      this.err(`Error: ${(error as Error)?.message ?? String(error)}\n`);
-      return 1;
-    } finally {
-      await storage?.close().catch(() => undefined);
-    }
+  private withStorage(action: (storage: ProfilerStorage) => Promise<void>): Promise<number> {
+    return runWith(
+      async () => {
+        const storage = this.options.storage();
+        await storage.open();
+        return storage;
+      },
+      (storage) => storage.close(),
+      action,
+      this.err,
+    );
   }
 
   private usageError(message: string): number {
@@ -139,15 +136,7 @@ function ellipsis(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }
 
-function isMain(): boolean {
-  try {
-    return process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const cli = new ProfilerCli({
     storage: () => {
       const config = AppConfig.fromEnv();
