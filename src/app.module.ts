@@ -3,9 +3,10 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { ProfilerModule } from './profiler/profiler.module.js';
+import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, HomeModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, HomeModule, CatalogueModule],
 })
 export class AppModule {}

@@ -65,6 +65,8 @@ export interface ControllerReference {
 export class ControllerEvent extends KernelEvent {
   readonly name: KernelEventName = KernelEvents.CONTROLLER;
   replacement: (() => unknown) | undefined;
+  /** Asynchronous work the controller must wait for (see `waitFor`). */
+  readonly pending: Array<Promise<unknown>> = [];
 
   constructor(
     request: KernelRequest,
@@ -78,6 +80,17 @@ export class ControllerEvent extends KernelEvent {
   setController(replacement: () => unknown, reference?: ControllerReference): void {
     this.replacement = replacement;
     if (reference) this.controller = reference;
+  }
+
+  /**
+   * Listeners run synchronously; a listener that must load something first (a parameter converter reading the
+   * database) hands the promise here. The kernel waits for every one before kernel.controller_arguments and the
+   * controller; a rejection (e.g. a NotFoundHttpException) goes to kernel.exception and the controller is not called.
+   */
+  waitFor(task: Promise<unknown>): void {
+    // Handled by the kernel once dispatch is over; never an unhandled rejection in between.
+    task.catch(() => undefined);
+    this.pending.push(task);
   }
 }
 

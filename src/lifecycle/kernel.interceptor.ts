@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { defer, type Observable } from 'rxjs';
+import { defer, from, switchMap, type Observable } from 'rxjs';
 import { KernelEventDispatcher } from './event-dispatcher.js';
 import type { KernelContext } from './kernel-context.js';
 import { KERNEL_CONTEXT } from './kernel-symbols.js';
@@ -38,9 +38,15 @@ export class KernelInterceptor implements NestInterceptor {
       request.attributes._controller = reference.name;
     }
     const event = this.dispatcher.dispatch(new ControllerEvent(request, reference, { target, method }), context);
-    this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }), context);
-    const replacement = event.replacement;
-    if (replacement) return defer(async () => replacement());
-    return next.handle();
+    const proceed = (): Observable<unknown> => {
+      this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }), context);
+      const replacement = event.replacement;
+      if (replacement) return defer(async () => replacement());
+      return next.handle();
+    };
+    if (event.pending.length === 0) return proceed();
+    // A kernel.controller listener is loading something (ControllerEvent.waitFor): wait, then go on; a rejection
+    // becomes the observable's error, which Nest hands to the kernel's exception filter (kernel.exception).
+    return from(Promise.all(event.pending)).pipe(switchMap(proceed));
   }
 }
