@@ -12,6 +12,7 @@ import { DatabaseMigrator } from '../src/database/database-migrator.js';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { DatabaseFixturesModule } from './fixtures/database-fixtures.module.js';
+import { buildCatalogue } from '../src/database/seed/catalogue.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
 
@@ -188,6 +189,22 @@ describe('Data layer on SQLite (e2e)', () => {
     const after = new Database(broken);
     expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['kysely_migration', 'kysely_migration_lock', 'products']);
     after.close();
+  });
+
+  it('loads the demo catalogue into an empty development database at start, and only into an empty one', async () => {
+    const count = async (app: { get: (token: typeof ShopDb) => ShopDb }) =>
+      Number((await app.get(ShopDb).selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const testApp = await createTestApp({ env: { DATABASE_URL: 'sqlite::memory:' } });
+    expect(await count(testApp)).toBe(0);
+    await testApp.close();
+    const file = join(dir, 'dev-shop.sqlite');
+    const dev = await createTestApp({ env: { APP_ENV: 'dev', DATABASE_URL: `sqlite:${file}` } });
+    expect(await count(dev)).toBe(buildCatalogue().products.length);
+    await dev.get(ShopDb).deleteFrom('products').where('slug', '=', buildCatalogue().products[0].slug).execute();
+    await dev.close();
+    const again = await createTestApp({ env: { APP_ENV: 'dev', DATABASE_URL: `sqlite:${file}` } });
+    expect(await count(again)).toBe(buildCatalogue().products.length - 1);
+    await again.close();
   });
 
   it('refuses to start on a PostgreSQL server that does not answer', async () => {

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { DatabaseMigrator } from './database-migrator.js';
+import { seedCatalogue } from './seed/catalogue.seeder.js';
 import { QueryRecorder } from './query-recorder.js';
 import type { ShopDatabase } from './schema.js';
 import type { ShopDb } from './shop-db.js';
@@ -47,6 +48,11 @@ export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger
   try {
     const applied = await new DatabaseMigrator(db, target).migrateToLatest();
     for (const migration of applied) logger.channel('database').info('Applied migration {migration} to {database}', { migration, database: target });
+    // The quick start (`npm start`) shows a shop with something in it: an empty development catalogue gets the demo one.
+    if (config.env === 'dev' && !(await db.selectFrom('products').select('id').limit(1).executeTakeFirst())) {
+      const report = await seedCatalogue(db);
+      logger.channel('database').info('Loaded the demo catalogue ({products} products) into the empty {database}', { products: report.products, database: target });
+    }
   } catch (error) {
     await db.destroy().catch(() => undefined);
     throw error;
