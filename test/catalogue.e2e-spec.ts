@@ -6,6 +6,7 @@ import { buildCatalogue, type SeedProduct } from '../src/database/seed/catalogue
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { createTestApp } from './support/create-test-app.js';
+import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -25,28 +26,7 @@ const SORTED: Record<string, (a: Seeded, b: Seeded) => number> = {
 };
 const euros = (cents: number): string => `€${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
 
-/**
- * PostgreSQL as in database.e2e-spec.ts: the machine's server (or TEST_POSTGRES_URL), a schema of this run's own,
- * dropped afterwards; without a server the PostgreSQL run is skipped, except in CI (CI=true), where it fails.
- */
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const IN_CI = process.env.CI === 'true';
-
-async function postgresAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const POSTGRES_AVAILABLE = await postgresAnswers();
-const describePostgres = POSTGRES_AVAILABLE || IN_CI ? describe : describe.skip;
-if (!POSTGRES_AVAILABLE && !IN_CI) process.stderr.write(`Catalogue PostgreSQL tests skipped: no server answers at ${POSTGRES_URL}.\n`);
+const describePostgres = describePostgresIfAvailable('Catalogue PostgreSQL tests');
 
 interface TestDatabase {
   /** DATABASE_URL of the app (undefined: createTestApp's in-memory SQLite). */

@@ -14,35 +14,14 @@ import { ShopDb } from '../src/database/shop-db.js';
 import { DatabaseFixturesModule } from './fixtures/database-fixtures.module.js';
 import { buildCatalogue } from '../src/database/seed/catalogue.js';
 import { createTestApp } from './support/create-test-app.js';
+import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
 const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'sessions', 'users'];
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
 
-/**
- * PostgreSQL: the machine's server (127.0.0.1:5432, trust auth, database `test`), or TEST_POSTGRES_URL. Each run
- * works in a fresh schema, dropped at the end. Without a server the PostgreSQL tests are skipped, except in CI
- * (CI=true), where they run and fail.
- */
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const IN_CI = process.env.CI === 'true';
-
-async function postgresAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const POSTGRES_AVAILABLE = await postgresAnswers();
-const describePostgres = POSTGRES_AVAILABLE || IN_CI ? describe : describe.skip;
-if (!POSTGRES_AVAILABLE && !IN_CI) process.stderr.write(`PostgreSQL tests skipped: no server answers at ${POSTGRES_URL}.\n`);
+const describePostgres = describePostgresIfAvailable('PostgreSQL tests');
 
 /**
  * The message a query failed with. (Not `rejects.toThrow`: better-sqlite3's native module makes its errors with the
