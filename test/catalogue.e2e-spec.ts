@@ -127,6 +127,15 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       await get('/products?page=1&page=2').expect(400);
     });
 
+    it('rejects a malformed page in kernel.request (PaginationListener), before any controller runs', async () => {
+      const res = await get('/products?page=abc').expect(400);
+      const profile = await storedProfile(app, res.headers['x-debug-token']);
+      const called: Array<{ event: string; listener: string; priority: number }> = (profile.data as Record<string, any>).events.called;
+      const request = called.filter((c) => c.event === 'kernel.request');
+      expect(request[request.length - 1]).toMatchObject({ listener: 'PaginationListener::onKernelRequest', priority: 4 });
+      expect(called.map((c) => c.event)).not.toContain('kernel.controller');
+    });
+
     it('answers 400 for an unknown sort, naming the valid ones', async () => {
       const res = await get('/products?sort=price').expect(400);
       expect(res.text).toContain('Invalid sort &quot;price&quot;: expected one of name, price_asc, price_desc, newest.');

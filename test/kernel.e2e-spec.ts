@@ -62,6 +62,7 @@ describe('Kernel lifecycle (e2e)', () => {
         ['RouterListener::onKernelRequest', 32],
         ['ShortCircuitListener::onKernelRequest', 20],
         ['LocaleListener::onKernelRequest', 16],
+        ['PaginationListener::onKernelRequest', 4],
         ['MaintenanceListener::onKernelRequest', -16],
       ]);
       expect(calls(context).filter(([event]) => event === 'kernel.response').map(([, l]) => l)).toEqual([

@@ -71,7 +71,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
     const declared: string | undefined = Reflect.getMetadata(ROUTE_NAME_METADATA, handler);
     const name = this.routes.uniqueName(declared ?? defaultRouteName(handlerName));
     const caseSensitive = this.getInstance().get('case sensitive routing') === true;
-    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive }));
+    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, handler }));
     return args;
   }
 }

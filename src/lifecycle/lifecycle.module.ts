@@ -19,6 +19,7 @@ import { RouterListener } from './listeners/router.listener.js';
 import { ValidateRequestListener } from './listeners/validate-request.listener.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { MaintenanceMode } from './maintenance/maintenance-mode.js';
+import { PaginationListener } from './pagination/pagination.listener.js';
 import { NativeControllers } from './routing/native-controllers.js';
 import { RouteTable } from './routing/route-table.js';
 import { UrlGenerator } from './routing/url-generator.js';
@@ -32,6 +33,7 @@ const LISTENERS = [
   LocaleListener,
   RouterListener,
   MaintenanceListener,
+  PaginationListener,
   ResponseListener,
   ErrorListener,
   DisallowRobotsIndexingListener,

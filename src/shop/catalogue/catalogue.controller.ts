@@ -1,5 +1,7 @@
 import { Controller, Get, Query, Render } from '@nestjs/common';
 import type { Category } from '../../database/schema.js';
+import { Paginated } from '../../lifecycle/pagination/paginated.decorator.js';
+import type { Pagination } from '../../lifecycle/pagination/pagination.js';
 import { ConvertParam } from '../../lifecycle/param-conversion/convert-param.decorator.js';
 import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
 import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
@@ -7,7 +9,7 @@ import { formatPrice, stockState } from './catalogue-format.js';
 import { CatalogueService, type ProductListing } from './catalogue.service.js';
 import { CategoryBySlugConverter } from './category-by-slug.converter.js';
 import { CategoryRepository } from './category.repository.js';
-import { parseListingQuery } from './listing-query.js';
+import { parseListingQuery, PER_PAGE } from './listing-query.js';
 import { ProductBySlugConverter } from './product-by-slug.converter.js';
 import type { ProductWithCategory } from './product.repository.js';
 
@@ -26,9 +28,14 @@ export class CatalogueController {
 
   @Get('products')
   @RouteName('catalogue_products')
+  @Paginated({ perPage: PER_PAGE })
   @Render('shop/catalogue/list')
-  async products(@Query() query: Record<string, unknown>, @RequestAttribute('_locale') locale: string): Promise<Page & { listing: ProductListing; categories: Array<{ name: string; href: string }> }> {
-    const listing = await this.catalogue.listing(parseListingQuery(query), '/products');
+  async products(
+    @Query() query: Record<string, unknown>,
+    @RequestAttribute('_pagination') pagination: Pagination,
+    @RequestAttribute('_locale') locale: string,
+  ): Promise<Page & { listing: ProductListing; categories: Array<{ name: string; href: string }> }> {
+    const listing = await this.catalogue.listing(parseListingQuery(query), pagination, '/products');
     const categories = (await this.categories.all()).map((c) => ({ name: c.name, href: categoryPath(c.slug) }));
     return { title: listing.q ? `Search: ${listing.q} – Shopkernel` : 'Products – Shopkernel', locale, listing, categories };
   }
@@ -36,13 +43,15 @@ export class CatalogueController {
   @Get('categories/:slug')
   @RouteName('catalogue_category')
   @ConvertParam('category', CategoryBySlugConverter, { from: 'slug' })
+  @Paginated({ perPage: PER_PAGE })
   @Render('shop/catalogue/list')
   async category(
     @RequestAttribute('category') category: Category,
     @Query() query: Record<string, unknown>,
+    @RequestAttribute('_pagination') pagination: Pagination,
     @RequestAttribute('_locale') locale: string,
   ): Promise<Page & { category: { name: string; description: string }; listing: ProductListing }> {
-    const listing = await this.catalogue.listing(parseListingQuery(query), categoryPath(category.slug), category.id);
+    const listing = await this.catalogue.listing(parseListingQuery(query), pagination, categoryPath(category.slug), category.id);
     return { title: `${category.name} – Shopkernel`, locale, category: { name: category.name, description: category.description }, listing };
   }
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Product } from '../../database/schema.js';
 import { formatPrice, stockState, type StockLevel } from './catalogue-format.js';
 import { CATALOGUE_SORTS, SORT_LABELS, type CatalogueSort } from './catalogue-sort.js';
-import { assertPageExists, lastPageOf, PER_PAGE, type ListingQuery } from './listing-query.js';
+import { assertPageExists, type Pagination } from '../../lifecycle/pagination/pagination.js';
+import type { ListingQuery } from './listing-query.js';
 import { ProductRepository } from './product.repository.js';
 
 export interface ProductCard {
@@ -38,16 +39,15 @@ export class CatalogueService {
   constructor(private readonly products: ProductRepository) {}
 
   /** One page of a list (`basePath`: `/products` or a category's path); a page after the last is a 404. */
-  async listing(query: ListingQuery, basePath: string, categoryId?: number): Promise<ProductListing> {
+  async listing(query: ListingQuery, pagination: Pagination, basePath: string, categoryId?: number): Promise<ProductListing> {
     const { total, rows } = await this.products.list({
       categoryId,
       q: query.q,
       sort: query.sort,
-      offset: (query.page - 1) * PER_PAGE,
-      limit: PER_PAGE,
+      offset: pagination.offset,
+      limit: pagination.limit,
     });
-    const lastPage = lastPageOf(total);
-    assertPageExists(query.page, lastPage);
+    const lastPage = assertPageExists(pagination, total);
     const href = (page: number): string => {
       const params = new URLSearchParams();
       if (query.q) params.set('q', query.q);
@@ -66,11 +66,11 @@ export class CatalogueService {
       pagination:
         lastPage > 1
           ? {
-              page: query.page,
+              page: pagination.page,
               lastPage,
-              previous: query.page > 1 ? href(query.page - 1) : undefined,
-              next: query.page < lastPage ? href(query.page + 1) : undefined,
-              pages: pageNumbers(query.page, lastPage).map((number) => ({ number, href: href(number), current: number === query.page })),
+              previous: pagination.page > 1 ? href(pagination.page - 1) : undefined,
+              next: pagination.page < lastPage ? href(pagination.page + 1) : undefined,
+              pages: pageNumbers(pagination.page, lastPage).map((number) => ({ number, href: href(number), current: number === pagination.page })),
             }
           : undefined,
     };
