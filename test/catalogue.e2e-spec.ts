@@ -208,6 +208,29 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
     });
   });
 
+  describe('HTTP caching', () => {
+    it('sends Cache-Control, Vary and an ETag on catalogue pages, and a bodiless 304 when If-None-Match has it', async () => {
+      for (const path of ['/products?sort=price_asc', `/products/${PRODUCTS[0].slug}`]) {
+        const first = await get(path).expect(200);
+        expect(first.headers['cache-control']).toBe('public, max-age=60');
+        expect(first.headers.vary).toBe('Accept-Language');
+        const etag = first.headers.etag;
+        expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+        const again = await get(path).set('If-None-Match', `"other", ${etag}`).expect(304);
+        expect(again.text).toBe('');
+        expect(again.headers.etag).toBe(etag);
+        expect(again.headers['content-type']).toBeUndefined();
+        await get(path).set('If-None-Match', '"other"').expect(200);
+      }
+    });
+
+    it('does not cache errors: a 404 keeps no-store and no ETag', async () => {
+      const res = await get('/products/no-such-thing').expect(404);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers.etag).toBeUndefined();
+    });
+  });
+
   describe('GET /products/:slug', () => {
     const find = (predicate: (p: Seeded) => boolean): Seeded => {
       const product = PRODUCTS.find(predicate);

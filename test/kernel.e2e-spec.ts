@@ -66,6 +66,7 @@ describe('Kernel lifecycle (e2e)', () => {
         ['MaintenanceListener::onKernelRequest', -16],
       ]);
       expect(calls(context).filter(([event]) => event === 'kernel.response').map(([, l]) => l)).toEqual([
+        'HttpCacheListener::onKernelResponse',
         'CorsListener::onKernelResponse',
         'ResponseListener::onKernelResponse',
         'ProfilerListener::onKernelResponse',
@@ -285,7 +286,7 @@ describe('Kernel lifecycle (e2e)', () => {
     expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const context = await probe.lastTerminated();
-    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(6);
+    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(7);
   });
 
   describe('a kernel.request listener that sets a response', () => {

@@ -18,6 +18,7 @@ import { ResponseListener } from './listeners/response.listener.js';
 import { RouterListener } from './listeners/router.listener.js';
 import { ValidateRequestListener } from './listeners/validate-request.listener.js';
 import { KernelLogger } from './logging/kernel-logger.js';
+import { HttpCacheListener } from './http-cache/http-cache.listener.js';
 import { MaintenanceMode } from './maintenance/maintenance-mode.js';
 import { PaginationListener } from './pagination/pagination.listener.js';
 import { NativeControllers } from './routing/native-controllers.js';
@@ -32,6 +33,7 @@ const LISTENERS = [
   CorsListener,
   LocaleListener,
   RouterListener,
+  HttpCacheListener,
   MaintenanceListener,
   PaginationListener,
   ResponseListener,

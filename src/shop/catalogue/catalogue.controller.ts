@@ -1,5 +1,6 @@
 import { Controller, Get, Query, Render } from '@nestjs/common';
 import type { Category } from '../../database/schema.js';
+import { HttpCache } from '../../lifecycle/http-cache/http-cache.decorator.js';
 import { Paginated } from '../../lifecycle/pagination/paginated.decorator.js';
 import type { Pagination } from '../../lifecycle/pagination/pagination.js';
 import { ConvertParam } from '../../lifecycle/param-conversion/convert-param.decorator.js';
@@ -12,6 +13,9 @@ import { CategoryRepository } from './category.repository.js';
 import { parseListingQuery, PER_PAGE } from './listing-query.js';
 import { ProductBySlugConverter } from './product-by-slug.converter.js';
 import type { ProductWithCategory } from './product.repository.js';
+
+/** Catalogue pages change when the catalogue does: a minute in any cache, per language. */
+const CATALOGUE_CACHE = { maxAge: 60, public: true, vary: ['Accept-Language'] };
 
 interface Page {
   title: string;
@@ -29,6 +33,7 @@ export class CatalogueController {
   @Get('products')
   @RouteName('catalogue_products')
   @Paginated({ perPage: PER_PAGE })
+  @HttpCache(CATALOGUE_CACHE)
   @Render('shop/catalogue/list')
   async products(
     @Query() query: Record<string, unknown>,
@@ -44,6 +49,7 @@ export class CatalogueController {
   @RouteName('catalogue_category')
   @ConvertParam('category', CategoryBySlugConverter, { from: 'slug' })
   @Paginated({ perPage: PER_PAGE })
+  @HttpCache(CATALOGUE_CACHE)
   @Render('shop/catalogue/list')
   async category(
     @RequestAttribute('category') category: Category,
@@ -58,6 +64,7 @@ export class CatalogueController {
   @Get('products/:slug')
   @RouteName('catalogue_product')
   @ConvertParam('product', ProductBySlugConverter, { from: 'slug' })
+  @HttpCache(CATALOGUE_CACHE)
   @Render('shop/catalogue/product')
   product(@RequestAttribute('product') product: ProductWithCategory, @RequestAttribute('_locale') locale: string): Page & Record<string, unknown> {
     return {
