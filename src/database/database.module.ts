@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
-import { SourceResolver } from '../profiler/error-page/source-resolver.js';
+import { ProfilerModule } from '../profiler/profiler.module.js';
 import { openMigratedShopDb } from './database.factory.js';
 import { DatabaseCollector } from './database.collector.js';
 import { DatabaseShutdown } from './database-shutdown.js';
@@ -13,10 +13,11 @@ import { ShopDb } from './shop-db.js';
  */
 @Global()
 @Module({
+  // The profiler's SourceResolver (one cache of source maps and sources) maps query callers to TypeScript.
+  imports: [ProfilerModule],
   providers: [
     { provide: ShopDb, useFactory: openMigratedShopDb, inject: [AppConfig, KernelLogger] },
     DatabaseShutdown,
-    SourceResolver,
     DatabaseCollector,
   ],
   exports: [ShopDb],

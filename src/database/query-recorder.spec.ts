@@ -10,23 +10,9 @@ import { createShopDb } from './database.factory.js';
 import { DatabaseMigrator } from './database-migrator.js';
 import { MAX_RECORDED_QUERIES, queryTimings, recordedQueries } from './query-recorder.js';
 import type { ShopDb } from './shop-db.js';
+import { here } from '../../test/support/here.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
-
-/**
- * The line V8 runs at the place this is called from: the caller position the recorder must capture for a query
- * issued in the same statement. (Under Jest the module V8 runs is ts-jest's output, whose lines differ from the
- * .ts file's; in dist/, source maps take the panel back to the TypeScript line.)
- */
-function here(): number {
-  const prepare = Error.prepareStackTrace;
-  Error.prepareStackTrace = (_error, sites) => sites;
-  const holder: { stack?: NodeJS.CallSite[] } = {};
-  Error.captureStackTrace(holder, here);
-  const line = holder.stack![0].getLineNumber()!;
-  Error.prepareStackTrace = prepare;
-  return line;
-}
 
 function requestContext(profiled: boolean): KernelContext {
   const context = new KernelContext({} as Response, 'en');

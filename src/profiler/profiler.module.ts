@@ -61,7 +61,7 @@ const COLLECTORS = [
     { provide: APP_INTERCEPTOR, useClass: ProfilerInterceptor },
     ...COLLECTORS,
   ],
-  exports: [ExceptionFlattener, DebugErrorRenderer, ProfilerService],
+  exports: [ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver],
 })
 export class ProfilerModule {}
 

@@ -42,7 +42,7 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
     this.snapshot = this.build();
   }
 
-  override collect(): ConfigData {
+  override lateCollect(): ConfigData {
     this.snapshot ??= this.build();
     return this.snapshot;
   }

@@ -42,7 +42,10 @@ export abstract class DataCollector<Data = unknown> {
   /** What the panel says when the profile has no data for it. */
   readonly emptyText: string = 'Nothing was collected for this panel.';
 
-  /** At kernel.response, before the profiler's headers are set and the toolbar is injected. */
+  /**
+   * At kernel.response, before the profiler's headers are set and the toolbar is injected: only for what must be
+   * read from the response before later listeners change it (it delays the response; prefer `lateCollect`).
+   */
   collect?(context: KernelContext, response: ResponseHandle): Data | undefined;
 
   /** At kernel.terminate, after the response was sent; receives what `collect` returned. */

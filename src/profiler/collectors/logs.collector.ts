@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
+import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js';
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
@@ -22,7 +23,7 @@ export interface LogsData {
   entries: StoredLog[];
   /** Entries beyond the cap, not stored. */
   truncated: number;
-  counts: { errors: number; warnings: number; deprecations: number; debug: number };
+  counts: LogCounts;
 }
 
 /** Every log entry of the request (all channels and levels), with level and channel filters in its panel. */
@@ -33,13 +34,7 @@ export class LogsCollector extends DataCollector<LogsData> {
   override readonly priority = 270;
 
   override lateCollect(context: KernelContext): LogsData {
-    const counts = { errors: 0, warnings: 0, deprecations: 0, debug: 0 };
-    for (const entry of context.logs) {
-      if (entry.level >= LogLevel.ERROR) counts.errors++;
-      else if (entry.level === LogLevel.WARNING) counts.warnings++;
-      if (entry.channel === 'deprecation') counts.deprecations++;
-      if (entry.level === LogLevel.DEBUG) counts.debug++;
-    }
+    const counts = countLogs(context.logs);
     const kept = context.logs.slice(0, MAX_ENTRIES);
     const visible = pathSegments(context.request.pathInfo);
     return {

@@ -40,7 +40,7 @@ export class RequestCollector extends DataCollector<RequestData> {
   readonly label = 'Request';
   override readonly priority = 300;
 
-  override collect(context: KernelContext): RequestData {
+  override lateCollect(context: KernelContext): RequestData {
     const request = context.request;
     const raw = request.raw;
     const attributes = request.attributes;

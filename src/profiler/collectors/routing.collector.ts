@@ -28,7 +28,7 @@ export class RoutingCollector extends DataCollector<RoutingData> {
     super();
   }
 
-  override collect(context: KernelContext): RoutingData {
+  override lateCollect(context: KernelContext): RoutingData {
     const request = context.request;
     const attributes = request.attributes;
     const name = attributes._route ?? null;

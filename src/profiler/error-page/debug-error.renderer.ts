@@ -9,6 +9,7 @@ import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
+import { countLogs } from '../../lifecycle/logging/log-counts.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { pathSegments, toJsonSafe } from '../collectors/json-safe.js';
 import { Profile } from '../profile.js';
@@ -87,13 +88,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     const profile = Profile.of(request.context);
     const all = request.context.logs;
     // Counted over the whole log; a huge log shows its beginning and its end (where the uncaught exception is).
-    const counts = { errors: 0, warnings: 0, deprecations: 0, debug: 0 };
-    for (const entry of all) {
-      if (entry.level >= LogLevel.ERROR) counts.errors++;
-      else if (entry.level === LogLevel.WARNING) counts.warnings++;
-      if (entry.channel === 'deprecation') counts.deprecations++;
-      if (entry.level === LogLevel.DEBUG) counts.debug++;
-    }
+    const counts = countLogs(all);
     const half = MAX_LOG_ENTRIES / 2;
     const omitted = Math.max(0, all.length - MAX_LOG_ENTRIES);
     const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
-import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js';
 import { statusClass } from '../collectors/response.collector.js';
 import { Profile } from '../profile.js';
 import { ProfilerViews } from '../views/profiler-views.js';
@@ -40,7 +40,7 @@ export class WebDebugToolbarListener {
       route: request.routeName ?? null,
       time: request.context.elapsed().toFixed(0),
       memory: (getHeapStatistics().used_heap_size / 1024 / 1024).toFixed(1),
-      logs: logCounts(request.context.logs),
+      logs: toolbarLogs(countLogs(request.context.logs)),
       nonce,
     });
     response.body = `${html.slice(0, at)}${toolbar}\n${html.slice(at)}`;
@@ -70,15 +70,6 @@ function withSource(directive: string, source: string): string {
   return `${directive.replace(/\s'none'/i, '')} ${source}`;
 }
 
-function logCounts(logs: readonly { level: LogLevel }[]): { errors: number; warnings: number } | null {
-  let errors = 0;
-  let warnings = 0;
-  for (const entry of logs) {
-    if (entry.level >= LogLevel.ERROR) errors++;
-    else if (entry.level === LogLevel.WARNING) warnings++;
-  }
-  return errors + warnings > 0 ? { errors, warnings } : null;
-}
 
 /** Where the last `</body>` starts, in any letter case; the common lower-case spelling without copying the page. */
 function lastBodyClose(html: string): number {
@@ -86,4 +77,9 @@ function lastBodyClose(html: string): number {
   if (at !== -1) return at;
   const matches = [...html.matchAll(/<\/body>/gi)];
   return matches.length ? matches[matches.length - 1].index! : -1;
+}
+
+/** The toolbar's logs block: errors and warnings, shown only when there are some. */
+function toolbarLogs(counts: LogCounts): { errors: number; warnings: number } | null {
+  return counts.errors + counts.warnings > 0 ? { errors: counts.errors, warnings: counts.warnings } : null;
 }
