@@ -99,4 +99,70 @@ describe('KernelEventDispatcher', () => {
     expect(calls).toEqual([]);
     expect(dispatcher.getListeners('kernel.request')).toHaveLength(0);
   });
+
+  describe('a listener that waits (event.waitFor)', () => {
+    function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+      let resolve!: () => void;
+      let reject!: (error: Error) => void;
+      const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+      return { promise, resolve, reject };
+    }
+
+    it('calls the listeners after it only once its task resolves, in order, and settles after the last', async () => {
+      const { dispatcher, event, context } = setup();
+      const calls: string[] = [];
+      const load = deferred();
+      dispatcher.addListener('kernel.request', () => calls.push('first'), 20, 'First::run');
+      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('loader'); e.waitFor(load.promise); }, 10, 'Loader::run');
+      dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'After::run');
+      dispatcher.addListener('kernel.request', () => calls.push('last'), -10, 'Last::run');
+      const dispatched = dispatcher.dispatch(event());
+      expect(calls).toEqual(['first', 'loader']);
+      expect(dispatched.settled).toBeInstanceOf(Promise);
+      expect(context.logs).toHaveLength(0);
+      await new Promise((r) => setTimeout(r, 5));
+      expect(calls).toEqual(['first', 'loader']);
+      load.resolve();
+      await dispatched.settled;
+      expect(calls).toEqual(['first', 'loader', 'after', 'last']);
+      expect(context.listenerCalls.map((c) => c.listener)).toEqual(['First::run', 'Loader::run', 'After::run', 'Last::run']);
+      expect(context.listenerCalls[1].duration).toBeGreaterThanOrEqual(4);
+      expect(context.logs.map((l) => l.message)).toEqual([
+        'Notified event "kernel.request" to listener "First::run".',
+        'Notified event "kernel.request" to listener "Loader::run".',
+        'Notified event "kernel.request" to listener "After::run".',
+        'Notified event "kernel.request" to listener "Last::run".',
+      ]);
+    });
+
+    it('waits again for a later listener that waits, and honours a stop of propagation after a wait', async () => {
+      const { dispatcher, event } = setup();
+      const calls: string[] = [];
+      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('a'); e.waitFor(Promise.resolve()); }, 3, 'A::run');
+      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('b'); e.waitFor(new Promise((r) => setTimeout(r, 2))); }, 2, 'B::run');
+      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('c'); e.stopPropagation(); }, 1, 'C::run');
+      dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
+      const dispatched = dispatcher.dispatch(event());
+      await dispatched.settled;
+      expect(calls).toEqual(['a', 'b', 'c']);
+      expect(dispatched.isPropagationStopped()).toBe(true);
+    });
+
+    it('rejects settled with the task\'s error and calls no later listener', async () => {
+      const { dispatcher, event, context } = setup();
+      const calls: string[] = [];
+      dispatcher.addListener('kernel.request', (e: RequestEvent) => { e.waitFor(Promise.reject(new Error('session store down'))); }, 1, 'Loader::run');
+      dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
+      const dispatched = dispatcher.dispatch(event());
+      await expect(dispatched.settled).rejects.toThrow('session store down');
+      expect(calls).toEqual([]);
+      expect(context.listenerCalls.map((c) => c.listener)).toEqual(['Loader::run']);
+    });
+
+    it('leaves settled undefined when no listener waits', () => {
+      const { dispatcher, event } = setup();
+      dispatcher.addListener('kernel.request', () => undefined, 0, 'Sync::run');
+      expect(dispatcher.dispatch(event()).settled).toBeUndefined();
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
-import type { KernelEvent } from './kernel.events.js';
+import { WAITING_TASKS, type KernelEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 
@@ -20,12 +20,19 @@ export interface RegisteredListener {
 const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
 const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}".';
 
-/** Marks an event object with what its current dispatch has called, in order. */
-const CALLED = Symbol('called listeners');
+/** Marks an event object with the state of its current dispatch. */
+const DISPATCH = Symbol('dispatch');
 interface Called {
   listener: RegisteredListener;
   start: number;
   duration: number;
+}
+interface DispatchState {
+  /** What has been called, in order. */
+  called: Called[];
+  /** A listener is waiting for its task: the listeners after it are queued here, called once it resolves. */
+  waiting: Promise<unknown> | undefined;
+  deferred: RegisteredListener[];
 }
 
 /**
@@ -52,15 +59,10 @@ export class KernelEventDispatcher {
       priority,
       callable,
       busHandler: (kernelEvent: KernelEvent) => {
-        if (kernelEvent.isPropagationStopped()) return;
-        const start = performance.now();
-        const called: Called = { listener, start, duration: 0 };
-        ((kernelEvent as any)[CALLED] as Called[]).push(called);
-        try {
-          callable(kernelEvent);
-        } finally {
-          called.duration = performance.now() - start;
-        }
+        const state: DispatchState | undefined = (kernelEvent as any)[DISPATCH];
+        if (!state || kernelEvent.isPropagationStopped()) return;
+        if (state.waiting) state.deferred.push(listener);
+        else call(listener, kernelEvent, state);
       },
     };
     const list = this.listeners.get(event) ?? [];
@@ -93,17 +95,42 @@ export class KernelEventDispatcher {
 
   /**
    * Calls the event's listeners in order, synchronously; a throwing listener ends the dispatch and the error
-   * propagates, after the listeners called so far have been logged.
+   * propagates, after the listeners called so far have been logged. A listener that hands a task to
+   * `event.waitFor` suspends the dispatch: the listeners after it are called once the task resolves, and
+   * `event.settled` (undefined when nothing waited) resolves after the last one, or rejects with the first error.
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
-    const called: Called[] = [];
-    (event as any)[CALLED] = called;
+    const state: DispatchState = { called: [], waiting: undefined, deferred: [] };
+    (event as any)[DISPATCH] = state;
     try {
       this.bus.emit(event.name, event);
-    } finally {
-      this.trace(event, called, context);
+    } catch (error) {
+      this.trace(event, state.called, context);
+      throw error;
     }
+    if (!state.waiting) {
+      this.trace(event, state.called, context);
+      return event;
+    }
+    event.settled = this.resume(event, state).finally(() => this.trace(event, state.called, context));
     return event;
+  }
+
+  /** Waits for the waiting listener's task, then calls the deferred listeners in order (each may wait again). */
+  private async resume(event: KernelEvent, state: DispatchState): Promise<void> {
+    while (state.waiting) {
+      await state.waiting;
+      state.waiting = undefined;
+      const rest = state.deferred.splice(0);
+      for (let i = 0; i < rest.length; i++) {
+        if (event.isPropagationStopped()) return;
+        call(rest[i], event, state);
+        if (state.waiting) {
+          state.deferred.push(...rest.slice(i + 1));
+          break;
+        }
+      }
+    }
   }
 
   private trace(event: KernelEvent, called: Called[], context: KernelContext): void {
@@ -131,4 +158,26 @@ export class KernelEventDispatcher {
     for (const listener of list) this.bus.off(event, listener.busHandler);
     for (const listener of list) this.bus.on(event, listener.busHandler);
   }
+}
+
+/**
+ * Calls one listener and records it; the tasks it handed to `waitFor` make the dispatch wait, and its recorded
+ * duration then runs until they have settled (the session load shows its real cost in the Events panel).
+ */
+function call(listener: RegisteredListener, event: KernelEvent, state: DispatchState): void {
+  const start = performance.now();
+  const called: Called = { listener, start, duration: 0 };
+  state.called.push(called);
+  event[WAITING_TASKS] = undefined;
+  try {
+    listener.callable(event);
+  } finally {
+    called.duration = performance.now() - start;
+  }
+  const tasks = event[WAITING_TASKS];
+  if (!tasks) return;
+  event[WAITING_TASKS] = undefined;
+  state.waiting = Promise.all(tasks).finally(() => {
+    called.duration = performance.now() - start;
+  });
 }

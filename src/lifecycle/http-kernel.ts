@@ -101,26 +101,44 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   }
 
   private handleRequest(context: KernelContext, next: NextFunction): void {
-    const request = context.request;
     try {
-      const event = this.dispatcher.dispatch(new RequestEvent(request), context);
-      if (event.response) {
-        this.send(context, event.response);
+      const event = this.dispatcher.dispatch(new RequestEvent(context.request), context);
+      if (!event.settled) {
+        this.afterRequestEvent(context, event, next);
         return;
       }
-      const controllerName = request.attributes._controller;
-      if (controllerName === undefined) {
-        throw new NotFoundHttpException(`Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`);
-      }
-      const native = this.nativeControllers.get(controllerName);
-      if (native) {
-        this.callNativeController(context, controllerName, native);
-        return;
-      }
-      this.readBody(context, 0, next);
+      // A listener is loading something (the session, the user): the request goes on when it is there.
+      event.settled.then(
+        () => {
+          try {
+            this.afterRequestEvent(context, event, next);
+          } catch (error) {
+            this.handleThrowable(error, context);
+          }
+        },
+        (error: unknown) => this.handleThrowable(error, context),
+      );
     } catch (error) {
       this.handleThrowable(error, context);
     }
+  }
+
+  private afterRequestEvent(context: KernelContext, event: RequestEvent, next: NextFunction): void {
+    const request = context.request;
+    if (event.response) {
+      this.send(context, event.response);
+      return;
+    }
+    const controllerName = request.attributes._controller;
+    if (controllerName === undefined) {
+      throw new NotFoundHttpException(`Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`);
+    }
+    const native = this.nativeControllers.get(controllerName);
+    if (native) {
+      this.callNativeController(context, controllerName, native);
+      return;
+    }
+    this.readBody(context, 0, next);
   }
 
   /** Controllers of the kernel itself (the trailing-slash redirect): the kernel runs their controller events. */
@@ -133,10 +151,18 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     const [className, methodName] = name.split('::');
     const reference: ControllerReference = { name, className, methodName };
     const event = this.dispatcher.dispatch(new ControllerEvent(request, reference), context);
-    const args = { ...(request.attributes._route_params ?? {}) };
-    this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args), context);
-    const result = event.replacement ? event.replacement() : controller(request, args);
-    this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
+    const proceed = (): void => {
+      const args = { ...(request.attributes._route_params ?? {}) };
+      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args), context);
+      const call = (): void => {
+        const result = event.replacement ? event.replacement() : controller(request, args);
+        this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
+      };
+      if (!argumentsEvent.settled) return call();
+      argumentsEvent.settled.then(call).catch((error: unknown) => this.handleThrowable(error, context));
+    };
+    if (!event.settled) return proceed();
+    event.settled.then(proceed).catch((error: unknown) => this.handleThrowable(error, context));
   }
 
   /**
@@ -197,41 +223,68 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     else res.end(response.body);
   }
 
-  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined {
+  /**
+   * kernel.response and kernel.finish_request of a response about to be written; returns the body to write, or a
+   * promise of it when a kernel.response listener waits (the session save): the response hook writes it then.
+   */
+  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined | Promise<string | Buffer | undefined> {
     context.phase = ResponsePhase.Committing;
-    const run = (): string | Buffer | undefined => {
-      let handle = new ResponseHandle(res, body, streamed);
+    const run = (): string | Buffer | undefined | Promise<string | Buffer | undefined> => {
+      const handle = new ResponseHandle(res, body, streamed);
+      const complete = (final: ResponseHandle) => this.completeResponse(context, res, final, streamed);
+      const recover = (error: unknown) => this.recoverResponse(error, context, res, handle, streamed);
+      let settled: Promise<void> | undefined;
       try {
-        this.dispatcher.dispatch(new ResponseEvent(context.request, handle), context);
+        settled = this.dispatcher.dispatch(new ResponseEvent(context.request, handle), context).settled;
       } catch (error) {
-        if (streamed) {
-          this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of a streamed response: {message}', { message: describe(error), exception: error }, context);
-        } else {
-          // The error becomes the response, which passes kernel.response once more; a second failure there
-          // leaves the bare error response.
-          const errorResponse = this.responseForThrowable(error, context);
-          for (const name of res.getHeaderNames()) res.removeHeader(name);
-          res.statusCode = errorResponse.status;
-          for (const [name, value] of Object.entries(errorResponse.headers)) res.setHeader(name, value);
-          handle = new ResponseHandle(res, errorResponse.body, false);
-          try {
-            this.dispatcher.dispatch(new ResponseEvent(context.request, handle), context);
-          } catch (again) {
-            this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of an error response: {message}', { message: describe(again), exception: again }, context);
-          }
-          handle.body = handle.body ?? errorResponse.body;
-        }
+        return then(recover(error), complete);
       }
-      this.finishRequest(context);
-      context.phase = ResponsePhase.Committed;
-      const final = handle.body;
-      if (!streamed) context.responseSize = final === undefined ? 0 : Buffer.byteLength(final);
-      if (!streamed && handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) {
-        res.setHeader('Content-Length', final === undefined ? 0 : Buffer.byteLength(final));
-      }
-      return final;
+      if (!settled) return complete(handle);
+      return settled.then(
+        () => complete(handle),
+        (error: unknown) => then(recover(error), complete),
+      );
     };
     return kernelContextStorage.getStore() === context ? run() : kernelContextStorage.run(context, run);
+  }
+
+  /**
+   * A kernel.response listener threw: the error becomes the response, which passes kernel.response once more; a
+   * second failure there leaves the bare error response. A streamed response keeps its headers (logged).
+   */
+  private recoverResponse(error: unknown, context: KernelContext, res: Response, handle: ResponseHandle, streamed: boolean): ResponseHandle | Promise<ResponseHandle> {
+    if (streamed) {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of a streamed response: {message}', { message: describe(error), exception: error }, context);
+      return handle;
+    }
+    const errorResponse = this.responseForThrowable(error, context);
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.statusCode = errorResponse.status;
+    for (const [name, value] of Object.entries(errorResponse.headers)) res.setHeader(name, value);
+    const errorHandle = new ResponseHandle(res, errorResponse.body, false);
+    const failed = (again: unknown): ResponseHandle => {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of an error response: {message}', { message: describe(again), exception: again }, context);
+      errorHandle.body = errorHandle.body ?? errorResponse.body;
+      return errorHandle;
+    };
+    try {
+      const settled = this.dispatcher.dispatch(new ResponseEvent(context.request, errorHandle), context).settled;
+      if (settled) return settled.then(() => errorHandle, failed);
+    } catch (again) {
+      return failed(again);
+    }
+    return errorHandle;
+  }
+
+  private completeResponse(context: KernelContext, res: Response, handle: ResponseHandle, streamed: boolean): string | Buffer | undefined {
+    this.finishRequest(context);
+    context.phase = ResponsePhase.Committed;
+    const final = handle.body;
+    if (!streamed) context.responseSize = final === undefined ? 0 : Buffer.byteLength(final);
+    if (!streamed && handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) {
+      res.setHeader('Content-Length', final === undefined ? 0 : Buffer.byteLength(final));
+    }
+    return final;
   }
 
   private finishRequest(context: KernelContext): void {
@@ -256,6 +309,11 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
       }
     });
   }
+}
+
+/** Applies f to a value that may still be coming. */
+function then<T, R>(value: T | Promise<T>, f: (value: T) => R): R | Promise<Awaited<R>> {
+  return value instanceof Promise ? (value.then(f) as Promise<Awaited<R>>) : f(value);
 }
 
 function describe(error: unknown): string {

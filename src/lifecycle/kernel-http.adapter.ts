@@ -106,7 +106,13 @@ function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
     if (body !== undefined && body !== null && typeof body !== 'string' && !Buffer.isBuffer(body)) body = Buffer.from(body);
     if (typeof body === 'string' && encoding && encoding !== 'utf8' && encoding !== 'utf-8') body = Buffer.from(body, encoding);
     const finalBody = entry.commitResponse(context, this, body ?? undefined, false);
-    return end.call(this, finalBody, undefined, callback);
+    if (!(finalBody instanceof Promise)) return end.call(this, finalBody, undefined, callback);
+    // A kernel.response listener is waiting (the session save): the response is written when it is done.
+    finalBody.then(
+      (written) => end.call(this, written, undefined, callback),
+      () => end.call(this, undefined, undefined, callback),
+    );
+    return this;
   };
 
   proto.write = function (this: Response, ...args: unknown[]) {

@@ -5,6 +5,14 @@ import type { KernelContext } from './kernel-context.js';
 export const KERNEL_CONTEXT = Symbol.for('shopkernel.context');
 
 export interface ResponseCommitter {
-  /** Runs kernel.response and kernel.finish_request; returns the body to write (unchanged when streamed). */
-  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined;
+  /**
+   * Runs kernel.response and kernel.finish_request; returns the body to write (unchanged when streamed), or a
+   * promise of it when a listener waits (never for a streamed response).
+   */
+  commitResponse(
+    context: KernelContext,
+    res: Response,
+    body: string | Buffer | undefined,
+    streamed: boolean,
+  ): string | Buffer | undefined | Promise<string | Buffer | undefined>;
 }

@@ -15,11 +15,30 @@ export const KernelEvents = {
 
 export type KernelEventName = (typeof KernelEvents)[keyof typeof KernelEvents];
 
+/** Tasks a listener handed to `waitFor` during its call; the dispatcher collects them after each listener. */
+export const WAITING_TASKS = Symbol('waiting tasks');
+
 export abstract class KernelEvent {
   abstract readonly name: KernelEventName;
   private propagationStopped = false;
+  /** Set by the dispatcher when a listener waited: resolves once every listener of this dispatch has run. */
+  settled: Promise<void> | undefined;
+  [WAITING_TASKS]: Array<Promise<unknown>> | undefined;
 
   constructor(readonly request: KernelRequest) {}
+
+  /**
+   * Listeners are called synchronously; a listener that must do I/O first (load the session, a parameter converter
+   * reading the database, saving the session) hands the promise here. The listeners after it are called once it
+   * resolves, in order, and the kernel goes on after the last one; a rejection ends the dispatch like a throw
+   * (kernel.exception). Only events whose phase can wait offer it publicly (kernel.request, kernel.controller,
+   * kernel.response of a response not yet streaming).
+   */
+  protected suspendUntil(task: Promise<unknown>): void {
+    // Handled by the dispatcher once the listener returns; never an unhandled rejection in between.
+    task.catch(() => undefined);
+    (this[WAITING_TASKS] ??= []).push(task);
+  }
 
   /** No later listener of this dispatch is called. */
   stopPropagation(): void {
@@ -48,6 +67,11 @@ export class RequestEvent extends KernelEvent {
   hasResponse(): boolean {
     return this.response !== undefined;
   }
+
+  /** See KernelEvent.suspendUntil: the session start and the firewall load what they need here. */
+  waitFor(task: Promise<unknown>): void {
+    this.suspendUntil(task);
+  }
 }
 
 /** Which code handles the request: a Nest controller method, or a controller of the kernel itself. */
@@ -65,8 +89,6 @@ export interface ControllerReference {
 export class ControllerEvent extends KernelEvent {
   readonly name: KernelEventName = KernelEvents.CONTROLLER;
   replacement: (() => unknown) | undefined;
-  /** Asynchronous work the controller must wait for (see `waitFor`). */
-  readonly pending: Array<Promise<unknown>> = [];
 
   constructor(
     request: KernelRequest,
@@ -83,14 +105,12 @@ export class ControllerEvent extends KernelEvent {
   }
 
   /**
-   * Listeners run synchronously; a listener that must load something first (a parameter converter reading the
-   * database) hands the promise here. The kernel waits for every one before kernel.controller_arguments and the
-   * controller; a rejection (e.g. a NotFoundHttpException) goes to kernel.exception and the controller is not called.
+   * A listener that must load something first (a parameter converter reading the database) hands the promise
+   * here: later listeners, kernel.controller_arguments and the controller wait for it; a rejection (e.g. a
+   * NotFoundHttpException) goes to kernel.exception and the controller is not called.
    */
   waitFor(task: Promise<unknown>): void {
-    // Handled by the kernel once dispatch is over; never an unhandled rejection in between.
-    task.catch(() => undefined);
-    this.pending.push(task);
+    this.suspendUntil(task);
   }
 }
 
@@ -119,6 +139,11 @@ export class ExceptionEvent extends RequestEvent {
   ) {
     super(request);
   }
+
+  /** The error response must be decided at once: kernel.exception listeners cannot wait. */
+  override waitFor(): never {
+    throw new TypeError('kernel.exception listeners run synchronously: they cannot wait for a task.');
+  }
 }
 
 /** kernel.response: the response may still be changed (headers always, the body unless streamed). */
@@ -130,6 +155,15 @@ export class ResponseEvent extends KernelEvent {
     readonly response: ResponseHandle,
   ) {
     super(request);
+  }
+
+  /**
+   * The response is written once the task resolves (the session save waits here, so the next request of the
+   * same client finds what this one stored). A streamed response's headers are being written: it cannot wait.
+   */
+  waitFor(task: Promise<unknown>): void {
+    if (this.response.streamed) throw new TypeError('kernel.response of a streamed response cannot wait: its headers are being written.');
+    this.suspendUntil(task);
   }
 }
 

@@ -38,15 +38,18 @@ export class KernelInterceptor implements NestInterceptor {
       request.attributes._controller = reference.name;
     }
     const event = this.dispatcher.dispatch(new ControllerEvent(request, reference, { target, method }), context);
-    const proceed = (): Observable<unknown> => {
-      this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }), context);
+    const call = (): Observable<unknown> => {
       const replacement = event.replacement;
       if (replacement) return defer(async () => replacement());
       return next.handle();
     };
-    if (event.pending.length === 0) return proceed();
+    const proceed = (): Observable<unknown> => {
+      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }), context);
+      return argumentsEvent.settled ? from(argumentsEvent.settled).pipe(switchMap(call)) : call();
+    };
+    if (!event.settled) return proceed();
     // A kernel.controller listener is loading something (ControllerEvent.waitFor): wait, then go on; a rejection
     // becomes the observable's error, which Nest hands to the kernel's exception filter (kernel.exception).
-    return from(Promise.all(event.pending)).pipe(switchMap(proceed));
+    return from(event.settled).pipe(switchMap(proceed));
   }
 }
