@@ -118,7 +118,8 @@ function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
   proto.write = function (this: Response, ...args: unknown[]) {
     const context = pending(this);
     const entry = context && kernel();
-    if (context && entry) entry.commitResponse(context, this, undefined, true);
+    // Streamed: kernel.response listeners cannot wait (ResponseEvent.waitFor), so this never is a promise.
+    if (context && entry) void entry.commitResponse(context, this, undefined, true);
     return write.apply(this, args);
   };
 
@@ -136,7 +137,7 @@ function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
     } else if (headers) {
       for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value as any);
     }
-    entry.commitResponse(context, this, undefined, true);
+    void entry.commitResponse(context, this, undefined, true);
     return reason === undefined ? writeHead.call(this, this.statusCode) : writeHead.call(this, this.statusCode, reason);
   };
 }
