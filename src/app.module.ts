@@ -3,10 +3,12 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { ProfilerModule } from './profiler/profiler.module.js';
+import { SecurityModule } from './security/security.module.js';
+import { SessionModule } from './session/session.module.js';
 import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, HomeModule, CatalogueModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule],
 })
 export class AppModule {}

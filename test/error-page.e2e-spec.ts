@@ -76,9 +76,9 @@ describe('Debug error page (e2e)', () => {
     expect(text(cells[0].querySelector('time'))).toMatch(/^\d\d:\d\d:\d\d$/);
     expect(text(cells[1])).toBe('event');
     expect(JSON.parse(cells[2].querySelector('.context')!.text)).toEqual({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
-    // Five kernel.request listeners up to the router, plus the test's probe.
+    // Six kernel.request listeners up to the router, plus the test's probe.
     const kernelRequest = rows.map((r) => text(r.querySelectorAll('td')[2])).filter((m) => m.startsWith('Notified event "kernel.request"'));
-    expect(kernelRequest.filter((m) => !m.includes('KernelProbe::'))).toHaveLength(5);
+    expect(kernelRequest.filter((m) => !m.includes('KernelProbe::'))).toHaveLength(6);
     const error = rows.find((r) => text(r.querySelector('.level')) === 'ERROR')!;
     expect(text(error.querySelectorAll('td')[1])).toBe('request');
     expect(text(parse(res.text).querySelector('#logs .counts'))).toBe(`1 errors · 0 warnings · 0 deprecations · ${kernelRequest.length} debug`);

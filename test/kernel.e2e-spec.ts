@@ -58,6 +58,7 @@ describe('Kernel lifecycle (e2e)', () => {
         ['DebugHandlersListener::configure', 2048],
         ['ValidateRequestListener::onKernelRequest', 256],
         ['CorsListener::onKernelRequest', 250],
+        ['SessionListener::onKernelRequest', 128],
         ['LocaleListener::setDefaultLocale', 100],
         ['RouterListener::onKernelRequest', 32],
         ['ShortCircuitListener::onKernelRequest', 20],
@@ -73,10 +74,12 @@ describe('Kernel lifecycle (e2e)', () => {
         'ErrorListener::removeCspHeader',
         'WebDebugToolbarListener::onKernelResponse',
         'DisallowRobotsIndexingListener::onResponse',
+        'SessionListener::onKernelResponse',
       ]);
       expect(calls(context).filter(([event]) => event === 'kernel.finish_request').map(([, l]) => l)).toEqual([
         'LocaleListener::onKernelFinishRequest',
         'RouterListener::onKernelFinishRequest',
+        'SessionListener::onFinishRequest',
       ]);
     });
 
@@ -286,7 +289,7 @@ describe('Kernel lifecycle (e2e)', () => {
     expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const context = await probe.lastTerminated();
-    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(7);
+    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(8);
   });
 
   describe('a kernel.request listener that sets a response', () => {

@@ -159,7 +159,7 @@ describe('Request profiler (e2e)', () => {
       expect(text(html.querySelector('.summary .token'))).toBe(token);
       expect(text(html.querySelector('.panel h1'))).toBe('Request');
       const menu = html.querySelectorAll('nav.menu a').map((a) => a.getAttribute('data-panel'));
-      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'database', 'config']);
+      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'database', 'session', 'config']);
       const panels: Record<string, string[]> = {
         request: ['Query Parameters', 'HomeController::home', 'shop_home'],
         response: ['text/html; charset=utf-8', 'Response Headers', 'x-debug-token'],
@@ -170,6 +170,7 @@ describe('Request profiler (e2e)', () => {
         performance: ['Total execution time', '<svg class="timeline"', 'HomeController::home', 'shop/home'],
         memory: ['Heap used', 'Peak resident set size'],
         templates: ['shop/home'],
+        session: ['nothing stored (no session)', 'The session holds no attribute.'],
         config: ['NestJS', '12.5.1', process.version, 'ProfilerModule'],
       };
       for (const [panel, expected] of Object.entries(panels)) {

@@ -41,6 +41,15 @@ export interface DatabaseConfig {
   url: string;
 }
 
+export interface SessionConfig {
+  /** The session cookie's name. */
+  cookieName: string;
+  /** Idle lifetime in seconds: a session not used for this long expires (renewed as the visitor comes back). */
+  lifetimeSeconds: number;
+  /** An unchanged session's expiry is renewed at most this often, in seconds (one write per visitor and period). */
+  touchAfterSeconds: number;
+}
+
 export interface AppConfigValues {
   env: AppEnv;
   debug: boolean;
@@ -60,6 +69,7 @@ export interface AppConfigValues {
   disallowRobotsIndexing: boolean;
   profiler: ProfilerConfig;
   database: DatabaseConfig;
+  session: SessionConfig;
   projectDir: string;
   varDir: string;
 }
@@ -102,6 +112,7 @@ export class AppConfig implements AppConfigValues {
   readonly disallowRobotsIndexing!: boolean;
   readonly profiler!: ProfilerConfig;
   readonly database!: DatabaseConfig;
+  readonly session!: SessionConfig;
   readonly projectDir!: string;
   readonly varDir!: string;
 
@@ -156,6 +167,11 @@ export class AppConfig implements AppConfigValues {
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,
+      },
+      session: {
+        cookieName: e.SESSION_COOKIE_NAME ?? 'SHOPSESSID',
+        lifetimeSeconds: duration(e.SESSION_LIFETIME ?? '7d'),
+        touchAfterSeconds: 60,
       },
       projectDir,
       varDir,

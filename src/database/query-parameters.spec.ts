@@ -18,8 +18,15 @@ describe('parameterColumns', () => {
 describe('safeParameters', () => {
   it('masks values bound to secret-looking columns, keeps the others', () => {
     expect(safeParameters('insert into "users" ("email", "password_hash") values (?, ?)', ['ada@example.com', 'scrypt$abc'])).toEqual(['ada@example.com', '******']);
-    expect(safeParameters('select * from "sessions" where "id" = ? and "expires_at" > ?', ['s1', '2025-01-01'])).toEqual(['s1', '2025-01-01']);
     expect(safeParameters('select * from "users" where "remember_token" = $1', ['t0k3n'])).toEqual(['******']);
+  });
+
+  it('masks the key and payload of a table named like a secret (a session id is a credential), not its times and references', () => {
+    const id = 'a'.repeat(43);
+    expect(safeParameters('select "data", "user_id" from "sessions" where "id" = ? and "expires_at" > ?', [id, '2030-01-01'])).toEqual(['******', '2030-01-01']);
+    expect(safeParameters('delete from "sessions" where "id" = $1', [id])).toEqual(['******']);
+    expect(safeParameters('insert into "sessions" ("id", "data", "user_id", "expires_at") values (?, ?, ?, ?)', [id, '{"_csrf_token/cart":"x"}', 4, '2030-01-01'])).toEqual(['******', '******', 4, '2030-01-01']);
+    expect(safeParameters('select * from "products" where "id" = ?', [7])).toEqual([7]);
   });
 
   it('makes values JSON-safe and bounded', () => {

@@ -22,9 +22,14 @@ export function safeParameters(sql: string, params: readonly unknown[]): unknown
   // Most statements name no secret-looking column at all: one regular expression test, no parsing.
   if (params.length === 0 || !Redactor.isSecretField(sql)) return safe;
   const columns = parameterColumns(sql, params.length);
+  // In a table named like a secret (`sessions`, `remember_me_tokens`) the key and the payload are credentials
+  // too: only times and references (`*_at`, `*_id`) stay readable.
+  const table = /\b(?:from|into|update)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(sql)?.[1];
+  const secretTable = table !== undefined && Redactor.isSecretField(table);
   for (let i = 0; i < Math.min(columns.length, safe.length); i++) {
     const column = columns[i];
-    if (column !== null && Redactor.isSecretField(column) && safe[i] !== null && safe[i] !== '') safe[i] = MASK;
+    const secret = secretTable ? !/(_at|_id)$/.test(column ?? '') : column !== null && Redactor.isSecretField(column);
+    if (secret && safe[i] !== null && safe[i] !== '') safe[i] = MASK;
   }
   return safe;
 }

@@ -54,6 +54,11 @@ export class ResponseHandle {
     this.raw.setHeader(name, value);
   }
 
+  /** Adds a value to a header that may repeat (Set-Cookie), keeping the values already set. */
+  appendHeader(name: string, value: string): void {
+    this.raw.appendHeader(name, value);
+  }
+
   hasHeader(name: string): boolean {
     return this.raw.hasHeader(name);
   }

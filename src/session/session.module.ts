@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { SessionCollector } from './session.collector.js';
+import { SessionListener } from './session.listener.js';
+import { SessionStore } from './session.store.js';
+
+/**
+ * Sessions for every page (kernel.request/response/finish_request listeners), kept in the shop's database; read
+ * one in a handler with `@CurrentSession()`.
+ */
+@Module({
+  providers: [SessionStore, SessionListener, SessionCollector],
+  exports: [SessionStore],
+})
+export class SessionModule {}
