@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.factory.js';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
+import { maskDsn } from './profiler/storage/postgres/postgres-dsn.js';
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, createHttpAdapter(), APP_OPTIONS);
@@ -13,7 +14,7 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
   const base = `http://${config.host}:${config.port}`;
   process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on ${base}\n`);
-  if (config.profiler.enabled) process.stdout.write(`Profiler: ${base}/_profiler/ (store: ${config.profiler.dsn})\n`);
+  if (config.profiler.enabled) process.stdout.write(`Profiler: ${base}/_profiler/ (store: ${maskDsn(config.profiler.dsn)})\n`);
 }
 
 void bootstrap();

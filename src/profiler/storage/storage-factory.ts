@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { isPostgresDsn, parsePostgresProfilerDsn } from './postgres/postgres-dsn.js';
+import { PostgresProfilerStorage } from './postgres/postgres-profiler.storage.js';
 import type { ProfilerStorage } from './profiler-storage.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
 
@@ -8,19 +10,23 @@ export interface ProfilerStorageFactoryOptions {
 }
 
 /** The schemes createProfilerStorage understands, for error messages and docs. */
-export const SUPPORTED_PROFILER_DSNS = ['sqlite:<file>', 'sqlite::memory:'];
+export const SUPPORTED_PROFILER_DSNS = ['sqlite:<file>', 'sqlite::memory:', 'postgres://…', 'postgresql://…'];
 
 /**
- * The profile store a DSN names: `sqlite::memory:` (an in-memory database, gone with the process) or
- * `sqlite:<file>` (a SQLite file, created with its directory on open). Any other scheme is an error naming the
- * supported ones (PostgreSQL comes in a later issue).
+ * The profile store a DSN names: `sqlite::memory:` (an in-memory database, gone with the process),
+ * `sqlite:<file>` (a SQLite file, created with its directory on open), or a PostgreSQL database shared by several
+ * instances, `postgres://user:password@host:port/db` (`postgresql://` too; `?schema=name`, default `public`, is
+ * where its tables go; pg's parameters such as `?sslmode=require` apply). Any other scheme is an error naming the
+ * supported ones.
  */
 export function createProfilerStorage(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStorage {
+  if (isPostgresDsn(dsn)) return new PostgresProfilerStorage(parsePostgresProfilerDsn(dsn));
   const match = /^sqlite:(.*)$/s.exec(dsn.trim());
   if (!match) {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(dsn.trim())?.[1];
+    const supported = SUPPORTED_PROFILER_DSNS.map((s) => `"${s}"`);
     throw new Error(
-      `Unsupported profiler DSN${scheme ? ` scheme "${scheme}:"` : ` "${dsn}"`}: supported are ${SUPPORTED_PROFILER_DSNS.map((s) => `"${s}"`).join(' and ')}.`,
+      `Unsupported profiler DSN${scheme ? ` scheme "${scheme}:"` : ` "${dsn}"`}: supported are ${supported.slice(0, -1).join(', ')} and ${supported.at(-1)}.`,
     );
   }
   // `sqlite:///var/x.db` (URL style) is `/var/x.db`, as `sqlite:/var/x.db`.

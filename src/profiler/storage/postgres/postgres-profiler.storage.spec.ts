@@ -1,0 +1,354 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket, connect as netConnect } from 'node:net';
+import pg from 'pg';
+import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgres.js';
+import { ProfileWriteBuffer } from '../profile-write-buffer.js';
+import { DuplicateTokenError } from '../profiler-storage.js';
+import { profilerStorageContract, record, T0, tokensOf } from '../testing/profiler-storage.contract.js';
+import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
+
+const describeIfPostgres = describePostgres('PostgresProfilerStorage tests');
+
+/** This run's schemas (a random prefix), all dropped afterwards. */
+const PREFIX = `profiler_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+let schemas = 0;
+const created: string[] = [];
+function newSchema(): string {
+  const schema = `${PREFIX}_${++schemas}`;
+  created.push(schema);
+  return schema;
+}
+
+class RecordingLogger {
+  readonly warnings: string[] = [];
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+}
+
+/** The error a promise rejects with (fails if it fulfils). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected a rejection');
+}
+
+describeIfPostgres('PostgresProfilerStorage', () => {
+  let admin: pg.Client;
+  const opened: PostgresProfilerStorage[] = [];
+
+  /** A store on `schema` (not opened), closed after the test. */
+  const store = (schema: string, options: Partial<PostgresProfilerStorageOptions> = {}) => {
+    const storage = new PostgresProfilerStorage({ connectionString: POSTGRES_URL, schema, logger: new RecordingLogger(), ...options });
+    opened.push(storage);
+    return storage;
+  };
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+  });
+
+  afterAll(async () => {
+    for (const schema of created) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  describe('the storage contract', () => {
+    const schema = newSchema();
+    profilerStorageContract({
+      open: async () => {
+        const storage = new PostgresProfilerStorage({ connectionString: POSTGRES_URL, schema, logger: new RecordingLogger() });
+        await storage.open();
+        await storage.clear();
+        return storage;
+      },
+    });
+  });
+
+  describe('schema', () => {
+    it('creates its tables and indexes in the DSN schema, token unique, URL trigram-indexed', async () => {
+      const schema = newSchema();
+      const storage = store(schema);
+      await storage.open();
+      expect(storage.trigramIndexed).toBe(true);
+      const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [schema]);
+      expect(tables.rows.map((r) => r.tablename)).toEqual(['profiler_profile', 'profiler_profile_data']);
+      const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
+      const byName = new Map(indexes.rows.map((r) => [r.indexname as string, r.indexdef as string]));
+      expect([...byName.keys()]).toEqual([
+        'profiler_profile_data_pkey',
+        'profiler_profile_ip',
+        'profiler_profile_method',
+        'profiler_profile_parent',
+        'profiler_profile_pkey',
+        'profiler_profile_status',
+        'profiler_profile_time',
+        'profiler_profile_token_key',
+        'profiler_profile_url',
+      ]);
+      expect(byName.get('profiler_profile_token_key')).toMatch(/^CREATE UNIQUE INDEX .* \(token\)$/);
+      expect(byName.get('profiler_profile_url')).toMatch(/USING gin \(url (\S+\.)?gin_trgm_ops\)$/);
+      // The URL search can use it (forced: the table is small).
+      await storage.write(Array.from({ length: 50 }, (_, i) => record(i.toString(16).padStart(6, '0'))));
+      await admin.query('BEGIN');
+      try {
+        await admin.query('SET LOCAL enable_seqscan = off');
+        const plan = await admin.query(`EXPLAIN SELECT count(*) FROM "${schema}".profiler_profile p WHERE p.url ILIKE '%localhost/00002%'`);
+        expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('profiler_profile_url');
+      } finally {
+        await admin.query('ROLLBACK');
+      }
+    });
+
+    it('opens again on an existing schema, keeping its profiles', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write([record('000001', { data: { a: 1 } })]);
+      await first.close();
+      const second = store(schema);
+      await second.open();
+      expect(await second.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
+    });
+
+    it('lets several instances open a new schema at the same moment', async () => {
+      const schema = newSchema();
+      const instances = Array.from({ length: 4 }, () => store(schema));
+      await Promise.all(instances.map((s) => s.open()));
+      await instances[0].write([record('000001')]);
+      for (const instance of instances) expect(await instance.count()).toBe(1);
+    });
+
+    it('makes no trigram index when told not to, and still finds URL substrings', async () => {
+      const schema = newSchema();
+      const logger = new RecordingLogger();
+      const storage = store(schema, { trigramIndex: false, logger });
+      await storage.open();
+      expect(storage.trigramIndexed).toBe(false);
+      const indexes = await admin.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'profiler_profile_url'`, [schema]);
+      expect(indexes.rows).toEqual([]);
+      // The same SQL as with the index (which only narrows the rows to check): the contract's URL cases again.
+      await storage.write([
+        record('000001', { url: 'http://localhost/Checkout?step=2' }),
+        record('000002', { url: 'http://localhost/search?q=100%25_off' }),
+        record('000003', { url: 'http://localhost/a_b/100%off' }),
+        record('000004', { url: 'http://localhost/Café' }),
+        record('000005', { url: 'http://localhost/CAFÉ' }),
+      ]);
+      const urls = async (url: string) => tokensOf((await storage.find({ limit: 10, url })).rows);
+      expect(await urls('checkOUT')).toEqual(['000001']);
+      expect(await urls('?')).toEqual(['000002', '000001']);
+      expect(await urls('%')).toEqual(['000003', '000002']);
+      expect(await urls('_off')).toEqual(['000002']);
+      expect(await urls('a_b')).toEqual(['000003']);
+      expect(await urls('cafÉ')).toEqual(['000005']);
+      expect(await urls('CAFé')).toEqual(['000004']);
+      expect(await urls('caf')).toEqual(['000005', '000004']);
+      expect((await storage.find({ limit: 1, url: 'LOCALHOST' })).total).toBe(5);
+      expect(logger.warnings).toEqual([]);
+    });
+
+    it('refuses a schema whose tables of the same names are not a profile store', async () => {
+      const schema = newSchema();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(`CREATE TABLE "${schema}".profiler_profile (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token text UNIQUE)`);
+      const error = await rejection(store(schema).open());
+      expect(String((error as Error).message)).toContain(
+        `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status): use another schema (?schema=…).`,
+      );
+    });
+
+    it('refuses to work before open() and after close()', async () => {
+      const storage = store(newSchema());
+      await expect(storage.find({ limit: 1 })).rejects.toThrow('The PostgreSQL profile store is not open');
+      await storage.open();
+      await storage.close();
+      await expect(storage.count()).rejects.toThrow('not open');
+      await expect(storage.write([record('000001')])).rejects.toThrow('not open');
+    });
+
+    it('fails to open, with the password masked, when no server answers', async () => {
+      const port = await freePort();
+      const storage = store('public', { connectionString: `postgres://postgres:s3cret@127.0.0.1:${port}/test` });
+      const error = (await rejection(storage.open())) as Error;
+      expect(error.message).toMatch(new RegExp(`^Cannot open the PostgreSQL profile store postgres://postgres:\\*{6}@127\\.0\\.0\\.1:${port}/test \\(schema public\\): `));
+      expect(error.message).not.toContain('s3cret');
+      await expect(storage.count()).rejects.toThrow('not open');
+    });
+  });
+
+  describe('several instances on one schema', () => {
+    let schema: string;
+    let a: PostgresProfilerStorage;
+    let b: PostgresProfilerStorage;
+
+    beforeEach(async () => {
+      schema = newSchema();
+      a = store(schema);
+      b = store(schema);
+      await Promise.all([a.open(), b.open()]);
+    });
+
+    it('reads and finds from one what the other wrote', async () => {
+      const profile = record('0000a1', { ip: '192.168.1.10', method: 'POST', url: 'http://localhost/cart/items', statusCode: 303, data: { request: { method: 'POST' } } });
+      await a.write([record('0000a0', { time: T0 - 1 }), profile]);
+      expect(await b.read('0000a1')).toEqual(profile);
+      expect(tokensOf((await b.find({ limit: 10, url: 'CART/', method: 'post', statusCode: '3', ip: '192.' })).rows)).toEqual(['0000a1']);
+      expect((await b.neighbours('0000a1')).previous?.token).toBe('0000a0');
+      expect(await b.taken(['0000a0', '0000a1', '0000a2'])).toEqual(new Set(['0000a0', '0000a1']));
+      const seen: string[] = [];
+      for await (const token of b.allTokens()) seen.push(token);
+      expect(seen).toEqual(['0000a0', '0000a1']);
+    });
+
+    it('refuses from one a token the other stored (DuplicateTokenError, nothing written), then takes new tokens', async () => {
+      await a.write([record('000001')]);
+      const error = await rejection(b.write([record('000002'), record('000001'), record('000003')]));
+      expect(error).toBeInstanceOf(DuplicateTokenError);
+      expect((error as DuplicateTokenError).tokens).toEqual(['000001']);
+      expect(await a.count()).toBe(1);
+      expect(await a.read('000002')).toBeNull();
+      // The same connection pool goes on writing.
+      await b.write([record('000002'), record('000003')]);
+      expect(tokensOf((await a.find({ limit: 10 })).rows)).toEqual(['000003', '000002', '000001']);
+    });
+
+    it('lets exactly one of two writes of the same token at the same moment win', async () => {
+      const results = await Promise.allSettled([
+        a.write([record('0000aa'), record('00000a')]),
+        b.write([record('0000bb'), record('00000a')]),
+      ]);
+      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(failed).toHaveLength(1);
+      expect(failed[0].reason).toBeInstanceOf(DuplicateTokenError);
+      expect((failed[0].reason as DuplicateTokenError).tokens).toEqual(['00000a']);
+      expect(await a.count()).toBe(2);
+    });
+
+    it('writes the rest of a batch through the write buffer when another instance has one of its tokens', async () => {
+      await a.write([record('000001')]);
+      const errors: unknown[] = [];
+      const buffer = new ProfileWriteBuffer(b, { batchSize: 10, flushIntervalMs: 1000, bufferLimit: 100, onError: (e) => errors.push(e) });
+      buffer.add(record('000002'));
+      buffer.add(record('000001', { url: 'http://localhost/from-b' }));
+      buffer.add(record('000003'));
+      await buffer.flush();
+      expect(buffer.pending).toBe(0);
+      expect(buffer.dropped).toBe(1);
+      expect(errors).toHaveLength(1);
+      expect((errors[0] as DuplicateTokenError).tokens).toEqual(['000001']);
+      expect(tokensOf((await a.find({ limit: 10 })).rows)).toEqual(['000003', '000002', '000001']);
+      expect((await a.read('000001'))?.url).toBe('http://localhost/000001');
+      await buffer.close();
+    });
+
+    it('prunes from both at once without removing more than the policy says', async () => {
+      const profiles = Array.from({ length: 3000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i }));
+      for (let i = 0; i < profiles.length; i += 1000) await a.write(profiles.slice(i, i + 1000));
+      const policy = { maxProfiles: 1000, maxAgeMs: 0, now: T0 };
+      const [byA, byB] = await Promise.all([a.prune(policy), b.prune(policy)]);
+      expect(await a.count()).toBe(1000);
+      expect([...byA, ...byB].sort()).toEqual(profiles.slice(0, 2000).map((p) => p.token));
+      expect(new Set([...byA, ...byB]).size).toBe(byA.length + byB.length);
+      expect(tokensOf((await b.find({ limit: 1, start: 0, end: T0 + 1999 })).rows)).toEqual([]);
+    });
+
+    it('is cleared by one for both', async () => {
+      await a.write([record('000001'), record('000002')]);
+      expect(await b.clear()).toBe(2);
+      expect(await a.count()).toBe(0);
+      await a.write([record('000001')]);
+      expect(await b.count()).toBe(1);
+    });
+  });
+
+  describe('a lost connection', () => {
+    it('never crashes: calls reject while the server is away, the write buffer retries, and the pool reconnects', async () => {
+      const proxy = new TcpProxy(new URL(POSTGRES_URL));
+      const port = await proxy.start();
+      const url = new URL(POSTGRES_URL);
+      url.host = `127.0.0.1:${port}`;
+      const logger = new RecordingLogger();
+      const storage = store(newSchema(), { connectionString: url.toString(), logger });
+      await storage.open();
+      await storage.write([record('000001')]);
+      expect(await storage.count()).toBe(1);
+
+      await proxy.stop();
+      await waitFor(() => logger.warnings.length > 0);
+      expect(logger.warnings[0]).toMatch(/^The PostgreSQL profile store lost an idle connection/);
+      // (pg's errors come from Node's realm, not the test's: not `toBeInstanceOf(Error)`.)
+      expect(String((await rejection(storage.count()) as Error).message)).not.toBe('');
+      const errors: unknown[] = [];
+      const buffer = new ProfileWriteBuffer(storage, { batchSize: 10, flushIntervalMs: 10, bufferLimit: 100, retryDelayMs: 20, onError: (e) => errors.push(e) });
+      buffer.add(record('000002'));
+      await buffer.flush();
+      expect(buffer.pending).toBe(1);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors[0]).not.toBeInstanceOf(DuplicateTokenError);
+
+      await proxy.start(port);
+      await waitFor(async () => {
+        await buffer.flush();
+        return buffer.pending === 0;
+      });
+      expect(tokensOf((await storage.find({ limit: 10 })).rows)).toEqual(['000002', '000001']);
+      await buffer.close();
+      await proxy.stop();
+    });
+  });
+});
+
+/** Forwards TCP connections to the PostgreSQL server; stop() cuts every connection, as a server restart would. */
+class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly target: URL) {}
+
+  async start(port = 0): Promise<number> {
+    const server = createServer((client) => {
+      const upstream = netConnect(Number(this.target.port || 5432), this.target.hostname);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('Timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

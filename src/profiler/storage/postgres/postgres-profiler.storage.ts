@@ -1,0 +1,602 @@
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import { ProfileCodec } from '../profile-codec.js';
+import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import { DuplicateTokenError, ProfilerStorage } from '../profiler-storage.js';
+import { maskDsn } from './postgres-dsn.js';
+
+/** Where the store's warnings go (a lost idle connection, no trigram index): Nest's Logger by default. */
+export interface PostgresStorageLogger {
+  warn(message: string): void;
+}
+
+export interface PostgresProfilerStorageOptions {
+  /** A pg connection string (`postgres://user:password@host:port/db?sslmode=…`), without the schema. */
+  connectionString: string;
+  /** The schema holding the store's tables (created if missing). Default `public`. */
+  schema?: string;
+  /** Connections of the pool. Default 5. */
+  poolSize?: number;
+  /**
+   * Index URL substrings with pg_trgm (created with `CREATE EXTENSION IF NOT EXISTS pg_trgm` when missing).
+   * Default true; without it, or when the extension cannot be created, a URL search scans the profiles.
+   */
+  trigramIndex?: boolean;
+  logger?: PostgresStorageLogger;
+}
+
+/** Times are clamped to [0, 2^42) ms, as the SQLite store does, so both stores return the same values. */
+const MAX_TIME = 2 ** 42 - 1;
+/** Rows deleted per prune statement: each is its own short transaction. */
+const PRUNE_CHUNK = 500;
+/** Tokens read per query by allTokens(). */
+const TOKEN_PAGE = 20_000;
+/** Profiles compressed at once (zlib's thread pool has 4 threads by default). */
+const ENCODE_CONCURRENCY = 4;
+/** The advisory lock serialising schema creation, database-wide (pg_trgm is too): "PROFSCHM". */
+const SCHEMA_LOCK = '5787213827590357837';
+const INT4_MAX = 2 ** 31 - 1;
+
+/** pg's type ids of what would otherwise come back as strings. */
+const PG_INT8 = 20;
+
+/** A row of COLUMNS (a mapped type: pg wants rows with an index signature, which an interface lacks). */
+type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
+
+/**
+ * The profile store for several instances: one PostgreSQL database (through a pg Pool) that every instance of
+ * the application writes to and searches, so a profile recorded behind a load balancer opens from any instance.
+ *
+ * Tables (in the DSN's schema): `profiler_profile` (the list columns; `id` is an identity, so time then id is the
+ * list order, equal times in write order) and `profiler_profile_data` (one ProfileCodec blob per profile, read
+ * only by read()). Token uniqueness is the database's (a UNIQUE constraint, across instances); a write is one
+ * transaction (`INSERT … ON CONFLICT (token) DO NOTHING`, rolled back with a DuplicateTokenError when a token was
+ * taken). Searches are SQL over indexes on time, IP, method, status, token and parent, and a pg_trgm GIN index
+ * for the URL substring (ILIKE on a "C"-collated column: ASCII letters fold, as LIKE does in SQLite). Retention
+ * deletes in chunks of PRUNE_CHUNK rows, `FOR UPDATE SKIP LOCKED`, so every instance may prune at once.
+ */
+export class PostgresProfilerStorage extends ProfilerStorage {
+  private pool?: pg.Pool;
+  private opening?: Promise<void>;
+  private readonly codec = new ProfileCodec();
+  private readonly schema: string;
+  private readonly logger: PostgresStorageLogger;
+  /** Qualified, quoted table names. */
+  private readonly profileTable: string;
+  private readonly dataTable: string;
+  private trigrams = false;
+
+  constructor(private readonly options: PostgresProfilerStorageOptions) {
+    super();
+    this.schema = options.schema ?? 'public';
+    this.logger = options.logger ?? new Logger('profiler');
+    this.profileTable = `${quoteIdent(this.schema)}.profiler_profile`;
+    this.dataTable = `${quoteIdent(this.schema)}.profiler_profile_data`;
+  }
+
+  /** The pg connection string (without the schema parameter). */
+  get connectionString(): string {
+    return this.options.connectionString;
+  }
+
+  /** The schema holding the store's tables. */
+  get schemaName(): string {
+    return this.schema;
+  }
+
+  /** Where the store is, password masked (errors, logs). */
+  get description(): string {
+    return `${maskDsn(this.options.connectionString)} (schema ${this.schema})`;
+  }
+
+  /** Whether URL searches use the pg_trgm index (known after open()). */
+  get trigramIndexed(): boolean {
+    return this.trigrams;
+  }
+
+  open(): Promise<void> {
+    if (this.pool) return Promise.resolve();
+    this.opening ??= this.connect().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  async write(profiles: readonly ProfileRecord[]): Promise<void> {
+    if (profiles.length === 0) return;
+    const pool = this.connection();
+    const tokens = profiles.map((p) => String(p.token));
+    const seen = new Set<string>();
+    const repeated = new Set<string>();
+    for (const token of tokens) {
+      if (seen.has(token)) repeated.add(token);
+      seen.add(token);
+    }
+    if (repeated.size > 0) {
+      // Twice in the batch (as SQLite does, the error names those and the batch's tokens already stored).
+      const stored = await this.taken([...seen]);
+      throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
+    }
+    const blobs = await this.encodeAll(profiles);
+    await withClient(pool, async (client) => {
+      await client.query('BEGIN');
+      try {
+        const inserted = await client.query<{ id: number; token: string }>(
+          `INSERT INTO ${this.profileTable} (token, parent, ip, method, url, time, status)
+           SELECT token, parent, ip, method, url, time, status
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[]) WITH ORDINALITY
+             AS batch (token, parent, ip, method, url, time, status, n)
+           ORDER BY n
+           ON CONFLICT (token) DO NOTHING
+           RETURNING id, token`,
+          [
+            tokens.map(pgText),
+            profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
+            profiles.map((p) => pgText(String(p.ip ?? ''))),
+            profiles.map((p) => pgText(String(p.method ?? ''))),
+            profiles.map((p) => pgText(String(p.url ?? ''))),
+            profiles.map((p) => clampTime(p.time)),
+            profiles.map((p) => clampStatus(p.statusCode)),
+          ],
+        );
+        if (inserted.rows.length < profiles.length) {
+          // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
+          const written = new Set(inserted.rows.map((r) => r.token));
+          throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
+        }
+        const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
+        await client.query(`INSERT INTO ${this.dataTable} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])`, [
+          tokens.map((t) => ids.get(pgText(t))),
+          blobs,
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async read(token: string): Promise<ProfileRecord | null> {
+    const pool = this.connection();
+    if (hasNul(token)) return null;
+    const { rows } = await pool.query<SummaryRow & { data: Buffer }>(
+      `SELECT ${COLUMNS}, d.data FROM ${this.profileTable} p JOIN ${this.dataTable} d ON d.id = p.id WHERE p.token = $1`,
+      [token],
+    );
+    if (rows.length === 0) return null;
+    const { data, ...summary } = rows[0];
+    return { ...summary, data: await this.codec.decode(data) };
+  }
+
+  /** Counts the matches and reads the newest `limit` of them, both through the indexes (see the class comment). */
+  async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
+    const pool = this.connection();
+    const compiled = compileCriteria(criteria);
+    if (!compiled) return { total: 0, rows: [] };
+    const [where, params] = conditions(compiled);
+    const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
+    const [counted, listed] = await Promise.all([
+      pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params),
+      limit === 0
+        ? null
+        : pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [
+            ...params,
+            limit,
+          ]),
+    ]);
+    const total = counted.rows[0].n;
+    return { total, rows: total === 0 || !listed ? [] : listed.rows };
+  }
+
+  async taken(tokens: readonly string[]): Promise<Set<string>> {
+    const pool = this.connection();
+    const valid = tokens.filter((t) => typeof t === 'string' && !hasNul(t));
+    if (valid.length === 0) return new Set();
+    const { rows } = await pool.query<{ token: string }>(`SELECT token FROM ${this.profileTable} WHERE token = ANY($1::text[])`, [valid]);
+    return new Set(rows.map((r) => r.token));
+  }
+
+  async *allTokens(): AsyncIterable<string> {
+    let after = '';
+    for (;;) {
+      const { rows } = await this.connection().query<{ token: string }>(
+        `SELECT token FROM ${this.profileTable} WHERE token > $1 ORDER BY token LIMIT ${TOKEN_PAGE}`,
+        [after],
+      );
+      for (const { token } of rows) yield token;
+      if (rows.length < TOKEN_PAGE) return;
+      after = rows[rows.length - 1].token;
+    }
+  }
+
+  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+    const pool = this.connection();
+    if (hasNul(token)) return { previous: null, next: null };
+    const of = `(SELECT time, id FROM ${this.profileTable} WHERE token = $1)`;
+    const [previous, next] = await Promise.all([
+      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) < ${of} ORDER BY p.time DESC, p.id DESC LIMIT 1`, [token]),
+      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) > ${of} ORDER BY p.time, p.id LIMIT 1`, [token]),
+    ]);
+    return { previous: previous.rows[0] ?? null, next: next.rows[0] ?? null };
+  }
+
+  async children(token: string): Promise<ProfileSummary[]> {
+    const pool = this.connection();
+    if (hasNul(token)) return [];
+    const { rows } = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE p.parent = $1 ORDER BY p.time, p.id`, [token]);
+    return rows;
+  }
+
+  /**
+   * Deletes the oldest profiles, PRUNE_CHUNK per statement (each its own short transaction), oldest first. Rows
+   * another instance is deleting at the same moment are skipped (SKIP LOCKED), and the count limit deletes up to
+   * a fixed boundary (the newest profile beyond maxProfiles), so instances pruning together never remove more
+   * than one would.
+   */
+  async prune(policy: RetentionPolicy): Promise<string[]> {
+    const pool = this.connection();
+    const removed: string[] = [];
+    if (policy.maxAgeMs > 0) {
+      await this.pruneUpTo(pool, 'p.time < $1', [clampTime(policy.now - policy.maxAgeMs)], removed);
+    }
+    if (policy.maxProfiles > 0) {
+      const { rows } = await pool.query<{ time: number; id: number }>(
+        `SELECT time, id FROM ${this.profileTable} ORDER BY time DESC, id DESC OFFSET $1 LIMIT 1`,
+        [Math.floor(policy.maxProfiles)],
+      );
+      if (rows.length > 0) await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
+    }
+    return removed;
+  }
+
+  async clear(): Promise<number> {
+    const pool = this.connection();
+    return withClient(pool, async (client) => {
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL lock_timeout = '10s'`);
+        await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable} IN ACCESS EXCLUSIVE MODE`);
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
+        await client.query(`TRUNCATE ${this.dataTable}, ${this.profileTable}`);
+        await client.query('COMMIT');
+        return rows[0].n;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.connection().query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
+    return rows[0].n;
+  }
+
+  /** Bytes of the store's tables with their indexes and TOAST (pg_total_relation_size). */
+  async size(): Promise<number> {
+    const { rows } = await this.connection().query<{ bytes: number }>(
+      'SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass) AS bytes',
+      [this.profileTable, this.dataTable],
+    );
+    return rows[0].bytes;
+  }
+
+  async close(): Promise<void> {
+    await this.opening?.catch(() => undefined);
+    const pool = this.pool;
+    if (!pool) return;
+    this.pool = undefined;
+    await pool.end();
+  }
+
+  // --- internals ---------------------------------------------------------------------------------------------
+
+  private connection(): pg.Pool {
+    if (!this.pool) throw new Error('The PostgreSQL profile store is not open (call open() first).');
+    return this.pool;
+  }
+
+  private async connect(): Promise<void> {
+    const pool = new pg.Pool({
+      connectionString: this.options.connectionString,
+      max: this.options.poolSize ?? 5,
+      // A server that does not answer must not hold a write (and the buffer behind it) forever.
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+      fallback_application_name: 'shopkernel-profiler',
+      allowExitOnIdle: true,
+      types: { getTypeParser },
+    });
+    // An idle connection lost (server restart, network) must not crash the process: the pool drops it and
+    // connects again on the next query; queries in flight reject, and the write buffer retries them later.
+    pool.on('error', (error: Error) => {
+      this.logger.warn(`The PostgreSQL profile store lost an idle connection (${this.description}): ${error.message}`);
+    });
+    try {
+      await withClient(pool, (client) => this.createSchema(client));
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new Error(`Cannot open the PostgreSQL profile store ${this.description}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    }
+    this.pool = pool;
+  }
+
+  /**
+   * Creates the schema, tables and indexes if missing, in one transaction holding an advisory lock, so that
+   * instances starting together do not race on CREATE … IF NOT EXISTS (which is not safe concurrently).
+   */
+  private async createSchema(client: pg.PoolClient): Promise<void> {
+    const schema = quoteIdent(this.schema);
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.profileTable} (
+          id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- write order, across instances
+          token text COLLATE "C" NOT NULL,
+          parent text COLLATE "C",
+          ip text COLLATE "C" NOT NULL,
+          method text COLLATE "C" NOT NULL,                   -- upper() of a "C" text folds ASCII letters only
+          url text COLLATE "C" NOT NULL,                      -- ILIKE too
+          time bigint NOT NULL,                               -- milliseconds since the epoch
+          status integer NOT NULL,
+          CONSTRAINT profiler_profile_token_key UNIQUE (token)
+        )`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.dataTable} (
+          id bigint PRIMARY KEY REFERENCES ${this.profileTable} (id) ON DELETE CASCADE,
+          data bytea NOT NULL
+        )`);
+      await this.checkLayout(client);
+      // Every index ends with (time, id): the newest matches of one value are an index range read backwards.
+      const indexes = [
+        `profiler_profile_time ON ${this.profileTable} (time, id)`,
+        `profiler_profile_ip ON ${this.profileTable} (ip, time, id)`,
+        `profiler_profile_method ON ${this.profileTable} (upper(method), time, id)`,
+        `profiler_profile_status ON ${this.profileTable} (status, time, id)`,
+        `profiler_profile_parent ON ${this.profileTable} (parent, time, id) WHERE parent IS NOT NULL`,
+      ];
+      for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
+      this.trigrams = this.options.trigramIndex !== false && (await this.createTrigramIndex(client));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The GIN trigram index of the URLs; false (logged) when pg_trgm is neither installed nor installable. */
+  private async createTrigramIndex(client: pg.PoolClient): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      await client.query('SAVEPOINT trigrams');
+      try {
+        let extensionSchema = await trigramSchema(client);
+        if (extensionSchema === null) {
+          // In `public` when it may (dropping the store's schema must not take the extension with it).
+          const { rows } = await client.query<{ public: boolean }>(
+            `SELECT coalesce(has_schema_privilege(to_regnamespace('public')::oid, 'CREATE'), false) AS public`,
+          );
+          await client.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm${rows[0].public ? ' SCHEMA public' : ''}`);
+          extensionSchema = await trigramSchema(client);
+        }
+        if (extensionSchema === null) throw new Error('pg_trgm is not installed');
+        await client.query(`CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.profileTable} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
+        await client.query('RELEASE SAVEPOINT trigrams');
+        return true;
+      } catch (error) {
+        await client.query('ROLLBACK TO SAVEPOINT trigrams');
+        // Somebody else (the shop's migrations) created the extension at the same moment: it is there now.
+        if (attempt === 1 && (error as { code?: unknown })?.code === '23505') continue;
+        this.logger.warn(
+          `The PostgreSQL profile store ${this.description} has no trigram index: URL searches scan the profiles `
+            + `(pg_trgm: ${(error as Error)?.message ?? String(error)}).`,
+        );
+        return false;
+      }
+    }
+  }
+
+  /** A clear error for a schema whose tables of these names are not this store's. */
+  private async checkLayout(client: pg.PoolClient): Promise<void> {
+    const expected: Record<string, string[]> = {
+      profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status'],
+      profiler_profile_data: ['id', 'data'],
+    };
+    const { rows } = await client.query<{ table: string; column: string }>(
+      `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,
+      [this.schema, Object.keys(expected)],
+    );
+    for (const [table, columns] of Object.entries(expected)) {
+      const present = new Set(rows.filter((r) => r.table === table).map((r) => r.column));
+      const missing = columns.filter((c) => !present.has(c));
+      if (missing.length > 0) {
+        throw new Error(`table ${this.schema}.${table} is not a profile store's (it lacks ${missing.join(', ')}): use another schema (?schema=…).`);
+      }
+    }
+  }
+
+  /** One chunk at a time: delete up to PRUNE_CHUNK of the oldest rows matching `condition`, until none is left. */
+  private async pruneUpTo(pool: pg.Pool, condition: string, params: unknown[], removed: string[]): Promise<void> {
+    for (;;) {
+      const { rows } = await pool.query<{ token: string; time: number; id: number }>(
+        `WITH doomed AS (
+           SELECT p.id FROM ${this.profileTable} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
+         )
+         DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id`,
+        params,
+      );
+      rows.sort((a, b) => a.time - b.time || a.id - b.id);
+      for (const row of rows) removed.push(row.token);
+      if (rows.length < PRUNE_CHUNK) return;
+    }
+  }
+
+  /** Compresses the blobs on zlib's thread pool, a few at a time. */
+  private async encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
+    const blobs: Buffer[] = new Array(profiles.length);
+    let next = 0;
+    const encodeNext = async () => {
+      while (next < profiles.length) {
+        const i = next++;
+        blobs[i] = await this.codec.encode(profiles[i].data ?? {});
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ENCODE_CONCURRENCY, profiles.length) }, encodeNext));
+    return blobs;
+  }
+}
+
+/** The list columns of profile `p`, named as ProfileSummary names them. */
+const COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS "statusCode"';
+
+/** int8 as a number (times, ids and counts are far below 2^53); everything else as pg parses it. */
+function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === PG_INT8 && format !== 'binary') return (value: string) => Number(value);
+  return pg.types.getTypeParser(oid, format as 'text');
+}
+
+/**
+ * Runs `work` on a client of the pool, listening to the client's errors meanwhile (a connection lost while a
+ * client is checked out is emitted on the client, and unheard it would crash the process); a client that failed
+ * is destroyed rather than returned to the pool.
+ */
+async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
+  try {
+    const result = await work(client);
+    client.removeListener('error', onError);
+    client.release(lost);
+    return result;
+  } catch (error) {
+    client.removeListener('error', onError);
+    client.release(lost ?? (breaksConnection(error) ? (error as Error) : undefined));
+    throw error;
+  }
+}
+
+/**
+ * Whether a client that failed with this error must not go back to the pool: everything but the server's
+ * answers to a query (a constraint, a syntax error) and our own DuplicateTokenError, except the server's
+ * connection exceptions (class 08) and shutdowns (57P0x).
+ */
+function breaksConnection(error: unknown): boolean {
+  if (error instanceof DuplicateTokenError) return false;
+  if (error instanceof pg.DatabaseError) return /^(08|57P0)/.test(error.code ?? '');
+  return true;
+}
+
+async function trigramSchema(client: pg.PoolClient): Promise<string | null> {
+  const { rows } = await client.query<{ schema: string }>(
+    `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
+  );
+  return rows[0]?.schema ?? null;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+type Compiled = NonNullable<ReturnType<typeof compileCriteria>>;
+
+/** Search criteria as bounds and conditions (the SQLite store's semantics); null when nothing can match. */
+function compileCriteria(criteria: ProfileSearchCriteria) {
+  const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  const ipPrefix = text(criteria.ip);
+  const method = text(criteria.method);
+  const statusPrefix = text(criteria.statusCode);
+  const needle = typeof criteria.url === 'string' && criteria.url !== '' ? criteria.url : null;
+  const tokenPrefix = text(criteria.token)?.toLowerCase() ?? null;
+  // PostgreSQL text holds no NUL: no stored value contains one.
+  if ([ipPrefix, method, needle, tokenPrefix].some((v) => v !== null && hasNul(v))) return null;
+  let status: [number, number] | null = null;
+  if (statusPrefix !== null) {
+    if (!/^\d{1,3}$/.test(statusPrefix)) return null;
+    const scale = 10 ** (3 - statusPrefix.length);
+    status = [Number(statusPrefix) * scale, Number(statusPrefix) * scale + scale - 1];
+  }
+  const start = typeof criteria.start === 'number' && Number.isFinite(criteria.start) ? criteria.start : null;
+  const end = typeof criteria.end === 'number' && Number.isFinite(criteria.end) ? criteria.end : null;
+  const fromTime = start === null ? 0 : Math.ceil(start);
+  const toTime = end === null ? MAX_TIME : Math.floor(end);
+  if (fromTime > MAX_TIME || toTime < 0 || fromTime > toTime) return null;
+  return {
+    ip: ipPrefix === null ? null : prefixRange(ipPrefix),
+    // Compared with upper() of the "C"-collated column, which folds ASCII letters only: so is the criterion.
+    method: method === null ? null : method.replace(/[a-z]+/g, (s) => s.toUpperCase()),
+    status,
+    url: needle === null ? null : `%${escapeLike(needle)}%`,
+    token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
+    time: start === null && end === null ? null : ([Math.max(0, fromTime), Math.min(MAX_TIME, toTime)] as [number, number]),
+  };
+}
+
+/** The WHERE clause of a search and its parameters ($1 …). */
+function conditions(f: Compiled): [string, unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const range = (column: string, [low, high]: [string, string | null]) => {
+    where.push(`${column} >= ${param(low)}`);
+    if (high !== null) where.push(`${column} < ${param(high)}`);
+  };
+  if (f.time) where.push(`p.time BETWEEN ${param(f.time[0])} AND ${param(f.time[1])}`);
+  if (f.ip) range('p.ip', f.ip);
+  if (f.method !== null) where.push(`upper(p.method) = ${param(f.method)}`);
+  if (f.status) where.push(`p.status BETWEEN ${param(f.status[0])} AND ${param(f.status[1])}`);
+  if (f.token) range('p.token', f.token);
+  if (f.url !== null) where.push(`p.url ILIKE ${param(f.url)}`);
+  return [where.length === 0 ? 'true' : where.join(' AND '), params];
+}
+
+/**
+ * The strings starting with `prefix` are those in [prefix, next) where `next` is the prefix with its last code
+ * point incremented (the columns are "C"-collated: UTF-8 bytes, which order like code points).
+ */
+function prefixRange(prefix: string): [string, string | null] {
+  const points = [...prefix].map((c) => c.codePointAt(0)!);
+  while (points.length > 0) {
+    let last = points.pop()! + 1;
+    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
+    if (last <= 0x10ffff) return [prefix, String.fromCodePoint(...points, last)];
+  }
+  return [prefix, null];
+}
+
+/** A LIKE pattern matching `text` literally (PostgreSQL's default escape character is the backslash). */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The tokens of `tokens` that are in `set`, each once, in the batch's order. */
+function orderedAsIn(tokens: string[], set: Set<string>): string[] {
+  return [...new Set(tokens.filter((t) => set.has(t)))];
+}
+
+function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
+/** PostgreSQL text cannot hold NUL: written as U+FFFD. */
+function pgText(text: string): string {
+  return hasNul(text) ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+function clampTime(time: number): number {
+  const t = Math.trunc(Number(time));
+  return Number.isFinite(t) ? Math.min(MAX_TIME, Math.max(0, t)) : 0;
+}
+
+function clampStatus(status: number): number {
+  const s = Math.trunc(Number(status)) || 0;
+  return Math.max(-INT4_MAX - 1, Math.min(INT4_MAX, s));
+}

@@ -1,0 +1,442 @@
+/// <reference types="jest" />
+// The build (tsconfig.build.json) compiles src/ with Node's types only; this file is test code that the specs import.
+import type { ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../profile-record.js';
+import { DuplicateTokenError, type ProfilerStorage } from '../profiler-storage.js';
+import { sampleProfile } from './sample-profile.fixture.js';
+
+export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+const HOUR = 3_600_000;
+
+/** A profile with list columns easy to search for. */
+export function record(token: string, overrides: Partial<ProfileRecord> = {}): ProfileRecord {
+  return { token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200, data: {}, ...overrides };
+}
+
+export const summary = ({ data: _data, ...rest }: ProfileRecord): ProfileSummary => rest;
+export const tokensOf = (rows: ProfileSummary[]) => rows.map((r) => r.token);
+
+export interface ProfilerStorageContractTarget {
+  /** An open, empty store (for each test). */
+  open(): Promise<ProfilerStorage>;
+}
+
+/**
+ * What every ProfilerStorage adapter guarantees, as the port documents it: call inside an adapter's `describe`.
+ * Each test gets a fresh store from `target.open()` and closes it afterwards.
+ */
+export function profilerStorageContract(target: ProfilerStorageContractTarget): void {
+  let storage: ProfilerStorage;
+
+  beforeEach(async () => {
+    storage = await target.open();
+  });
+
+  afterEach(async () => {
+    await storage.close();
+  });
+
+  describe('write and read', () => {
+    it('reads back what was written, data included', async () => {
+      const profile = record('a1b2c3', { parent: 'ffffff', ip: '::1', method: 'POST', url: 'https://shop.test/cart?x=1', time: T0 + 5, statusCode: 303, data: { request: { method: 'POST' }, logs: { entries: [] } } });
+      await storage.write([profile]);
+      expect(await storage.read('a1b2c3')).toEqual(profile);
+    });
+
+    it('reads a realistic profile back whole', async () => {
+      const profile = sampleProfile(42);
+      await storage.write([profile]);
+      expect(await storage.read(profile.token)).toEqual(profile);
+    });
+
+    it('answers null for a token it does not have', async () => {
+      await storage.write([record('000001')]);
+      expect(await storage.read('000002')).toBeNull();
+    });
+
+    it('refuses a token already stored with DuplicateTokenError and writes nothing of the batch', async () => {
+      await storage.write([record('000001')]);
+      const error = await storage.write([record('000002'), record('000001'), record('000003')]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DuplicateTokenError);
+      expect((error as DuplicateTokenError).tokens).toEqual(['000001']);
+      expect(await storage.count()).toBe(1);
+      expect(await storage.read('000002')).toBeNull();
+      expect((await storage.find({ limit: 10 })).total).toBe(1);
+    });
+
+    it('refuses a batch holding the same token twice', async () => {
+      const error = await storage.write([record('000004'), record('000004', { url: 'http://localhost/other' })]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DuplicateTokenError);
+      expect((error as DuplicateTokenError).tokens).toEqual(['000004']);
+      expect(await storage.count()).toBe(0);
+    });
+
+    it('accepts an empty batch', async () => {
+      await storage.write([]);
+      expect(await storage.count()).toBe(0);
+    });
+  });
+
+  describe('find', () => {
+    const profiles: ProfileRecord[] = [
+      record('0000a1', { ip: '192.168.1.10', method: 'GET', url: 'http://localhost:3000/catalogue/shoes', statusCode: 200, time: T0 }),
+      record('0000a2', { ip: '192.168.1.100', method: 'POST', url: 'http://localhost:3000/cart/items', statusCode: 303, time: T0 + 1000 }),
+      record('0000b1', { ip: '10.0.0.1', method: 'get', url: 'http://localhost:3000/product/red-shoe', statusCode: 404, time: T0 + 2000 }),
+      record('0000b2', { ip: '110.0.0.1', method: 'DELETE', url: 'http://localhost:3000/cart/items/7', statusCode: 204, time: T0 + 3000 }),
+      record('0000c1', { ip: '::1', method: 'GET', url: 'https://shop.test/Checkout?step=2', statusCode: 422, time: T0 + 4000 }),
+      record('0000c2', { ip: '192.168.2.1', method: 'PUT', url: 'http://localhost:3000/api/cart/items/7', statusCode: 409, time: T0 + 5000 }),
+      record('0000d1', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/search?q=100%25_off', statusCode: 500, time: T0 + 6000 }),
+      record('0000d2', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/a_b/100%off', statusCode: 200, time: T0 + 7000 }),
+      record('0000e1', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/axb/100off', statusCode: 200, time: T0 + 8000 }),
+      record('0000e2', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/say/"quoted"', statusCode: 200, time: T0 + 9000 }),
+    ];
+
+    beforeEach(async () => {
+      await storage.write(profiles);
+    });
+
+    const find = async (criteria: Partial<ProfileSearchCriteria>) => {
+      const result = await storage.find({ limit: 100, ...criteria });
+      return { total: result.total, tokens: tokensOf(result.rows) };
+    };
+
+    it('lists the newest first, every column', async () => {
+      const result = await storage.find({ limit: 3 });
+      expect(result.total).toBe(10);
+      expect(result.rows).toEqual([profiles[9], profiles[8], profiles[7]].map(summary));
+    });
+
+    it('counts every match but returns at most `limit` rows', async () => {
+      expect(await storage.find({ limit: 2, ip: '127.0.0.1' })).toEqual({ total: 4, rows: [profiles[9], profiles[8]].map(summary) });
+      expect(await storage.find({ limit: 0 })).toEqual({ total: 10, rows: [] });
+    });
+
+    it('filters by IP prefix', async () => {
+      expect(await find({ ip: '192.168.' })).toEqual({ total: 3, tokens: ['0000c2', '0000a2', '0000a1'] });
+      expect(await find({ ip: '192.168.1.10' })).toEqual({ total: 2, tokens: ['0000a2', '0000a1'] });
+      expect(await find({ ip: '10.0.0.1' })).toEqual({ total: 1, tokens: ['0000b1'] });
+      expect(await find({ ip: '::1' })).toEqual({ total: 1, tokens: ['0000c1'] });
+    });
+
+    it('filters by exact method, in any case', async () => {
+      expect(await find({ method: 'get' })).toEqual({ total: 7, tokens: ['0000e2', '0000e1', '0000d2', '0000d1', '0000c1', '0000b1', '0000a1'] });
+      expect(await find({ method: 'Post' })).toEqual({ total: 1, tokens: ['0000a2'] });
+      expect(await find({ method: 'PO' })).toEqual({ total: 0, tokens: [] });
+    });
+
+    it('filters by status code, whole or prefix', async () => {
+      expect(await find({ statusCode: '4' })).toEqual({ total: 3, tokens: ['0000c2', '0000c1', '0000b1'] });
+      expect(await find({ statusCode: '40' })).toEqual({ total: 2, tokens: ['0000c2', '0000b1'] });
+      expect(await find({ statusCode: '404' })).toEqual({ total: 1, tokens: ['0000b1'] });
+      expect(await find({ statusCode: '2' })).toEqual({ total: 5, tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'] });
+      expect(await find({ statusCode: '20' })).toEqual({ total: 5, tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'] });
+      expect(await find({ statusCode: '5' })).toEqual({ total: 1, tokens: ['0000d1'] });
+    });
+
+    it('matches nothing for a status that is not a code or its start', async () => {
+      expect(await find({ statusCode: '4044' })).toEqual({ total: 0, tokens: [] });
+      expect(await find({ statusCode: 'abc' })).toEqual({ total: 0, tokens: [] });
+      expect(await find({ statusCode: '4x' })).toEqual({ total: 0, tokens: [] });
+    });
+
+    it('filters by URL substring, in any case', async () => {
+      expect(await find({ url: 'cart/items' })).toEqual({ total: 3, tokens: ['0000c2', '0000b2', '0000a2'] });
+      expect(await find({ url: 'CHECKOUT' })).toEqual({ total: 1, tokens: ['0000c1'] });
+      expect(await find({ url: 'shop.test' })).toEqual({ total: 1, tokens: ['0000c1'] });
+      expect(await find({ url: '"quoted"' })).toEqual({ total: 1, tokens: ['0000e2'] });
+    });
+
+    it('filters by a URL substring shorter than 3 characters', async () => {
+      expect(await find({ url: 'x=' })).toEqual({ total: 0, tokens: [] });
+      expect(await find({ url: 'Xb' })).toEqual({ total: 1, tokens: ['0000e1'] });
+      expect(await find({ url: '?' })).toEqual({ total: 2, tokens: ['0000d1', '0000c1'] });
+    });
+
+    it('takes LIKE wildcards in a URL literally', async () => {
+      expect(await find({ url: '%' })).toEqual({ total: 2, tokens: ['0000d2', '0000d1'] });
+      expect(await find({ url: '_' })).toEqual({ total: 2, tokens: ['0000d2', '0000d1'] });
+      expect(await find({ url: 'a_b' })).toEqual({ total: 1, tokens: ['0000d2'] });
+      expect(await find({ url: '100%' })).toEqual({ total: 2, tokens: ['0000d2', '0000d1'] });
+      expect(await find({ url: '0%o' })).toEqual({ total: 1, tokens: ['0000d2'] });
+      expect(await find({ url: '%off' })).toEqual({ total: 1, tokens: ['0000d2'] });
+      expect(await find({ url: '_off' })).toEqual({ total: 1, tokens: ['0000d1'] });
+    });
+
+    it('filters by token prefix', async () => {
+      expect(await find({ token: '0000c' })).toEqual({ total: 2, tokens: ['0000c2', '0000c1'] });
+      expect(await find({ token: '0000b2' })).toEqual({ total: 1, tokens: ['0000b2'] });
+      expect(await find({ token: '1' })).toEqual({ total: 0, tokens: [] });
+    });
+
+    it('filters by time, both ends inclusive', async () => {
+      expect(await find({ start: T0 + 2000, end: T0 + 4000 })).toEqual({ total: 3, tokens: ['0000c1', '0000b2', '0000b1'] });
+      expect(await find({ start: T0 + 8000 })).toEqual({ total: 2, tokens: ['0000e2', '0000e1'] });
+      expect(await find({ end: T0 + 999 })).toEqual({ total: 1, tokens: ['0000a1'] });
+      expect(await find({ start: T0 + 4000, end: T0 + 4000 })).toEqual({ total: 1, tokens: ['0000c1'] });
+      expect(await find({ start: T0 + 4001, end: T0 + 4000 })).toEqual({ total: 0, tokens: [] });
+    });
+
+    it('combines filters', async () => {
+      expect(await find({ ip: '192.168.', method: 'POST' })).toEqual({ total: 1, tokens: ['0000a2'] });
+      expect(await find({ method: 'GET', statusCode: '2' })).toEqual({ total: 4, tokens: ['0000e2', '0000e1', '0000d2', '0000a1'] });
+      expect(await find({ url: 'items', statusCode: '4', start: T0 + 5000 })).toEqual({ total: 1, tokens: ['0000c2'] });
+      expect(await find({ ip: '127.', url: 'off', method: 'get', statusCode: '2', token: '0000', start: T0, end: T0 + 8000 })).toEqual({ total: 2, tokens: ['0000e1', '0000d2'] });
+      expect(await find({ ip: '10.', method: 'POST' })).toEqual({ total: 0, tokens: [] });
+    });
+
+    it('ignores empty filters', async () => {
+      expect((await find({ ip: '', method: '', statusCode: '', url: '', token: '' })).total).toBe(10);
+    });
+  });
+
+  describe('order', () => {
+    it('puts equal times in reverse write order, within a batch and across batches', async () => {
+      await storage.write([record('000001', { time: T0 }), record('000002', { time: T0 + 1 }), record('000003', { time: T0 })]);
+      await storage.write([record('000004', { time: T0 }), record('000005', { time: T0 - 1 })]);
+      const { rows } = await storage.find({ limit: 10 });
+      expect(tokensOf(rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
+      expect(tokensOf((await storage.find({ limit: 10, method: 'GET' })).rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
+      expect(tokensOf((await storage.find({ limit: 10, url: 'localhost' })).rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
+    });
+
+    it('gives the neighbours by time, then write order', async () => {
+      await storage.write([record('000001', { time: T0 }), record('000002', { time: T0 + 10 }), record('000003', { time: T0 })]);
+      const neighbours = async (token: string) => {
+        const { previous, next } = await storage.neighbours(token);
+        return [previous?.token ?? null, next?.token ?? null];
+      };
+      expect(await neighbours('000001')).toEqual([null, '000003']);
+      expect(await neighbours('000003')).toEqual(['000001', '000002']);
+      expect(await neighbours('000002')).toEqual(['000003', null]);
+      expect(await neighbours('ffffff')).toEqual([null, null]);
+      expect((await storage.neighbours('000003')).next).toEqual(summary(record('000002', { time: T0 + 10 })));
+    });
+
+    it('lists the children of a profile, oldest first', async () => {
+      await storage.write([
+        record('000001'),
+        record('000003', { parent: '000001', time: T0 + 2 }),
+        record('000002', { parent: '000001', time: T0 + 1 }),
+        record('000004', { parent: '000002', time: T0 + 3 }),
+      ]);
+      expect(tokensOf(await storage.children('000001'))).toEqual(['000002', '000003']);
+      expect(await storage.children('000002')).toEqual([summary(record('000004', { parent: '000002', time: T0 + 3 }))]);
+      expect(await storage.children('000004')).toEqual([]);
+    });
+  });
+
+  describe('matches the documented semantics on a varied store', () => {
+    // Profiles over 30 hours (hourly totals, partial hours at range ends), searched both when matches are common
+    // (walking from the newest) and rare (through the indexes), compared with a plain filter over the same data.
+    const all: ProfileRecord[] = [];
+    for (let i = 0; i < 900; i++) {
+      const p = sampleProfile(i, { time: T0 + Math.floor(i * i * 0.13 * 1000) % (30 * HOUR), token: (0x100000 + i * 7919).toString(16).slice(-6) });
+      all.push({ ...p, data: {} });
+    }
+    const expected = (c: ProfileSearchCriteria) => {
+      const statusRange = c.statusCode ? [Number(c.statusCode) * 10 ** (3 - c.statusCode.length), (Number(c.statusCode) + 1) * 10 ** (3 - c.statusCode.length) - 1] : null;
+      const order = all.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
+      const matches = order.filter(
+        (p) =>
+          (c.ip === undefined || p.ip.startsWith(c.ip))
+          && (c.method === undefined || p.method.toUpperCase() === c.method.toUpperCase())
+          && (statusRange === null || (p.statusCode >= statusRange[0] && p.statusCode <= statusRange[1]))
+          && (c.url === undefined || p.url.toLowerCase().includes(c.url.toLowerCase()))
+          && (c.token === undefined || p.token.startsWith(c.token))
+          && (c.start === undefined || p.time >= c.start)
+          && (c.end === undefined || p.time <= c.end),
+      );
+      return { total: matches.length, rows: matches.slice(0, c.limit).map(summary) };
+    };
+
+    beforeEach(async () => {
+      for (let i = 0; i < all.length; i += 200) await storage.write(all.slice(i, i + 200));
+    });
+
+    const cases: ProfileSearchCriteria[] = [
+      { limit: 10 },
+      { limit: 5, method: 'GET' },
+      { limit: 5, method: 'delete' },
+      { limit: 5, method: 'OPTIONS' },
+      { limit: 10, statusCode: '2' },
+      { limit: 10, statusCode: '4' },
+      { limit: 10, statusCode: '40' },
+      { limit: 10, statusCode: '500' },
+      { limit: 10, ip: '127.0.0.1' },
+      { limit: 10, ip: '192.168.' },
+      { limit: 10, ip: '10.1' },
+      { limit: 10, ip: '2001:db8:' },
+      { limit: 10, url: '/product/' },
+      { limit: 10, url: 'checkout' },
+      { limit: 10, url: 'LOCALHOST' },
+      { limit: 10, url: 'wool-' },
+      { limit: 10, url: 'q=' },
+      { limit: 10, token: 'a' },
+      { limit: 10, token: 'f1' },
+      { limit: 10, start: T0 + 90 * 60_000 + 17, end: T0 + 5 * HOUR - 1 },
+      { limit: 10, start: T0 + 7 * HOUR + 123, end: T0 + 7 * HOUR + 40 * 60_000 },
+      { limit: 10, start: T0 + 29 * HOUR },
+      { limit: 10, end: T0 + 2 * HOUR },
+      { limit: 10, method: 'GET', statusCode: '2', start: T0 + 3 * HOUR + 5, end: T0 + 20 * HOUR + 59_999 },
+      { limit: 10, method: 'POST', statusCode: '3', start: T0 + 10 * HOUR },
+      { limit: 10, ip: '192.168.', method: 'GET', statusCode: '2' },
+      { limit: 10, url: 'cart', statusCode: '4' },
+      { limit: 10, url: '/product/', method: 'GET', start: T0 + 12 * HOUR, end: T0 + 18 * HOUR },
+      { limit: 3, url: 'ca', ip: '127.' },
+      { limit: 50, statusCode: '3', ip: '1' },
+      { limit: 10, ip: '203.0.113.' },
+      { limit: 10, url: 'nothing-like-this' },
+      { limit: 10, statusCode: '599' },
+    ];
+    it.each(cases.map((c) => [JSON.stringify(c), c] as const))('%s', async (_name, criteria) => {
+      expect(await storage.find(criteria)).toEqual(expected(criteria));
+    });
+  });
+
+  it('finds the newest matches when they are common overall but missing among the newest', async () => {
+    // 3,000 profiles, the 100 POSTs the oldest: the walk from the newest gives up and seeks them.
+    const profiles = Array.from({ length: 3000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i, method: i < 100 ? 'POST' : 'GET' }));
+    for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
+    const result = await storage.find({ limit: 10, ip: '127.', method: 'POST' });
+    expect(result.total).toBe(100);
+    expect(tokensOf(result.rows)).toEqual(['000063', '000062', '000061', '000060', '00005f', '00005e', '00005d', '00005c', '00005b', '00005a']);
+  });
+
+  it('searches a URL part found in more than a thousand distinct URLs', async () => {
+    const profiles = Array.from({ length: 1500 }, (_, i) =>
+      record(i.toString(16).padStart(6, '0'), {
+        time: T0 + i * 1000,
+        url: i % 5 === 0 ? `http://localhost/cart/${i}` : `http://localhost/Item/${i}?ref=${i % 7}`,
+        method: i % 3 === 0 ? 'POST' : 'GET',
+      }),
+    );
+    for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
+    const expected = (test: (p: ProfileRecord) => boolean, limit = 10) => {
+      const matches = profiles.filter(test).reverse();
+      return { total: matches.length, rows: matches.slice(0, limit).map(summary) };
+    };
+    const items = (p: ProfileRecord) => p.url.includes('/Item/');
+    expect(await storage.find({ limit: 10, url: 'item/' })).toEqual(expected(items));
+    expect(await storage.find({ limit: 10, url: 'IT' })).toEqual(expected(items));
+    expect(await storage.find({ limit: 10, url: 'item/', method: 'post' })).toEqual(expected((p) => items(p) && p.method === 'POST'));
+    expect(await storage.find({ limit: 5, url: 'item/', start: T0 + 100_000, end: T0 + 400_000 })).toEqual(
+      expected((p) => items(p) && p.time >= T0 + 100_000 && p.time <= T0 + 400_000, 5),
+    );
+    expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')));
+  });
+
+  it('folds the case of ASCII letters only in URLs (as LIKE does)', async () => {
+    await storage.write([record('000001', { url: 'http://localhost/Café' }), record('000002', { url: 'http://localhost/CAFÉ' })]);
+    expect(tokensOf((await storage.find({ limit: 10, url: 'cafÉ' })).rows)).toEqual(['000002']);
+    expect(tokensOf((await storage.find({ limit: 10, url: 'CAFé' })).rows)).toEqual(['000001']);
+    expect(tokensOf((await storage.find({ limit: 10, url: 'caf' })).rows)).toEqual(['000002', '000001']);
+    expect(tokensOf((await storage.find({ limit: 10, url: 'é' })).rows)).toEqual(['000001']);
+  });
+
+  describe('tokens', () => {
+    it('says which tokens are taken', async () => {
+      await storage.write([record('000001'), record('00000a')]);
+      expect(await storage.taken(['000001', '000002', '00000a', 'zzz'])).toEqual(new Set(['000001', '00000a']));
+      expect(await storage.taken([])).toEqual(new Set());
+    });
+
+    it('iterates every stored token, across pages', async () => {
+      const tokens = Array.from({ length: 20_005 }, (_, i) => (i * 97).toString(16).padStart(6, '0'));
+      for (let i = 0; i < tokens.length; i += 5000) await storage.write(tokens.slice(i, i + 5000).map((t) => record(t)));
+      const seen: string[] = [];
+      for await (const token of storage.allTokens()) seen.push(token);
+      expect(seen).toEqual([...tokens].sort());
+    });
+  });
+
+  describe('prune', () => {
+    const seven = () => Array.from({ length: 7 }, (_, i) => record(`00000${i}`, { time: T0 + i * 1000, statusCode: 200 + i, method: i % 2 ? 'POST' : 'GET', ip: `10.0.0.${i % 3}` }));
+
+    it('keeps the newest maxProfiles, returns the removed tokens and removes their data', async () => {
+      await storage.write(seven());
+      const removed = await storage.prune({ maxProfiles: 4, maxAgeMs: 0, now: T0 });
+      expect(removed).toEqual(['000000', '000001', '000002']);
+      expect(await storage.count()).toBe(4);
+      expect(await storage.read('000001')).toBeNull();
+      expect(await storage.read('000003')).not.toBeNull();
+      expect(tokensOf((await storage.find({ limit: 10 })).rows)).toEqual(['000006', '000005', '000004', '000003']);
+      expect((await storage.find({ limit: 10, method: 'post' })).total).toBe(2);
+      expect((await storage.find({ limit: 10, ip: '10.0.0.0' })).total).toBe(2);
+      expect((await storage.find({ limit: 10, url: 'localhost/000002' })).total).toBe(0);
+      expect(await storage.neighbours('000003')).toEqual({ previous: null, next: summary(seven()[4]) });
+    });
+
+    it('removes profiles older than maxAgeMs before now', async () => {
+      await storage.write(seven());
+      const removed = await storage.prune({ maxProfiles: 0, maxAgeMs: 2500, now: T0 + 5000 });
+      expect(removed).toEqual(['000000', '000001', '000002']);
+      expect(tokensOf((await storage.find({ limit: 10 })).rows)).toEqual(['000006', '000005', '000004', '000003']);
+    });
+
+    it('applies both limits', async () => {
+      await storage.write(seven());
+      expect(await storage.prune({ maxProfiles: 2, maxAgeMs: 1500, now: T0 + 3000 })).toEqual(['000000', '000001', '000002', '000003', '000004']);
+      expect(await storage.count()).toBe(2);
+    });
+
+    it('removes nothing within the limits', async () => {
+      await storage.write(seven());
+      expect(await storage.prune({ maxProfiles: 7, maxAgeMs: 60_000, now: T0 + 6000 })).toEqual([]);
+      expect(await storage.prune({ maxProfiles: 0, maxAgeMs: 0, now: T0 })).toEqual([]);
+      expect(await storage.count()).toBe(7);
+    });
+
+    it('prunes many profiles in several chunks, oldest first', async () => {
+      const profiles = Array.from({ length: 6000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + Math.floor(i / 2), url: `http://localhost/p/${i % 13}` }));
+      for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
+      const removed = await storage.prune({ maxProfiles: 1000, maxAgeMs: 0, now: T0 });
+      expect(removed).toEqual(profiles.slice(0, 5000).map((p) => p.token));
+      expect(await storage.count()).toBe(1000);
+      expect((await storage.find({ limit: 1, url: '/p/12' })).total).toBe(profiles.slice(5000).filter((p) => p.url.endsWith('/p/12')).length);
+      expect((await storage.find({ limit: 1, start: T0, end: T0 + 2499 })).total).toBe(0);
+    });
+  });
+
+  it('keeps a URL searchable while a profile has it, and forgets it with the last one', async () => {
+    const url = 'http://localhost:3000/checkout?step=1';
+    await storage.write([
+      record('000001', { url, time: T0 }),
+      record('000002', { url, time: T0 + 1 }),
+      record('000003', { url: 'http://localhost:3000/cart', time: T0 + 2 }),
+      record('000004', { url, time: T0 + 3 }),
+    ]);
+    expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({
+      total: 3,
+      rows: [record('000004', { url, time: T0 + 3 }), record('000002', { url, time: T0 + 1 }), record('000001', { url, time: T0 })].map(summary),
+    });
+    await storage.prune({ maxProfiles: 3, maxAgeMs: 0, now: T0 });
+    expect((await storage.find({ limit: 10, url: 'checkout' })).total).toBe(2);
+    expect((await storage.find({ limit: 10, url: 'p=' })).total).toBe(2);
+    await storage.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 });
+    expect((await storage.find({ limit: 10, url: 'checkout' })).total).toBe(1);
+    await storage.prune({ maxAgeMs: 1, maxProfiles: 0, now: T0 + 10 });
+    expect(await storage.count()).toBe(0);
+    expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({ total: 0, rows: [] });
+    expect(await storage.find({ limit: 10, url: 'p=' })).toEqual({ total: 0, rows: [] });
+    await storage.write([record('000005', { url, time: T0 + 20 })]);
+    expect(tokensOf((await storage.find({ limit: 10, url: 'CHECKOUT?STEP' })).rows)).toEqual(['000005']);
+  });
+
+  it('clears every profile and says how many there were', async () => {
+    await storage.write([record('000001'), record('000002', { url: 'http://localhost/checkout' })]);
+    expect(await storage.clear()).toBe(2);
+    expect(await storage.count()).toBe(0);
+    expect(await storage.find({ limit: 10 })).toEqual({ total: 0, rows: [] });
+    expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({ total: 0, rows: [] });
+    expect(await storage.read('000001')).toBeNull();
+    await storage.write([record('000002')]);
+    expect(await storage.count()).toBe(1);
+    expect(await storage.clear()).toBe(1);
+  });
+
+  it('reports its size in bytes', async () => {
+    const empty = await storage.size();
+    await storage.write(Array.from({ length: 50 }, (_, i) => sampleProfile(i)));
+    expect(empty).toBeGreaterThan(0);
+    expect(await storage.size()).toBeGreaterThan(empty);
+  });
+}

@@ -1,0 +1,108 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parse, type HTMLElement } from 'node-html-parser';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import request from 'supertest';
+import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { createTestApp } from './support/create-test-app.js';
+import { describePostgres, POSTGRES_URL } from './support/postgres.js';
+import { settle } from './support/profiler.js';
+
+const HOST = 'shop.test';
+const TOKEN = /^[0-9a-f]{6}$/;
+const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
+
+/** The profile store's DSN: the test server's database, in `schema`. */
+function profilerDsn(schema: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('schema', schema);
+  return url.toString();
+}
+
+describePostgres('PostgreSQL profile store (e2e)')('Two instances sharing one PostgreSQL profile store (e2e)', () => {
+  const schema = `profiler_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
+  let a: NestExpressApplication;
+  let b: NestExpressApplication;
+  let baseA: string;
+  let baseB: string;
+
+  const listen = async (app: NestExpressApplication): Promise<string> => {
+    await app.listen(0, '127.0.0.1');
+    return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  };
+  /** The instance's waiting profiles written (kernel.terminate runs a turn after the response). */
+  const flushed = async (app: NestExpressApplication) => {
+    await settle();
+    await app.get(ProfilerService).flush();
+  };
+  const search = async (base: string, query: string) => {
+    const res = await request(base).get(`/_profiler/search?${query}`).set('Host', HOST).expect(200);
+    const html = parse(res.text);
+    return {
+      heading: text(html.querySelector('#results')),
+      rows: html.querySelectorAll('table.results tbody tr').map((tr) => tr.querySelectorAll('td').map(text)),
+    };
+  };
+
+  beforeAll(async () => {
+    const env = { PROFILER_DSN: profilerDsn(schema) };
+    // Started together, as instances behind a load balancer are: both create the schema at once.
+    [a, b] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
+    baseA = await listen(a);
+    baseB = await listen(b);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('listens on two ports', () => {
+    expect(baseA).not.toBe(baseB);
+  });
+
+  it("opens on instance B the profile of a request instance A served, and B's search lists it", async () => {
+    const path = `/?from=instance-a-${randomBytes(4).toString('hex')}`;
+    const res = await request(baseA).get(path).set('Host', HOST).expect(200);
+    const token: string = res.headers['x-debug-token'];
+    expect(token).toMatch(TOKEN);
+    await flushed(a);
+
+    const page = await request(baseB).get(`/_profiler/${token}`).set('Host', HOST).expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const html = parse(page.text);
+    expect(text(html.querySelector('div.url'))).toBe(`http://${HOST}${path}`);
+    expect(text(html.querySelector('title'))).toBe(`Request · GET http://${HOST}${path} · Shopkernel Profiler`);
+
+    const json = await request(baseB).get(`/_profiler/${token}.json`).set('Host', HOST).expect(200);
+    expect(json.body).toMatchObject({ token, method: 'GET', url: `http://${HOST}${path}`, statusCode: 200 });
+
+    const found = await search(baseB, `url=${encodeURIComponent(path.slice(2))}&limit=10`);
+    expect(found.heading).toBe('1 results found');
+    expect(found.rows.map((r) => [r[0], r[2], r[3], r[5]])).toEqual([['200', 'GET', `http://${HOST}${path}`, token]]);
+    expect((await search(baseB, `token=${token}`)).rows.map((r) => r[5])).toEqual([token]);
+  });
+
+  it('lists the requests of both instances on either, newest first', async () => {
+    const tag = randomBytes(4).toString('hex');
+    const first = await request(baseA).get(`/missing-${tag}-a`).set('Host', HOST).expect(404);
+    await flushed(a);
+    const second = await request(baseB).get(`/missing-${tag}-b`).set('Host', HOST).expect(404);
+    await flushed(b);
+    const expected = [second.headers['x-debug-token'], first.headers['x-debug-token']];
+    for (const base of [baseA, baseB]) {
+      const found = await search(base, `url=missing-${tag}&status_code=404&limit=10`);
+      expect(found.heading).toBe('2 results found');
+      expect(found.rows.map((r) => r[5])).toEqual(expected);
+    }
+    await request(baseA).get(`/_profiler/${second.headers['x-debug-token']}`).set('Host', HOST).expect(200);
+  });
+});
