@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import hbs from 'hbs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from './config/app-config.js';
 import { KernelHttpAdapter } from './lifecycle/kernel-http.adapter.js';
@@ -19,6 +20,19 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.setBaseViewsDir(join(config.projectDir, 'views'));
   app.setViewEngine('hbs');
   app.set('view options', { layout: 'layouts/main' });
-  hbs.registerPartials(join(config.projectDir, 'views', 'partials'));
+  registerPartials(join(config.projectDir, 'views', 'partials'));
   return app;
+}
+
+/**
+ * views/partials/**\/*.hbs as partials (`shop/price.hbs` is `{{> shop/price}}`), read once at start. Not hbs's own
+ * registerPartials: it reads asynchronously and queues the renders asked for meanwhile, which then run outside
+ * their request's AsyncLocalStorage context (the CSRF and flash helpers need it).
+ */
+function registerPartials(dir: string, prefix = ''): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) registerPartials(join(dir, entry.name), `${prefix}${entry.name}/`);
+    else if (entry.name.endsWith('.hbs')) hbs.registerPartial(`${prefix}${entry.name.slice(0, -4)}`.replace(/-/g, '_'), readFileSync(join(dir, entry.name), 'utf8'));
+  }
 }

@@ -5,10 +5,11 @@ import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { ProfilerModule } from './profiler/profiler.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SessionModule } from './session/session.module.js';
+import { AccountsModule } from './shop/accounts/accounts.module.js';
 import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule],
 })
 export class AppModule {}

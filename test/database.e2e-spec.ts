@@ -18,7 +18,7 @@ import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from '.
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
-const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'sessions', 'users'];
+const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'remember_me_tokens', 'sessions', 'users'];
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
 
 const describePostgres = describePostgresIfAvailable('PostgreSQL tests');
@@ -63,13 +63,14 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
       ['0001-catalogue', true],
       ['0002-accounts', true],
       ['0003-carts-orders', true],
+      ['0004-remember-me', true],
     ]);
   });
 

@@ -50,6 +50,21 @@ export interface SessionConfig {
   touchAfterSeconds: number;
 }
 
+/** A path the firewall protects, and the roles a visitor needs there (Symfony's access_control). */
+export interface AccessRule {
+  path: RegExp;
+  roles: string[];
+}
+
+export interface SecurityConfig {
+  /** Where the firewall sends an anonymous visitor who asks for a protected page. */
+  loginPath: string;
+  /** The first matching rule applies; a path no rule matches is public. */
+  accessControl: AccessRule[];
+  rememberMeCookieName: string;
+  rememberMeLifetimeSeconds: number;
+}
+
 export interface AppConfigValues {
   env: AppEnv;
   debug: boolean;
@@ -70,6 +85,7 @@ export interface AppConfigValues {
   profiler: ProfilerConfig;
   database: DatabaseConfig;
   session: SessionConfig;
+  security: SecurityConfig;
   projectDir: string;
   varDir: string;
 }
@@ -113,6 +129,7 @@ export class AppConfig implements AppConfigValues {
   readonly profiler!: ProfilerConfig;
   readonly database!: DatabaseConfig;
   readonly session!: SessionConfig;
+  readonly security!: SecurityConfig;
   readonly projectDir!: string;
   readonly varDir!: string;
 
@@ -172,6 +189,15 @@ export class AppConfig implements AppConfigValues {
         cookieName: e.SESSION_COOKIE_NAME ?? 'SHOPSESSID',
         lifetimeSeconds: duration(e.SESSION_LIFETIME ?? '7d'),
         touchAfterSeconds: 60,
+      },
+      security: {
+        loginPath: '/login',
+        accessControl: [
+          // The back office also needs ROLE_ADMIN: its handlers say so with @IsGranted (kernel.controller_arguments).
+          { path: /^\/(api\/)?(account|checkout|orders|admin)(\/|$)/, roles: ['ROLE_USER'] },
+        ],
+        rememberMeCookieName: 'REMEMBERME',
+        rememberMeLifetimeSeconds: duration(e.REMEMBER_ME_LIFETIME ?? '30d'),
       },
       projectDir,
       varDir,

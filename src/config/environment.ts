@@ -35,6 +35,7 @@ export class Environment {
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) DATABASE_URL?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/) SESSION_COOKIE_NAME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) SESSION_LIFETIME?: string;
+  @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) REMEMBER_ME_LIFETIME?: string;
 }
 
 export class InvalidEnvironmentError extends Error {
@@ -70,4 +71,5 @@ export const ENV_KEYS = [
   'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
   'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
+  'REMEMBER_ME_LIFETIME',
 ];

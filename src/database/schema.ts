@@ -65,6 +65,16 @@ export interface SessionTable {
   updated_at: Timestamp;
 }
 
+export interface RememberMeTokenTable {
+  /** The device's series id (public half of the cookie). */
+  series: string;
+  /** sha256 of the current token (the secret half); the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  last_used_at: Timestamp;
+  expires_at: string;
+}
+
 export interface CartTable {
   id: Generated<number>;
   /** The anonymous visitor's session (unique), null once the cart belongs to a user only. */
@@ -116,6 +126,7 @@ export interface ShopDatabase {
   products: ProductTable;
   users: UserTable;
   sessions: SessionTable;
+  remember_me_tokens: RememberMeTokenTable;
   carts: CartTable;
   cart_lines: CartLineTable;
   orders: OrderTable;

@@ -122,6 +122,8 @@ export class ControllerArgumentsEvent extends KernelEvent {
     request: KernelRequest,
     readonly controller: ControllerReference,
     readonly args: Record<string, unknown>,
+    /** The handler's class and method, for reading their decorators' metadata (access rules, …). */
+    readonly handler?: { target: object; method: (...args: unknown[]) => unknown },
   ) {
     super(request);
   }

@@ -44,7 +44,7 @@ export class KernelInterceptor implements NestInterceptor {
       return next.handle();
     };
     const proceed = (): Observable<unknown> => {
-      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }), context);
+      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, { ...(request.attributes._route_params ?? {}) }, event.handler), context);
       return argumentsEvent.settled ? from(argumentsEvent.settled).pipe(switchMap(call)) : call();
     };
     if (!event.settled) return proceed();

@@ -1,13 +1,41 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { SessionModule } from '../session/session.module.js';
+import { AccessListener } from './access/access.listener.js';
+import { Authenticator } from './authenticator.js';
+import { ContextListener } from './context.listener.js';
 import { CsrfTokenManager } from './csrf/csrf-token-manager.js';
 import { CsrfViewHelper } from './csrf/csrf-view.helper.js';
 import { CsrfListener } from './csrf/csrf.listener.js';
+import { FirewallListener } from './firewall/firewall.listener.js';
+import { PasswordHasher } from './password-hasher.js';
+import { RememberMeListener } from './remember-me/remember-me.listener.js';
+import { RememberMeService } from './remember-me/remember-me.service.js';
+import { SecurityCollector } from './security.collector.js';
+import { UserProvider } from './user-provider.js';
 
-/** Protection of forms and pages: CSRF tokens (issued in templates, checked in kernel.controller). */
+/**
+ * Security for every feature module (global): the firewall (kernel.request 8, finish_request 0), the security
+ * context saved in the session and the remember-me cookie (kernel.response 0), access grants from `@IsGranted`
+ * (kernel.controller_arguments 0), CSRF tokens (kernel.controller 8), login and logout (Authenticator), password
+ * hashing, and the Security panel.
+ */
+@Global()
 @Module({
   imports: [SessionModule],
-  providers: [CsrfTokenManager, CsrfListener, CsrfViewHelper],
-  exports: [CsrfTokenManager],
+  providers: [
+    CsrfTokenManager,
+    CsrfListener,
+    CsrfViewHelper,
+    PasswordHasher,
+    UserProvider,
+    RememberMeService,
+    Authenticator,
+    FirewallListener,
+    ContextListener,
+    RememberMeListener,
+    AccessListener,
+    SecurityCollector,
+  ],
+  exports: [CsrfTokenManager, PasswordHasher, Authenticator, UserProvider],
 })
 export class SecurityModule {}

@@ -66,7 +66,7 @@ export class SessionListener {
       migrated: !session.isNew && session.id !== null && session.id !== session.loadedId,
       cookieSet: false,
       expiresAt: session.expiresAt,
-      userId: session.userId,
+      userId: session.peekUserId(),
       attributes: session.peek(),
       madePrivate: false,
     };
@@ -111,7 +111,7 @@ export class SessionListener {
       report.outcome = 'saved';
       const save = async (): Promise<void> => {
         if (loadedId && loadedId !== id) await this.store.destroy(loadedId);
-        report.expiresAt = await this.store.save(id, session.peek(), session.userId);
+        report.expiresAt = await this.store.save(id, session.peek(), session.peekUserId());
         if (Math.random() < GC_PROBABILITY) void this.store.collectGarbage().catch(() => undefined);
       };
       this.setCookie(response, id, secure, this.store.lifetimeSeconds, report);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FlashViewHelper } from './flash-view.helper.js';
 import { SessionCollector } from './session.collector.js';
 import { SessionListener } from './session.listener.js';
 import { SessionStore } from './session.store.js';
@@ -8,7 +9,7 @@ import { SessionStore } from './session.store.js';
  * one in a handler with `@CurrentSession()`.
  */
 @Module({
-  providers: [SessionStore, SessionListener, SessionCollector],
+  providers: [SessionStore, SessionListener, SessionCollector, FlashViewHelper],
   exports: [SessionStore],
 })
 export class SessionModule {}

@@ -36,7 +36,7 @@ export class Session {
   private wasChanged = false;
   private wasInvalidated = false;
   private closed = false;
-  userId: number | null;
+  private boundUser: number | null;
 
   constructor(
     id: string | null,
@@ -48,7 +48,7 @@ export class Session {
     this.currentId = id;
     this.loadedId = id;
     this.attributes = new Map(Object.entries(attributes));
-    this.userId = userId;
+    this.boundUser = userId;
   }
 
   /** The id, or null while nothing was ever stored. */
@@ -73,16 +73,27 @@ export class Session {
   }
 
   get isEmpty(): boolean {
-    return this.attributes.size === 0 && this.userId === null;
+    return this.attributes.size === 0 && this.boundUser === null;
+  }
+
+  /** The logged-in user's id the session carries (reading it makes the page personal). */
+  get userId(): number | null {
+    this.read();
+    return this.boundUser;
+  }
+
+  /** The user id without marking the session used (the session listener, the profiler). */
+  peekUserId(): number | null {
+    return this.boundUser;
   }
 
   get<T = unknown>(name: string): T | undefined {
-    this.wasUsed = true;
+    this.read();
     return this.attributes.get(name) as T | undefined;
   }
 
   has(name: string): boolean {
-    this.wasUsed = true;
+    this.read();
     return this.attributes.has(name);
   }
 
@@ -99,7 +110,7 @@ export class Session {
 
   /** Every attribute (a copy). */
   all(): Record<string, unknown> {
-    this.wasUsed = true;
+    this.read();
     return Object.fromEntries(this.attributes);
   }
 
@@ -111,7 +122,7 @@ export class Session {
   /** Binds the session to a user (or unbinds it), so that all of a user's sessions can be found and ended. */
   setUser(userId: number | null): void {
     this.change();
-    this.userId = userId;
+    this.boundUser = userId;
   }
 
   /** A new id for the same attributes (login, privilege change): a fixated id stops working. */
@@ -124,7 +135,7 @@ export class Session {
   invalidate(): void {
     this.change();
     this.attributes.clear();
-    this.userId = null;
+    this.boundUser = null;
     this.wasInvalidated = true;
     this.currentId = null;
   }
@@ -137,7 +148,7 @@ export class Session {
   /** The flash messages, removed from the session (shown once). */
   takeFlashes(): FlashMessage[] {
     if (!this.attributes.has(FLASHES)) {
-      this.wasUsed = true;
+      this.read();
       return [];
     }
     const flashes = this.get<FlashMessage[]>(FLASHES) ?? [];
@@ -161,6 +172,14 @@ export class Session {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * Reading a stored session makes the page personal; reading the empty session of a visitor who has none
+   * does not (every page asks for the user and the flashes: an anonymous page stays cacheable).
+   */
+  private read(): void {
+    if (!this.isNew || this.attributes.size > 0 || this.boundUser !== null) this.wasUsed = true;
   }
 
   private change(): void {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as catalogue from './0001-catalogue.js';
 import * as accounts from './0002-accounts.js';
 import * as cartsOrders from './0003-carts-orders.js';
+import * as rememberMe from './0004-remember-me.js';
 
 /**
  * Every migration of the shop, oldest first, under the name recorded in `kysely_migration`. A static list (not a
@@ -12,4 +13,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001-catalogue': catalogue,
   '0002-accounts': accounts,
   '0003-carts-orders': cartsOrders,
+  '0004-remember-me': rememberMe,
 });

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { ShopDb } from '../database/shop-db.js';
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
+import { LogLevel } from '../lifecycle/logging/log-level.js';
+import { sessionOf } from '../session/session-context.js';
+import { PasswordHasher } from './password-hasher.js';
+import { RememberMeService } from './remember-me/remember-me.service.js';
+import { requestCookie } from './request-cookies.js';
+import { securityOf, type AuthenticatedUser } from './security-context.js';
+import { toAuthenticatedUser } from './user-provider.js';
+
+/** Listeners that must know about a login (the cart moves to the user). */
+export type LoginHook = (context: KernelContext, user: AuthenticatedUser) => Promise<void>;
+
+/**
+ * Logging in and out. `checkCredentials` verifies an email and password in constant time per attempt (an unknown
+ * email costs a hash too); `login` makes the user the request's user, moves the session to a new id (fixation) and
+ * creates a remember-me series when asked; `logout` ends the session and forgets the device.
+ */
+@Injectable()
+export class Authenticator {
+  private readonly loginHooks: LoginHook[] = [];
+
+  constructor(
+    private readonly db: ShopDb,
+    private readonly hasher: PasswordHasher,
+    private readonly rememberMe: RememberMeService,
+    private readonly config: AppConfig,
+    private readonly logger: KernelLogger,
+  ) {}
+
+  /** Runs after every successful login, in registration order (a failing hook is logged, the login stands). */
+  onLogin(hook: LoginHook): void {
+    this.loginHooks.push(hook);
+  }
+
+  async checkCredentials(email: string, password: string): Promise<AuthenticatedUser | null> {
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'roles', 'password_hash'])
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+    if (!user) {
+      await this.hasher.burn(password);
+      return null;
+    }
+    if (!(await this.hasher.verify(password, user.password_hash))) return null;
+    if (this.hasher.needsRehash(user.password_hash)) {
+      await this.db.updateTable('users').set({ password_hash: await this.hasher.hash(password) }).where('id', '=', user.id).execute();
+    }
+    return toAuthenticatedUser(user);
+  }
+
+  async login(context: KernelContext, user: AuthenticatedUser, options: { rememberMe: boolean; via: 'login-form' | 'json' }): Promise<void> {
+    const state = securityOf(context);
+    const session = sessionOf(context);
+    session.migrate();
+    // Tokens issued to the anonymous visitor stop working: a form from before the login cannot be replayed.
+    for (const key of Object.keys(session.peek())) if (key.startsWith('_csrf_token/')) session.remove(key);
+    state.user = user;
+    state.firewall.authenticatedBy = 'login-form';
+    if (options.rememberMe) state.rememberMeCookie = await this.rememberMe.create(user.id);
+    this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged in ({via}).', { email: user.email, via: options.via }, context);
+    for (const hook of this.loginHooks) {
+      try {
+        await hook(context, user);
+      } catch (error) {
+        this.logger.record(LogLevel.ERROR, 'security', 'A login hook failed: {message}', { message: (error as Error).message, exception: error }, context);
+      }
+    }
+  }
+
+  async logout(context: KernelContext): Promise<void> {
+    const state = securityOf(context);
+    const cookie = requestCookie(context.request, this.config.security.rememberMeCookieName);
+    if (cookie !== undefined) {
+      await this.rememberMe.revoke(cookie);
+      state.rememberMeCookie = null;
+    }
+    if (state.user) this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged out.', { email: state.user.email }, context);
+    state.user = null;
+    state.loggedOut = true;
+    sessionOf(context).invalidate();
+  }
+}

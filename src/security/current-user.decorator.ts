@@ -1,0 +1,13 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { KERNEL_CONTEXT } from '../lifecycle/kernel-symbols.js';
+import { currentUser } from './security-context.js';
+
+/**
+ * The logged-in user in a handler (`@CurrentUser() user: AuthenticatedUser | null`); behind the firewall's
+ * protected paths (/account, /checkout) it is never null.
+ */
+export const CurrentUser = createParamDecorator((_: unknown, execution: ExecutionContext) => {
+  const context: KernelContext = execution.switchToHttp().getRequest()[KERNEL_CONTEXT];
+  return currentUser(context);
+});

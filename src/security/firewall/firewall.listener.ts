@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig, type AccessRule } from '../../config/app-config.js';
+import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
+import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
+import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
+import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
+import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../../lifecycle/kernel.events.js';
+import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
+import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { sessionOf } from '../../session/session-context.js';
+import { RememberMeService } from '../remember-me/remember-me.service.js';
+import { requestCookie } from '../request-cookies.js';
+import { securityOf, type SecurityState } from '../security-context.js';
+import { UserProvider } from '../user-provider.js';
+import { FULL_AUTHENTICATION_REQUIRED, LOGIN_CHALLENGE, TARGET_PATH, wantsJson } from './entry-point.js';
+
+/**
+ * The security firewall (Symfony's Firewall, kernel.request priority 8: after the session, the router and the
+ * locale; before pagination):
+ * 1. authenticates the request: the user the session carries (loaded fresh), else a valid remember-me cookie
+ *    (the session then moves to a new id and carries the user);
+ * 2. applies the access map (AppConfig.security.accessControl): an anonymous visitor on a protected path is sent
+ *    to the login page (HTML; the page asked for is kept for after the login) or gets a 401 (JSON, scripts); a user
+ *    without the rule's roles gets a 403.
+ * Nothing is read from the database for a visitor with neither a session user nor a remember-me cookie.
+ * kernel.finish_request (0) closes the firewall's state for the request.
+ */
+@Injectable()
+export class FirewallListener {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: UserProvider,
+    private readonly rememberMe: RememberMeService,
+    private readonly logger: KernelLogger,
+  ) {}
+
+  @KernelListener(KernelEvents.REQUEST, { priority: 8 })
+  onKernelRequest(event: RequestEvent): void {
+    if (!event.isMainRequest) return;
+    const request = event.request;
+    const state = securityOf(request.context);
+    const rule = this.config.security.accessControl.find((r) => r.path.test(request.pathInfo)) ?? null;
+    state.firewall.rule = rule ? rule.path.source : null;
+    const session = sessionOf(request.context);
+    const userId = session.peekUserId();
+    const cookie = requestCookie(request, this.config.security.rememberMeCookieName);
+    if (userId === null && cookie === undefined) {
+      this.decide(event, rule, state);
+      return;
+    }
+    event.waitFor(
+      this.authenticate(event, userId, cookie, state).then(() => this.decide(event, rule, state)),
+    );
+  }
+
+  @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
+  onKernelFinishRequest(event: FinishRequestEvent): void {
+    if (!event.isMainRequest) return;
+    securityOf(event.request.context).finished = true;
+  }
+
+  private async authenticate(event: RequestEvent, userId: number | null, cookie: string | undefined, state: SecurityState): Promise<void> {
+    const context = event.request.context;
+    const session = sessionOf(context);
+    if (userId !== null) {
+      const user = await this.users.loadById(userId);
+      if (user) {
+        state.user = user;
+        state.firewall.authenticatedBy = 'session';
+        // The page shows who is logged in: it is this user's own (private, never shared).
+        void session.userId;
+        return;
+      }
+      this.logger.record(LogLevel.WARNING, 'security', 'The user of the session no longer exists: the session was emptied.', { userId }, context);
+      session.invalidate();
+    }
+    if (cookie === undefined) return;
+    const outcome = await this.rememberMe.consume(cookie);
+    if (outcome.kind === 'valid') {
+      const user = await this.users.loadById(outcome.userId);
+      if (user) {
+        state.user = user;
+        state.firewall.authenticatedBy = 'remember-me';
+        state.rememberMeCookie = outcome.cookie;
+        session.migrate();
+        this.logger.record(LogLevel.INFO, 'security', 'User "{email}" was authenticated by the remember-me cookie.', { email: user.email }, context);
+        return;
+      }
+    }
+    if (outcome.kind === 'theft') {
+      this.logger.record(LogLevel.WARNING, 'security', 'A remember-me cookie was used twice (stolen?): every remember-me login of user {userId} was revoked.', { userId: outcome.userId }, context);
+    }
+    state.rememberMeCookie = null;
+  }
+
+  private decide(event: RequestEvent, rule: AccessRule | null, state: SecurityState): void {
+    const request = event.request;
+    // Pages show who is logged in (the layout reads res.locals).
+    if (state.user) request.context.res.locals.currentUser = state.user;
+    if (!rule) {
+      state.firewall.outcome = 'public';
+      return;
+    }
+    if (state.user) {
+      const missing = rule.roles.filter((role) => !state.user!.roles.includes(role));
+      for (const role of rule.roles) state.decisions.push({ attribute: role, subject: `path ${request.pathInfo}`, granted: !missing.includes(role) });
+      if (missing.length > 0) {
+        state.firewall.outcome = 'denied';
+        throw new AccessDeniedHttpException('Access Denied.');
+      }
+      state.firewall.outcome = 'granted';
+      return;
+    }
+    const { loginPath } = this.config.security;
+    if (wantsJson(request)) {
+      state.firewall.outcome = 'unauthorized';
+      throw new UnauthorizedHttpException(LOGIN_CHALLENGE(loginPath, this.config.session.cookieName), FULL_AUTHENTICATION_REQUIRED);
+    }
+    state.firewall.outcome = 'redirected-to-login';
+    if (request.method === 'GET') sessionOf(request.context).set(TARGET_PATH, `${request.pathInfo}${request.queryString ? `?${request.queryString}` : ''}`);
+    event.setResponse(KernelResponse.redirect(loginPath, 302));
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { DataCollector, type PanelBadge } from '../profiler/collectors/data-collector.js';
+import { rows } from '../profiler/collectors/request.collector.js';
+import { SECURITY_STATE, type AccessDecision, type FirewallDecision, type SecurityState } from './security-context.js';
+
+export interface SecurityData {
+  user: { id: number; email: string; roles: string[] } | null;
+  firewall: FirewallDecision;
+  decisions: AccessDecision[];
+  rememberMe: 'set' | 'cleared' | 'unchanged';
+  loggedOut: boolean;
+}
+
+const OUTCOMES: Record<FirewallDecision['outcome'], string> = {
+  public: 'public path: no rule applies',
+  granted: 'access granted',
+  denied: 'access denied (403)',
+  'redirected-to-login': 'anonymous: redirected to the login page',
+  unauthorized: 'anonymous: 401 (JSON)',
+};
+
+/** The Security panel: who the user is, how they were authenticated, the firewall's decision, access decisions. */
+@Injectable()
+export class SecurityCollector extends DataCollector<SecurityData> {
+  readonly name = 'security';
+  readonly label = 'Security';
+  override readonly priority = 195;
+
+  override lateCollect(context: KernelContext): SecurityData | undefined {
+    const state = context.get<SecurityState>(SECURITY_STATE);
+    if (!state) return undefined;
+    return {
+      user: state.user ? { ...state.user, roles: [...state.user.roles] } : null,
+      firewall: { ...state.firewall },
+      decisions: [...state.decisions],
+      rememberMe: state.rememberMeCookie === undefined ? 'unchanged' : state.rememberMeCookie === null ? 'cleared' : 'set',
+      loggedOut: state.loggedOut,
+    };
+  }
+
+  override badge(data: SecurityData): PanelBadge | null {
+    if (data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted)) return { text: 'denied', kind: 'error' };
+    return data.user ? { text: data.user.email, kind: 'success' } : { text: 'anon.', kind: 'info' };
+  }
+
+  override panel(data: SecurityData): object {
+    return {
+      overview: rows({
+        'Authenticated': data.user ? 'yes' : 'no (anonymous)',
+        User: data.user?.email ?? '',
+        'User id': data.user?.id ?? '',
+        Roles: data.user?.roles.join(', ') ?? '',
+        'Authenticated by': data.firewall.authenticatedBy ?? '',
+        'Firewall rule': data.firewall.rule ?? '(none: public)',
+        'Firewall decision': OUTCOMES[data.firewall.outcome],
+        'Remember-me cookie': data.rememberMe,
+        'Logged out': data.loggedOut ? 'yes' : 'no',
+      }),
+      decisions: data.decisions.map((d) => ({ ...d, result: d.granted ? 'GRANTED' : 'DENIED' })),
+    };
+  }
+}

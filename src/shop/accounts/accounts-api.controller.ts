@@ -1,0 +1,42 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
+import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
+import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
+import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
+import { Authenticator } from '../../security/authenticator.js';
+import { LOGIN_CHALLENGE } from '../../security/firewall/entry-point.js';
+import { currentUser, type AuthenticatedUser } from '../../security/security-context.js';
+import { AppConfig } from '../../config/app-config.js';
+import { LoginDto } from './login.dto.js';
+
+/** The JSON side of accounts: log in (session cookie, optional remember-me), log out, who am I. */
+@Controller('api')
+export class AccountsApiController {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('login')
+  @RouteName('api_login')
+  @HttpCode(200)
+  async login(@RequestAttribute() request: KernelRequest, @Body() form: LoginDto): Promise<{ user: AuthenticatedUser }> {
+    const user = await this.authenticator.checkCredentials(form.email, form.password);
+    if (!user) throw new UnauthorizedHttpException(LOGIN_CHALLENGE(this.config.security.loginPath, this.config.session.cookieName), 'Invalid credentials.');
+    await this.authenticator.login(request.context, user, { rememberMe: form._remember_me !== undefined, via: 'json' });
+    return { user };
+  }
+
+  @Post('logout')
+  @RouteName('api_logout')
+  @HttpCode(204)
+  async logout(@RequestAttribute() request: KernelRequest): Promise<void> {
+    await this.authenticator.logout(request.context);
+  }
+
+  @Get('account')
+  @RouteName('api_account')
+  account(@RequestAttribute() request: KernelRequest): { user: AuthenticatedUser } {
+    return { user: currentUser(request.context)! };
+  }
+}
