@@ -7,9 +7,10 @@ import { SecurityModule } from './security/security.module.js';
 import { SessionModule } from './session/session.module.js';
 import { AccountsModule } from './shop/accounts/accounts.module.js';
 import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
+import { OrdersModule } from './shop/orders/orders.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule, OrdersModule],
 })
 export class AppModule {}

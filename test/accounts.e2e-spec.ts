@@ -10,8 +10,9 @@ import { describeOnEachDatabase, type TestDatabase } from './support/shop-databa
 
 const PASSWORD = 'correct horse battery';
 const text = (html: string, selector: string): string => (parse(html).querySelector(selector)?.text ?? '').replace(/\s+/g, ' ').trim();
-const csrf = (html: string): string => {
-  const value = parse(html).querySelector('input[name="_csrf_token"]')?.getAttribute('value');
+/** The CSRF token of the page's form posting to `action` (the first form's when not said). */
+const csrf = (html: string, action?: string): string => {
+  const value = parse(html).querySelector(action ? `form[action="${action}"] input[name="_csrf_token"]` : 'input[name="_csrf_token"]')?.getAttribute('value');
   if (!value) throw new Error('No CSRF field in the page');
   return value;
 };
@@ -137,7 +138,7 @@ describeOnEachDatabase('Accounts and security', 'accounts', (database) => {
       const userId = await createUser(address);
       const { agent } = await loggedIn(address);
       const account = await agent.get('/account').expect(200);
-      const res = await agent.post('/logout').type('form').send({ _csrf_token: csrf(account.text) }).expect(303);
+      const res = await agent.post('/logout').type('form').send({ _csrf_token: csrf(account.text, '/logout') }).expect(303);
       expect(res.headers.location).toBe('/');
       expect(await shop.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).toEqual([]);
       const home = await agent.get('/').expect(200);
@@ -227,7 +228,7 @@ describeOnEachDatabase('Accounts and security', 'accounts', (database) => {
       const { agent, res } = await loggedIn(address, { _remember_me: 'on' });
       const remembered = cookieValue(res, 'REMEMBERME')!;
       const account = await agent.get('/account').expect(200);
-      const out = await agent.post('/logout').type('form').send({ _csrf_token: csrf(account.text) }).expect(303);
+      const out = await agent.post('/logout').type('form').send({ _csrf_token: csrf(account.text, '/logout') }).expect(303);
       expect(cookie(out, 'REMEMBERME')).toBe('REMEMBERME=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax');
       expect(await shop.selectFrom('remember_me_tokens').selectAll().where('user_id', '=', userId).execute()).toEqual([]);
       await request(server()).get('/account').set('Cookie', `REMEMBERME=${remembered}`).expect(302);
@@ -251,7 +252,10 @@ describeOnEachDatabase('Accounts and security', 'accounts', (database) => {
       expect(ok.body).toEqual({ user: { id: userId, email: address, roles: ['ROLE_USER'] } });
       const me = await agent.get('/api/account').expect(200);
       expect(me.body).toEqual({ user: { id: userId, email: address, roles: ['ROLE_USER'] } });
-      await agent.post('/api/logout').expect(204);
+      await agent.post('/api/logout').expect(403);
+      const { token } = (await agent.get('/api/csrf-token/logout').expect(200)).body;
+      await agent.post('/api/logout').set('X-CSRF-Token', token).expect(204);
+      await agent.get('/api/csrf-token/admin').set('Accept', 'application/json').expect(404);
       await agent.get('/api/account').expect(401);
     });
   });

@@ -63,7 +63,7 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -71,6 +71,7 @@ function dataLayerContract(database: () => TestDatabase): void {
       ['0002-accounts', true],
       ['0003-carts-orders', true],
       ['0004-remember-me', true],
+      ['0005-order-addresses', true],
     ]);
   });
 

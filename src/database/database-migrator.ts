@@ -1,6 +1,7 @@
-import { Migrator, type Kysely, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely';
 import { DatabaseMigrationError } from './database-migration.error.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { dialectOf } from './migrations/schema-helpers.js';
 
 /**
  * Serves the migrations listed in code (migrations/index.ts) to Kysely's Migrator, each in a transaction: Kysely
@@ -21,21 +22,34 @@ function atomic(migration: Migration): Migration {
 
 /** Migrations through Kysely's Migrator (its tables `kysely_migration` and `kysely_migration_lock`, a lock while it runs). */
 export class DatabaseMigrator {
-  private readonly migrator: Migrator;
+  private migrator: Promise<Migrator> | undefined;
 
   constructor(
-    db: Kysely<any>,
+    private readonly db: Kysely<any>,
     /** How the database is named in error messages (no password). */
     private readonly target: string,
-  ) {
-    this.migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  ) {}
+
+  /**
+   * On PostgreSQL, Kysely's bookkeeping tables are looked up in the connection's own schema: without naming it,
+   * Kysely finds `kysely_migration_lock` of any schema of the database (another application's, another test's)
+   * and never creates its own.
+   */
+  private migratorFor(): Promise<Migrator> {
+    this.migrator ??= (async () => {
+      const provider = new StaticMigrationProvider();
+      if (dialectOf(this.db) !== 'postgres') return new Migrator({ db: this.db, provider });
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
+      return new Migrator({ db: this.db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
+    })();
+    return this.migrator;
   }
 
   /** Runs every pending migration, in order; does nothing when none is pending. Resolves with those applied. */
   async migrateToLatest(): Promise<string[]> {
     let outcome: { error?: unknown; results?: MigrationResult[] };
     try {
-      outcome = await this.migrator.migrateToLatest();
+      outcome = await (await this.migratorFor()).migrateToLatest();
     } catch (error) {
       throw new DatabaseMigrationError(null, this.target, error);
     }
@@ -49,7 +63,7 @@ export class DatabaseMigrator {
 
   /** Every known migration and when it was applied (null: pending). */
   async status(): Promise<{ name: string; executedAt: Date | null }[]> {
-    const migrations: readonly MigrationInfo[] = await this.migrator.getMigrations();
+    const migrations: readonly MigrationInfo[] = await (await this.migratorFor()).getMigrations();
     return migrations.map((m) => ({ name: m.name, executedAt: m.executedAt ?? null }));
   }
 }

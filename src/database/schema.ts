@@ -106,6 +106,12 @@ export interface OrderTable {
   shipping_cents: Generated<number>;
   total_cents: number;
   created_at: Timestamp;
+  /** The delivery address, as given at checkout. */
+  shipping_name: Generated<string>;
+  shipping_street: Generated<string>;
+  shipping_postcode: Generated<string>;
+  shipping_city: Generated<string>;
+  shipping_country: Generated<string>;
 }
 
 export interface OrderLineTable {

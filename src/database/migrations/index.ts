@@ -3,6 +3,7 @@ import * as catalogue from './0001-catalogue.js';
 import * as accounts from './0002-accounts.js';
 import * as cartsOrders from './0003-carts-orders.js';
 import * as rememberMe from './0004-remember-me.js';
+import * as orderAddresses from './0005-order-addresses.js';
 
 /**
  * Every migration of the shop, oldest first, under the name recorded in `kysely_migration`. A static list (not a
@@ -14,4 +15,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0002-accounts': accounts,
   '0003-carts-orders': cartsOrders,
   '0004-remember-me': rememberMe,
+  '0005-order-addresses': orderAddresses,
 });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
 import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
@@ -7,7 +7,13 @@ import { Authenticator } from '../../security/authenticator.js';
 import { LOGIN_CHALLENGE } from '../../security/firewall/entry-point.js';
 import { currentUser, type AuthenticatedUser } from '../../security/security-context.js';
 import { AppConfig } from '../../config/app-config.js';
+import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
+import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
+import { CsrfTokenManager } from '../../security/csrf/csrf-token-manager.js';
+import { sessionOf } from '../../session/session-context.js';
 import { LoginDto } from './login.dto.js';
+
+const API_TOKEN_IDS = new Set(['cart', 'checkout', 'logout']);
 
 /** The JSON side of accounts: log in (session cookie, optional remember-me), log out, who am I. */
 @Controller('api')
@@ -15,6 +21,7 @@ export class AccountsApiController {
   constructor(
     private readonly authenticator: Authenticator,
     private readonly config: AppConfig,
+    private readonly csrf: CsrfTokenManager,
   ) {}
 
   @Post('login')
@@ -29,9 +36,18 @@ export class AccountsApiController {
 
   @Post('logout')
   @RouteName('api_logout')
+  @CsrfProtected('logout')
   @HttpCode(204)
   async logout(@RequestAttribute() request: KernelRequest): Promise<void> {
     await this.authenticator.logout(request.context);
+  }
+
+  /** The token scripts send as X-CSRF-Token with unsafe requests of the API (`cart`, `checkout`, `logout`). */
+  @Get('csrf-token/:id')
+  @RouteName('api_csrf_token')
+  token(@RequestAttribute() request: KernelRequest, @Param('id') id: string): { token: string } {
+    if (!API_TOKEN_IDS.has(id)) throw new NotFoundHttpException(`No CSRF token "${id}": ask for one of ${[...API_TOKEN_IDS].join(', ')}.`);
+    return { token: this.csrf.token(sessionOf(request.context), id) };
   }
 
   @Get('account')

@@ -9,7 +9,7 @@ import { TARGET_PATH } from '../../security/firewall/entry-point.js';
 import { PasswordHasher } from '../../security/password-hasher.js';
 import { currentUser } from '../../security/security-context.js';
 import { sessionOf } from '../../session/session-context.js';
-import { validateForm } from './form-violations.js';
+import { validateForm } from '../../lifecycle/validate-form.js';
 import { LoginDto } from './login.dto.js';
 import { RegistrationDto } from './registration.dto.js';
 import { UserRepository } from './user.repository.js';

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { Violation } from '../../lifecycle/exceptions/validation-failed.exception.js';
-import { ValidationFailedException } from '../../lifecycle/exceptions/validation-failed.exception.js';
+import type { Violation } from './exceptions/validation-failed.exception.js';
+import { ValidationFailedException } from './exceptions/validation-failed.exception.js';
 
 export interface FormResult<T> {
   value: T;
