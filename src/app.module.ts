@@ -6,11 +6,12 @@ import { ProfilerModule } from './profiler/profiler.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SessionModule } from './session/session.module.js';
 import { AccountsModule } from './shop/accounts/accounts.module.js';
+import { CartModule } from './shop/cart/cart.module.js';
 import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
 import { OrdersModule } from './shop/orders/orders.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule, OrdersModule],
+  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule, OrdersModule, CartModule],
 })
 export class AppModule {}

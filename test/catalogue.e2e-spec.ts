@@ -210,10 +210,12 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
 
   describe('HTTP caching', () => {
     it('sends Cache-Control, Vary and an ETag on catalogue pages, and a bodiless 304 when If-None-Match has it', async () => {
-      for (const path of ['/products?sort=price_asc', `/products/${PRODUCTS[0].slug}`]) {
+      const soldOut = PRODUCTS.find((p) => p.stock === 0)!;
+      for (const path of ['/products?sort=price_asc', `/categories/${CATALOGUE.categories[0].slug}`, `/products/${soldOut.slug}`]) {
         const first = await get(path).expect(200);
         expect(first.headers['cache-control']).toBe('public, max-age=60');
         expect(first.headers.vary).toBe('Accept-Language');
+        expect(first.headers['set-cookie']).toBeUndefined();
         const etag = first.headers.etag;
         expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
         const again = await get(path).set('If-None-Match', `"other", ${etag}`).expect(304);
@@ -222,6 +224,26 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
         expect(again.headers['content-type']).toBeUndefined();
         await get(path).set('If-None-Match', '"other"').expect(200);
       }
+    });
+
+    it("makes the page of a product in stock private: its add-to-cart form's CSRF token is the visitor's own", async () => {
+      // Rendering the token ({{csrf_field "cart"}}) stores it in the visitor's session: the page starts a session
+      // (Set-Cookie) and carries a per-visitor secret, so the session listener turns @HttpCache's `public` into
+      // `private` and no shared cache may keep it. The ETag still works for the visitor's own browser: with the
+      // session cookie, the token and so the page are the same, and If-None-Match gets a 304.
+      const path = `/products/${PRODUCTS.find((p) => p.stock > 0)!.slug}`;
+      const first = await get(path).expect(200);
+      expect(first.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
+      expect(first.headers.vary).toBe('Accept-Language');
+      const cookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []).find((c) => c.startsWith('SHOPSESSID='));
+      expect(cookie).toBeDefined();
+      const session = cookie!.split(';')[0];
+      const etag = first.headers.etag;
+      expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+      const again = await get(path).set('Cookie', session).set('If-None-Match', etag).expect(304);
+      expect(again.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
+      // Another visitor gets another token, so another page.
+      expect((await get(path).expect(200)).headers.etag).not.toBe(etag);
     });
 
     it('does not cache errors: a 404 keeps no-store and no ETag', async () => {

@@ -159,6 +159,24 @@ describeOnEachDatabase('Checkout and orders', 'orders', (database) => {
     expect(sold.body).toMatchObject({ status: 409, detail: 'Sorry, "Rare tea" is sold out: please remove it from your cart.' });
   });
 
+  it('takes a visitor from an anonymous cart through the login to an order (the cart follows the login)', async () => {
+    const email = `visitor${++n}@example.com`;
+    await app.get(UserRepository).create(email, await app.get(PasswordHasher).hash(PASSWORD));
+    const tea = await product(1200, 4, 'Visitor tea');
+    const agent = request.agent(server());
+    const cart = await agent.get('/api/cart').expect(200);
+    await agent.post('/api/cart/lines').set('X-CSRF-Token', cart.body.csrfToken).send({ productId: tea, quantity: 2 }).expect(201);
+    await agent.post('/api/login').send({ email, password: PASSWORD }).expect(200);
+    const page = await agent.get('/checkout').expect(200);
+    expect(text(page.text, '#checkout-subtotal')).toBe('€24.00');
+    expect(text(page.text, 'header .cart-link')).toBe('Cart (2)');
+    expect(text(page.text, 'header .account a')).toBe(email);
+    const placed = await agent.post('/checkout').type('form').send({ _csrf_token: csrf(page.text), ...ADDRESS }).expect(303);
+    expect(placed.headers.location).toMatch(/^\/account\/orders\/SK-/);
+    expect((await agent.get('/api/cart').expect(200)).body.lines).toEqual([]);
+    expect(await stockOf(tea)).toBe(2);
+  });
+
   it('sells the last unit to exactly one of two customers checking out at the same moment', async () => {
     const last = await product(4200, 1, 'Last teapot');
     const buyers = await Promise.all([customer(), customer()]);

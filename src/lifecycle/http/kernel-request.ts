@@ -98,10 +98,14 @@ export class KernelRequest {
     return this.raw.headers['x-requested-with'] === 'XMLHttpRequest';
   }
 
-  /** Whether the client prefers JSON to HTML (Accept negotiation; an absent Accept means HTML). */
+  /**
+   * Whether the client prefers JSON to HTML (Accept negotiation). An absent Accept means HTML, except under `/api/`,
+   * whose clients are scripts.
+   */
   get prefersJson(): boolean {
     const accept = this.raw.headers.accept;
-    if (!accept || accept.includes('text/html')) return false;
+    if (!accept) return this.pathInfo.startsWith('/api/');
+    if (accept.includes('text/html')) return false;
     return this.raw.accepts(['html', 'json']) === 'json';
   }
 

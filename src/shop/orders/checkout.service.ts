@@ -6,7 +6,7 @@ import { ConflictHttpException } from '../../lifecycle/exceptions/conflict-http.
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import type { AuthenticatedUser } from '../../security/security-context.js';
-import { shippingFor } from './shipping.js';
+import { shippingCents } from '../cart/cart-rules.js';
 import type { CheckoutDto } from './checkout.dto.js';
 import { newOrderReference } from './order-reference.js';
 
@@ -43,7 +43,7 @@ export class CheckoutService {
       .orderBy('cart_lines.id')
       .execute();
     const subtotal = lines.reduce((sum, line) => sum + line.price_cents * line.quantity, 0);
-    const shipping = shippingFor(subtotal);
+    const shipping = shippingCents(subtotal);
     return {
       lines: lines.map((line) => ({ ...line, line_total_cents: line.price_cents * line.quantity, available: line.stock >= line.quantity })),
       subtotalCents: subtotal,
@@ -85,7 +85,7 @@ export class CheckoutService {
       }
 
       const subtotal = lines.reduce((sum, line) => sum + line.price_cents * line.quantity, 0);
-      const shipping = shippingFor(subtotal);
+      const shipping = shippingCents(subtotal);
       const placed = await trx
         .insertInto('orders')
         .values({

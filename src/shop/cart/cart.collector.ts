@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { KernelContext } from '../../lifecycle/kernel-context.js';
+import { DataCollector, type PanelBadge } from '../../profiler/collectors/data-collector.js';
+import { formatPrice } from '../catalogue/catalogue-format.js';
+import { CART_PROFILE, type CartProfile } from './cart-profile.js';
+
+/** At most this many lines and changes are kept in a profile (a cart is small; a runaway loop is not). */
+const MAX_ROWS = 100;
+
+const ACTIONS: Record<CartProfile['changes'][number]['action'], string> = {
+  added: 'added',
+  updated: 'quantity changed',
+  removed: 'removed',
+  merged: 'merged at login',
+  attached: 'cart moved to the user at login',
+};
+
+/**
+ * The Cart panel: the cart as the request left it (owner, id, lines, totals) and what the request changed. The
+ * cart service records plain values on the KernelContext as it works; they are kept at kernel.terminate and
+ * formatted (euros, labels) only when the panel is opened.
+ */
+@Injectable()
+export class CartCollector extends DataCollector<CartProfile> {
+  readonly name = 'cart';
+  readonly label = 'Cart';
+  override readonly priority = 150;
+  override readonly emptyText = 'This request did not look at a cart (the visitor has none, or the page does not show it).';
+
+  override lateCollect(context: KernelContext): CartProfile | undefined {
+    const profile = context.get<CartProfile>(CART_PROFILE);
+    if (!profile) return undefined;
+    return { ...profile, lines: profile.lines?.slice(0, MAX_ROWS) ?? null, changes: profile.changes.slice(0, MAX_ROWS) };
+  }
+
+  override badge(data: CartProfile): PanelBadge | null {
+    if (data.changes.length > 0) return { text: `${data.changes.length} change${data.changes.length === 1 ? '' : 's'}`, kind: 'success' };
+    return { text: String(data.itemCount), kind: 'info' };
+  }
+
+  override panel(data: CartProfile): object {
+    const price = (cents: number | null) => (cents === null ? '' : formatPrice(cents));
+    return {
+      overview: [
+        { key: 'Cart id', value: data.cartId === null ? '(none)' : String(data.cartId) },
+        { key: 'Owner', value: data.owner === 'user' ? `user #${data.userId}` : 'anonymous visitor (session attribute cart_id)' },
+        { key: 'Items', value: String(data.itemCount) },
+        { key: 'Subtotal', value: price(data.subtotalCents) },
+        { key: 'Shipping', value: data.shippingCents === null ? '(not computed: only the summary was read)' : price(data.shippingCents) },
+        { key: 'Total', value: price(data.totalCents) },
+      ],
+      linesLoaded: data.lines !== null,
+      lines: (data.lines ?? []).map((l) => ({ ...l, unitPrice: price(l.unitPriceCents), lineTotal: price(l.lineTotalCents) })),
+      changes: data.changes.map((c) => ({ ...c, action: ACTIONS[c.action] ?? c.action, product: c.name ?? '', productId: c.productId ?? '' })),
+    };
+  }
+}
