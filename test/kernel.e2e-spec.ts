@@ -63,6 +63,7 @@ describe('Kernel lifecycle (e2e)', () => {
         ['RouterListener::onKernelRequest', 32],
         ['ShortCircuitListener::onKernelRequest', 20],
         ['LocaleListener::onKernelRequest', 16],
+        ['FirewallListener::onKernelRequest', 8],
         ['PaginationListener::onKernelRequest', 4],
         ['MaintenanceListener::onKernelRequest', -16],
       ]);
@@ -70,6 +71,8 @@ describe('Kernel lifecycle (e2e)', () => {
         'HttpCacheListener::onKernelResponse',
         'CorsListener::onKernelResponse',
         'ResponseListener::onKernelResponse',
+        'ContextListener::onKernelResponse',
+        'RememberMeListener::onKernelResponse',
         'ProfilerListener::onKernelResponse',
         'ErrorListener::removeCspHeader',
         'WebDebugToolbarListener::onKernelResponse',
@@ -80,6 +83,7 @@ describe('Kernel lifecycle (e2e)', () => {
         'LocaleListener::onKernelFinishRequest',
         'RouterListener::onKernelFinishRequest',
         'SessionListener::onFinishRequest',
+        'FirewallListener::onKernelFinishRequest',
       ]);
     });
 
@@ -289,7 +293,7 @@ describe('Kernel lifecycle (e2e)', () => {
     expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const context = await probe.lastTerminated();
-    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(8);
+    expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(10);
   });
 
   describe('a kernel.request listener that sets a response', () => {
@@ -354,7 +358,8 @@ describe('Kernel behind a trusted proxy (e2e)', () => {
   let app: NestExpressApplication;
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
+    // The clients behind the proxy (documentation ranges) may see debug details, as developers on a private network.
+    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_PROXIES: '127.0.0.1,::1', PROFILER_ALLOWED_IPS: 'loopback,198.51.100.0/24,203.0.113.0/24' } });
   });
 
   afterAll(async () => {

@@ -66,7 +66,9 @@ describe('Request profiler (e2e)', () => {
       await app.close();
       app = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
       const res = await get('/').set('X-Forwarded-For', '203.0.113.7').expect(200);
-      const profile = await storedProfile(app, res.headers['x-debug-token']);
+      // A public client is not told the token (see profiler-access.e2e-spec.ts), but its request is profiled.
+      expect(res.headers['x-debug-token']).toBeUndefined();
+      const [profile] = (await storedProfiles(app)).rows;
       expect(profile.ip).toBe('203.0.113.7');
     });
 
@@ -159,7 +161,7 @@ describe('Request profiler (e2e)', () => {
       expect(text(html.querySelector('.summary .token'))).toBe(token);
       expect(text(html.querySelector('.panel h1'))).toBe('Request');
       const menu = html.querySelectorAll('nav.menu a').map((a) => a.getAttribute('data-panel'));
-      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'database', 'session', 'config']);
+      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'database', 'security', 'session', 'cart', 'config']);
       const panels: Record<string, string[]> = {
         request: ['Query Parameters', 'HomeController::home', 'shop_home'],
         response: ['text/html; charset=utf-8', 'Response Headers', 'x-debug-token'],
@@ -170,7 +172,9 @@ describe('Request profiler (e2e)', () => {
         performance: ['Total execution time', '<svg class="timeline"', 'HomeController::home', 'shop/home'],
         memory: ['Heap used', 'Peak resident set size'],
         templates: ['shop/home'],
+        security: ['no (anonymous)', 'public path: no rule applies', 'No access decision was made for this request.'],
         session: ['nothing stored (no session)', 'The session holds no attribute.'],
+        cart: ['This request did not look at a cart'],
         config: ['NestJS', '12.5.1', process.version, 'ProfilerModule'],
       };
       for (const [panel, expected] of Object.entries(panels)) {

@@ -20,6 +20,8 @@ export interface ProfilerConfig {
   enabled: boolean;
   /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or (issue 6) `postgres://…`. */
   dsn: string;
+  /** Clients (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`) allowed to see debug details. */
+  allowedIps: string[];
   /** Paths (regular expressions, matched against the path) whose requests are not profiled. */
   excludedPaths: RegExp[];
   /** Retention: keep at most this many profiles (0: no limit). */
@@ -174,6 +176,7 @@ export class AppConfig implements AppConfigValues {
       profiler: {
         enabled: debug && bool(e.PROFILER_ENABLED, true),
         dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,
+        allowedIps: list(e.PROFILER_ALLOWED_IPS, ['loopback', 'uniquelocal']),
         excludedPaths: list(e.PROFILER_EXCLUDED_PATHS).map((p) => new RegExp(p)),
         maxProfiles: e.PROFILER_MAX_PROFILES ?? 50_000,
         maxAgeSeconds: duration(e.PROFILER_MAX_AGE ?? '7d'),

@@ -25,6 +25,7 @@ import { NativeControllers } from './routing/native-controllers.js';
 import { RouteTable } from './routing/route-table.js';
 import { UrlGenerator } from './routing/url-generator.js';
 import { createValidationPipe } from './validation.pipe.js';
+import { DebugAccess } from './debug-access.js';
 
 /** The order of the kernel's listeners is their priorities (see docs/ARCHITECTURE.md), not this list. */
 const LISTENERS = [
@@ -46,6 +47,7 @@ const LISTENERS = [
 @Module({
   imports: [DiscoveryModule, EventEmitterModule.forRoot({ wildcard: false, maxListeners: 100 })],
   providers: [
+    DebugAccess,
     KernelLogger,
     KernelEventDispatcher,
     KernelListenerLoader,
@@ -60,6 +62,6 @@ const LISTENERS = [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     ...LISTENERS,
   ],
-  exports: [KernelLogger, KernelEventDispatcher, HttpKernel, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers],
+  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers],
 })
 export class LifecycleModule {}

@@ -4,6 +4,7 @@ import { KernelEvents, type ResponseEvent, type TerminateEvent } from '../lifecy
 import { UrlGenerator } from '../lifecycle/routing/url-generator.js';
 import { Profile } from './profile.js';
 import { ProfilerService } from './profiler.service.js';
+import { DebugAccess } from '../lifecycle/debug-access.js';
 
 const SANE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
@@ -16,6 +17,7 @@ export class ProfilerListener {
   constructor(
     private readonly profiler: ProfilerService,
     private readonly urls: UrlGenerator,
+    private readonly access: DebugAccess,
   ) {}
 
   @KernelListener(KernelEvents.RESPONSE, { priority: -100 })
@@ -24,6 +26,8 @@ export class ProfilerListener {
     const profile = Profile.of(context);
     if (!profile || !event.isMainRequest) return;
     this.profiler.collect(context, profile, event.response);
+    // The profile is kept either way; only a client allowed to open it is told where it is.
+    if (!this.access.allows(event.request)) return;
     event.response.setHeader('X-Debug-Token', profile.token);
     // Relative when the Host is not one a link could be built on (it failed validation), as Symfony does.
     const link = this.urls.generate('_profiler', { token: profile.token }, SANE_HOST.test(event.request.httpHost));

@@ -1,24 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import escapeHtml from 'escape-html';
 import { STATUS_CODES } from 'node:http';
-import { AppConfig } from '../../config/app-config.js';
+import { DebugAccess } from '../debug-access.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelResponse } from '../http/kernel-response.js';
 import { ErrorRenderer } from './error-renderer.js';
 import { classOf, exceptionChain, messageOf, problemViolations, statusOf } from './exception-status.js';
 
 /**
- * Errors as RFC 9457 problem+json for clients that prefer JSON, else as a small HTML page. In debug mode both
- * name the exception chain (classes and messages); outside it they say only the status, and, for a request that
+ * Errors as RFC 9457 problem+json for clients that prefer JSON, else as a small HTML page. In debug mode (for clients allowed to see debug
+ * details: DebugAccess) both name the exception chain (classes and messages); outside it they say only the status, and, for a request that
  * failed validation, which fields were wrong (that is for the client, not an internal).
  */
 @Injectable()
 export class BasicErrorRenderer extends ErrorRenderer {
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly access: DebugAccess) {
     super();
   }
 
   render(throwable: unknown, request: KernelRequest): KernelResponse {
+    const debug = this.access.allows(request);
     const status = statusOf(throwable);
     const title = STATUS_CODES[status] ?? 'Error';
     const chain = exceptionChain(throwable);
@@ -26,20 +27,20 @@ export class BasicErrorRenderer extends ErrorRenderer {
     // An error page is never worth indexing, in any mode.
     const headers = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
     if (request.prefersJson) {
-      const problem: Record<string, unknown> = { type: 'about:blank', title, status, detail: this.config.debug ? messageOf(throwable) : title };
+      const problem: Record<string, unknown> = { type: 'about:blank', title, status, detail: debug ? messageOf(throwable) : title };
       if (violations) problem.violations = violations;
-      if (this.config.debug) problem.exceptions = chain.map((e) => ({ class: classOf(e), message: messageOf(e) }));
+      if (debug) problem.exceptions = chain.map((e) => ({ class: classOf(e), message: messageOf(e) }));
       return KernelResponse.json(problem, status, headers, 'application/problem+json');
     }
     const heading = `${status} ${title}`;
-    const body = this.config.debug
+    const body = debug
       ? chain.map((e, i) => `<li>[${chain.length - i}/${chain.length}] <b>${escapeHtml(classOf(e))}</b>: ${escapeHtml(messageOf(e))}</li>`).join('')
       : `<li>The server returned a "${escapeHtml(heading)}".</li>`;
-    const list = violations && !this.config.debug
+    const list = violations && !debug
       ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(v.messages.join('; '))}</li>`).join('')
       : '';
     const html = `<!DOCTYPE html><html lang="${escapeHtml(request.locale)}"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">` +
-      `<title>${escapeHtml(this.config.debug ? `${messageOf(throwable)} (${heading})` : heading)}</title></head>` +
+      `<title>${escapeHtml(debug ? `${messageOf(throwable)} (${heading})` : heading)}</title></head>` +
       `<body><h1>${escapeHtml(heading)}</h1><ul>${body}${list}</ul></body></html>\n`;
     return KernelResponse.html(html, status, headers);
   }

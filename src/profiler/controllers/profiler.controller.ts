@@ -14,6 +14,7 @@ import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { ProfilePage } from './profile-page.js';
 import { formTime, listTime } from '../views/profile-time.js';
 import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
+import { DebugAccess } from '../../lifecycle/debug-access.js';
 
 const TOKEN = /^[0-9a-f]{6}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -30,6 +31,7 @@ export class ProfilerController {
     private readonly profiler: ProfilerService,
     private readonly views: ProfilerViews,
     private readonly pages: ProfilePage,
+    private readonly access: DebugAccess,
   ) {}
 
   @Get()
@@ -113,10 +115,13 @@ export class ProfilerController {
     send(res, 200, await this.pages.render(profile, typeof panel === 'string' && panel !== '' ? panel : undefined, query));
   }
 
-  /** With the profiler off its routes do not exist: the router's own 404, word for word. */
+  /**
+   * With the profiler off, or for a client not allowed to see debug details (DebugAccess), its routes do not exist:
+   * the router's own 404, word for word.
+   */
   private ensureEnabled(req: Request): void {
-    if (this.profiler.enabled) return;
     const request = ((req as any)[KERNEL_CONTEXT] as KernelContext).request;
+    if (this.profiler.enabled && this.access.allows(request)) return;
     const path = request.pathInfo;
     throw new NotFoundHttpException(noRouteMessage(request), new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
   }

@@ -7,6 +7,7 @@ import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js
 import { statusClass } from '../collectors/response.collector.js';
 import { Profile } from '../profile.js';
 import { ProfilerViews } from '../views/profiler-views.js';
+import { DebugAccess } from '../../lifecycle/debug-access.js';
 
 /**
  * Injects the debug toolbar before the last `</body>` of HTML pages of profiled requests: not for XHR,
@@ -16,14 +17,17 @@ import { ProfilerViews } from '../views/profiler-views.js';
  */
 @Injectable()
 export class WebDebugToolbarListener {
-  constructor(private readonly views: ProfilerViews) {}
+  constructor(
+    private readonly views: ProfilerViews,
+    private readonly access: DebugAccess,
+  ) {}
 
   @KernelListener(KernelEvents.RESPONSE, { priority: -128 })
   onKernelResponse(event: ResponseEvent): void {
     const request = event.request;
     const response = event.response;
     const profile = Profile.of(request.context);
-    if (!profile || !event.isMainRequest || request.isXmlHttpRequest) return;
+    if (!profile || !event.isMainRequest || request.isXmlHttpRequest || !this.access.allows(request)) return;
     if (response.streamed || response.isRedirect || !response.isHtml) return;
     if (/\battachment\b/i.test(response.getHeader('content-disposition') ?? '')) return;
     if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
