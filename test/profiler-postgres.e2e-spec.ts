@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
+import type { TokenRegistry } from '../src/profiler/storage/token-registry.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, POSTGRES_URL } from './support/postgres.js';
 import { settle } from './support/profiler.js';
@@ -104,5 +106,32 @@ describePostgres('PostgreSQL profile store (e2e)')('Two instances sharing one Po
       expect(found.rows.map((r) => r[5])).toEqual(expected);
     }
     await request(baseA).get(`/_profiler/${second.headers['x-debug-token']}`).set('Host', HOST).expect(200);
+  });
+
+  it("marks the tokens A stored as taken in B's token registry after B polls", async () => {
+    const res = await request(baseA).get('/?poll').set('Host', HOST).expect(200);
+    const token: string = res.headers['x-debug-token'];
+    await flushed(a);
+    const registryOfB = (b.get(ProfilerService) as unknown as { tokens: TokenRegistry }).tokens;
+    expect(await b.get(ProfilerService).syncTokens()).toBeGreaterThanOrEqual(1);
+    expect(registryOfB.has(token)).toBe(true);
+  });
+
+  it("keeps B's profile when B's registry is made to draw a token A stored: the store refuses it before it is sent", async () => {
+    const res = await request(baseA).get('/?collide').set('Host', HOST).expect(200);
+    const taken: string = res.headers['x-debug-token'];
+    await flushed(a);
+    // B forgets the token (as if it had not polled yet) and asks the store for it, as its reservation pool does.
+    const registryOfB = (b.get(ProfilerService) as unknown as { tokens: TokenRegistry }).tokens;
+    registryOfB.release([taken]);
+    expect(await b.get(ProfilerStorage).reserveTokens([taken])).toEqual([]);
+    // Every token B sends is one it reserved: its profiles are all written, none refused.
+    const sent: string[] = [];
+    for (let i = 0; i < 20; i++) sent.push((await request(baseB).get(`/?from-b=${i}`).set('Host', HOST).expect(200)).headers['x-debug-token']);
+    await flushed(b);
+    expect(sent).not.toContain(taken);
+    expect((await b.get(ProfilerService).stats()).dropped).toBe(0);
+    expect((await b.get(ProfilerService).stats()).unreserved).toBe(0);
+    for (const token of sent) await request(baseA).get(`/_profiler/${token}.json`).set('Host', HOST).expect(200);
   });
 });

@@ -22,6 +22,8 @@ export interface ProfilerConfig {
   dsn: string;
   /** Clients (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`) allowed to see debug details. */
   allowedIps: string[];
+  /** Extra field names (regular expressions, case-insensitive) whose values the profiler masks, on top of the built-in ones. */
+  redactFields: RegExp[];
   /** Paths (regular expressions, matched against the path) whose requests are not profiled. */
   excludedPaths: RegExp[];
   /** Retention: keep at most this many profiles (0: no limit). */
@@ -177,6 +179,7 @@ export class AppConfig implements AppConfigValues {
         enabled: debug && bool(e.PROFILER_ENABLED, true),
         dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,
         allowedIps: list(e.PROFILER_ALLOWED_IPS, ['loopback', 'uniquelocal']),
+        redactFields: list(e.PROFILER_REDACT_FIELDS).map((p) => new RegExp(p, 'i')),
         excludedPaths: list(e.PROFILER_EXCLUDED_PATHS).map((p) => new RegExp(p)),
         maxProfiles: e.PROFILER_MAX_PROFILES ?? 50_000,
         maxAgeSeconds: duration(e.PROFILER_MAX_AGE ?? '7d'),

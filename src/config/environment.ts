@@ -29,6 +29,7 @@ export class Environment {
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) PROFILER_DSN?: string;
   @IsOptional() @IsString() PROFILER_EXCLUDED_PATHS?: string;
   @IsOptional() @IsString() PROFILER_ALLOWED_IPS?: string;
+  @IsOptional() @IsString() PROFILER_REDACT_FIELDS?: string;
   @IsOptional() @IsInt() @Min(0) PROFILER_MAX_PROFILES?: number;
   @IsOptional() @Matches(/^\d+\s*[smhdw]?$/) PROFILER_MAX_AGE?: string;
   @IsOptional() @IsInt() @Min(1) @Max(60_000) PROFILER_FLUSH_INTERVAL_MS?: number;
@@ -72,5 +73,5 @@ export const ENV_KEYS = [
   'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
   'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
-  'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS',
+  'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS',
 ];

@@ -13,7 +13,10 @@ import { ProfileRetention } from './storage/profile-retention.js';
 import { ProfileWriteBuffer } from './storage/profile-write-buffer.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
+import { TokenPoller } from './storage/token-poller.js';
 import { TokenRegistry } from './storage/token-registry.js';
+import { TokenReservations } from './storage/token-reservations.js';
+import { Redactor } from './redaction/redactor.js';
 
 /** The store's state, for the search page and the CLI. */
 export interface ProfilerStats {
@@ -21,6 +24,8 @@ export interface ProfilerStats {
   pending: number;
   dropped: number;
   bytes: number;
+  /** Tokens sent without a reservation (a shared store whose reservations ran out): see TokenReservations. */
+  unreserved: number;
 }
 
 /**
@@ -28,6 +33,12 @@ export interface ProfilerStats {
  * record its data at kernel.response and kernel.terminate, and hands the finished profile to the write buffer,
  * which stores it in batches after the response has been sent. Reading goes through the buffer first, so a
  * profile can be opened the moment its response arrives.
+ *
+ * A store shared by several instances (PostgreSQL) needs two more things, as each instance draws its tokens from
+ * its own TokenRegistry: the registry learns the tokens the other instances write (TokenPoller, every few
+ * seconds), so drawing one of them is rare; and tokens are reserved in the store before they are sent
+ * (TokenReservations), so the rare draw of a token another instance holds is refused by the store while
+ * reserving, before any response carries it, never at the write, after the response has gone.
  */
 @Injectable()
 export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
@@ -35,6 +46,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private readonly tokens: TokenRegistry;
   private readonly buffer: ProfileWriteBuffer;
   private readonly retention: ProfileRetention;
+  /** Shared stores only. */
+  private readonly poller: TokenPoller | null;
+  private readonly reservations: TokenReservations | null;
 
   constructor(
     private readonly config: AppConfig,
@@ -57,6 +71,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       intervalMs: settings.retentionIntervalMs,
       onError: (error: unknown) => this.storeFailed(error),
     });
+    const shared = storage.shared;
+    this.poller = shared ? new TokenPoller(storage, this.tokens, { onError: (error: unknown) => this.storeFailed(error) }) : null;
+    this.reservations = shared ? new TokenReservations(storage, this.tokens, { onError: (error: unknown) => this.storeFailed(error) }) : null;
   }
 
   get enabled(): boolean {
@@ -67,7 +84,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     this.collectorList = this.discoverCollectors();
     if (!this.enabled) return;
     await this.storage.open();
-    await this.tokens.seed(this.storage.allTokens());
+    if (this.poller) {
+      await this.poller.seed();
+      this.poller.start();
+      // Not fatal: without reservations, tokens are drawn unreserved (reported) until the store answers.
+      await this.reservations!.start().catch((error: unknown) => this.storeFailed(error));
+    } else {
+      await this.tokens.seed(this.storage.allTokens());
+    }
     this.retention.start();
     this.kernel.onRequestStart((context) => this.open(context));
   }
@@ -75,6 +99,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (!this.enabled) return;
     this.retention.stop();
+    this.poller?.stop();
+    await this.reservations?.close();
     await this.buffer.close();
     await this.storage.close();
   }
@@ -93,7 +119,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const path = request.pathInfo;
     if (this.config.profiler.excludedPaths.some((pattern) => pattern.test(path))) return undefined;
     // Sub-requests (none yet: the error page is rendered in place) would pass their parent's token here.
-    const profile = new Profile(this.tokens.next(), null, request.clientIp, request.method, request.uri, context.startedAt);
+    const token = this.reservations ? this.reservations.next() : this.tokens.next();
+    const profile = new Profile(token, null, request.clientIp, request.method, Redactor.text(request.uri), context.startedAt);
     context.set(PROFILE, profile);
     return profile;
   }
@@ -151,12 +178,17 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async stats(): Promise<ProfilerStats> {
-    return { stored: await this.storage.count(), pending: this.buffer.pending, dropped: this.buffer.dropped, bytes: await this.storage.size() };
+    return { stored: await this.storage.count(), pending: this.buffer.pending, dropped: this.buffer.dropped, bytes: await this.storage.size(), unreserved: this.reservations?.unreserved ?? 0 };
   }
 
   /** Writes every waiting profile now (tests, shutdown, the CLI). */
   flush(): Promise<void> {
     return this.buffer.flush();
+  }
+
+  /** Learns the tokens other instances wrote now (a shared store; the poll runs every few seconds anyway). */
+  async syncTokens(): Promise<number> {
+    return (await this.poller?.run()) ?? 0;
   }
 
   /** Applies retention now. */

@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
-import { MASK } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../redaction/redactor.js';
 import { DataCollector } from './data-collector.js';
 
 export interface ConfigData {
@@ -48,7 +48,8 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
   }
 
   override panel(data: ConfigData): object {
-    return { ...data, moduleCount: data.modules.length };
+    // The environment is the running process's, read when the panel opens: not copied into every profile.
+    return { ...data, moduleCount: data.modules.length, environmentVariables: environmentVariables() };
   }
 
   private build(): ConfigData {
@@ -72,6 +73,19 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
       pid: process.pid,
     };
   }
+}
+
+/**
+ * The process's environment, as Symfony's Server Parameters show it: values of variables named like secrets masked
+ * (`APP_SECRET`, `STRIPE_API_KEY`, `DB_PASSWORD`, PROFILER_REDACT_FIELDS), credentials inside URLs masked.
+ */
+function environmentVariables(): Array<{ key: string; value: string }> {
+  return Object.keys(process.env)
+    .sort()
+    .map((key) => {
+      const value = process.env[key] ?? '';
+      return { key, value: value !== '' && Redactor.isSecretField(key) ? MASK : Redactor.text(value) };
+    });
 }
 
 function readJson(file: string): Record<string, string | undefined> {

@@ -5,6 +5,7 @@ import type { FlattenedException, FlattenedFrame } from '../error-page/flattened
 import { plainTrace } from '../error-page/plain-trace.js';
 import { SourceResolver } from '../error-page/source-resolver.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
+import { Redactor } from '../redaction/redactor.js';
 
 /** A frame as stored: its code excerpt is read again when the panel is opened. */
 export type StoredFrame = Omit<FlattenedFrame, 'excerpt'>;
@@ -40,7 +41,7 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
         position: e.position,
         count: e.count,
         class: e.class,
-        message: e.message,
+        message: Redactor.text(e.message),
         statusCode: e.statusCode,
         statusText: e.statusText,
         frames: e.frames.map(({ function: fn, file, line, column, vendor }) => ({ function: fn, file, line, column, vendor })),

@@ -28,8 +28,10 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
   const seen = new Set<object>();
   const walk = (v: unknown, depth: number): unknown => {
     switch (typeof v) {
-      case 'string':
-        return v.length > o.maxString ? `${v.slice(0, o.maxString)}… (${v.length - o.maxString} more characters, truncated)` : v;
+      case 'string': {
+        const text = o.redact ? Redactor.text(v) : v;
+        return text.length > o.maxString ? `${text.slice(0, o.maxString)}… (${text.length - o.maxString} more characters, truncated)` : text;
+      }
       case 'number':
         return Number.isFinite(v) ? v : String(v);
       case 'boolean':
@@ -46,7 +48,7 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
     if (v === null) return null;
     const obj = v as object;
     if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
-    if (obj instanceof Error) return { class: obj.constructor?.name ?? 'Error', message: obj.message };
+    if (obj instanceof Error) return { class: obj.constructor?.name ?? 'Error', message: o.redact ? Redactor.text(obj.message) : obj.message };
     if (Buffer.isBuffer(obj)) return `[Buffer ${obj.length} bytes]`;
     if (seen.has(obj)) return '[circular]';
     if (depth >= o.maxDepth) return Array.isArray(obj) ? `[array(${obj.length}), depth limit]` : `[object ${obj.constructor?.name ?? 'Object'}, depth limit]`;

@@ -5,6 +5,7 @@ import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
+import { Redactor } from '../redaction/redactor.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -41,7 +42,7 @@ export class LogsCollector extends DataCollector<LogsData> {
       entries: kept.map((entry) => ({
         level: entry.level,
         channel: entry.channel,
-        message: entry.template,
+        message: Redactor.text(entry.template),
         context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
         time: entry.timestamp,
       })),

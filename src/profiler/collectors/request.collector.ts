@@ -48,11 +48,11 @@ export class RequestCollector extends DataCollector<RequestData> {
     const { _route, _controller, _route_params, ...others } = attributes;
     return {
       method: request.method,
-      url: request.uri,
+      url: Redactor.text(request.uri),
       scheme: request.scheme,
       host: request.httpHost,
       path: request.pathInfo,
-      queryString: request.queryString,
+      queryString: request.queryString === null ? null : Redactor.text(`?${request.queryString}`).slice(1),
       query: toJsonSafe(raw.query ?? {}),
       route: _route ?? null,
       routeParams: (toJsonSafe(_route_params ?? {}) as Record<string, unknown>) ?? {},

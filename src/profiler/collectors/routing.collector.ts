@@ -3,6 +3,7 @@ import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { exceptionChain, classOf, messageOf, statusOf } from '../../lifecycle/errors/exception-status.js';
 import { RouteTable } from '../../lifecycle/routing/route-table.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
+import { Redactor } from '../redaction/redactor.js';
 
 export interface RoutingData {
   method: string;
@@ -44,7 +45,7 @@ export class RoutingCollector extends DataCollector<RoutingData> {
       controller: attributes._controller ?? null,
       redirectTo: attributes._controller?.startsWith('RedirectController::') && typeof attributes._route_params?.path === 'string' ? attributes._route_params.path : null,
       failure: routingFailed
-        ? { status, messages: exceptionChain(context.exception).map((e) => ({ class: classOf(e), message: messageOf(e) })) }
+        ? { status, messages: exceptionChain(context.exception).map((e) => ({ class: classOf(e), message: Redactor.text(messageOf(e)) })) }
         : null,
     };
   }

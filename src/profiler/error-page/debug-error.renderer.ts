@@ -16,6 +16,7 @@ import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
 import { plainTrace } from './plain-trace.js';
 import type { FlattenedException } from './flattened-exception.js';
+import { Redactor } from '../redaction/redactor.js';
 
 const MAX_CONTEXT_CHARS = 4000;
 const MAX_LOG_ENTRIES = 1000;
@@ -101,7 +102,7 @@ export class DebugErrorRenderer implements OnModuleInit {
         level: entry.levelName,
         levelClass: entry.levelName.toLowerCase(),
         channel: entry.channel,
-        message: interpolate(entry.template, context),
+        message: interpolate(Redactor.text(entry.template), context),
         time: new Date(entry.timestamp).toISOString().slice(11, 19),
         context: contextJson(context),
       };
@@ -125,11 +126,12 @@ export class DebugErrorRenderer implements OnModuleInit {
 
 /**
  * Symfony's X-Debug-Exception (the outer message) and X-Debug-Exception-File (where it was thrown), percent-encoded,
- * so that an API client sees the failure without the page.
+ * so that an API client sees the failure without the page. Secrets in the message (a URL's `?token=`) are masked:
+ * headers travel further than pages (proxies' logs, the profile's Response panel).
  */
 function debugHeaders(outer: FlattenedException | undefined): Record<string, string> {
   if (!outer) return {};
-  const headers: Record<string, string> = { 'X-Debug-Exception': encodeURIComponent(outer.message) };
+  const headers: Record<string, string> = { 'X-Debug-Exception': encodeURIComponent(Redactor.text(outer.message)) };
   const frame = outer.frames[0];
   if (frame) headers['X-Debug-Exception-File'] = `${encodeURIComponent(frame.file)}:${frame.line}`;
   return headers;

@@ -33,4 +33,25 @@ describe('Redactor', () => {
   it.each(['username', 'email', 'quantity', 'sku', 'shipping', 'price'])('does not treat %s as a secret field', (name) => {
     expect(Redactor.isSecretField(name)).toBe(false);
   });
+
+  it('masks secret query values and URL passwords inside text, and leaves the rest alone', () => {
+    expect(Redactor.text('http://shop.test/reset?token=abc123&page=2&password=hunter2#top')).toBe('http://shop.test/reset?token=******&page=2&password=******#top');
+    expect(Redactor.text('No route found for "GET http://h/x?api_key=k1&q=tea": 404')).toBe('No route found for "GET http://h/x?api_key=******&q=tea": 404');
+    expect(Redactor.text('?%70assword=x')).toBe('?%70assword=******');
+    expect(Redactor.text('?%zz=1&secret=')).toBe('?%zz=1&secret=');
+    expect(Redactor.text('postgres://shop:s3cret@db:5432/shop and redis://:pw@cache')).toBe('postgres://shop:******@db:5432/shop and redis://:******@cache');
+    expect(Redactor.text('user@example.com paid 2=2')).toBe('user@example.com paid 2=2');
+    expect(Redactor.text('plain')).toBe('plain');
+  });
+
+  it('takes extra field patterns from the configuration', () => {
+    expect(Redactor.isSecretField('loyalty_number')).toBe(false);
+    Redactor.configure([/loyalty/i]);
+    try {
+      expect(Redactor.isSecretField('loyalty_number')).toBe(true);
+      expect(Redactor.text('/x?loyalty_number=42')).toBe(`/x?loyalty_number=${MASK}`);
+    } finally {
+      Redactor.configure([]);
+    }
+  });
 });

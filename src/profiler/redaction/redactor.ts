@@ -6,6 +6,11 @@ const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-
 const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
 const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
 
+/** A query pair after `?`, `&` or `;`: its separator, name and value (up to the next delimiter). */
+const QUERY_PAIR = /([?&;])([^=&;#\s"'<>?]+)=([^&;#\s"'<>]*)/g;
+/** `scheme://user:password@` */
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\s/@]+@/gi;
+
 /**
  * Masks secrets in what the profiler records: header values of credential headers, cookie values, and fields
  * of bodies, sessions and log contexts whose names look like secrets. The stored profile holds the mask, never
@@ -16,8 +21,36 @@ export class Redactor {
     return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
   }
 
+  /** Extra field-name patterns from the configuration (PROFILER_REDACT_FIELDS), on top of the built-in ones. */
+  private static extraFields: RegExp[] = [];
+
+  static configure(extraFieldPatterns: readonly RegExp[]): void {
+    Redactor.extraFields = [...extraFieldPatterns];
+  }
+
   static isSecretField(name: string): boolean {
-    return SECRET_FIELDS.test(name);
+    return SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
+  }
+
+  /**
+   * Secrets inside free text (a URL, a log message, an exception message): the values of query parameters named like
+   * secrets (`?token=…&password=…`) and the password of URL credentials (`//user:password@host`).
+   */
+  static text(text: string): string {
+    // Most strings hold neither `=` nor `@`: two scans, no regular expression.
+    if (!text.includes('=') && !text.includes('@')) return text;
+    return text
+      .replace(QUERY_PAIR, (pair, separator: string, name: string, value: string) => {
+        if (value === '' || value === MASK) return pair;
+        let decoded = name;
+        try {
+          decoded = decodeURIComponent(name);
+        } catch {
+          // A malformed name is judged as written.
+        }
+        return Redactor.isSecretField(decoded) ? `${separator}${name}=${MASK}` : pair;
+      })
+      .replace(URL_CREDENTIALS, (_, scheme: string, user: string) => `${scheme}${user}:${MASK}@`);
   }
 
   static headers(headers: Record<string, unknown>): Record<string, string> {
@@ -25,7 +58,7 @@ export class Redactor {
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const text = Array.isArray(value) ? value.join(', ') : String(value);
-      out[name] = Redactor.isSecretHeader(name) ? MASK : text;
+      out[name] = Redactor.isSecretHeader(name) ? MASK : Redactor.text(text);
     }
     return out;
   }

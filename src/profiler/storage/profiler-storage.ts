@@ -5,6 +5,13 @@ import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, Profile
  * adapter from PROFILER_DSN. Every method may be called concurrently; writes of one call are atomic.
  */
 export abstract class ProfilerStorage {
+  /**
+   * Whether other processes write to this store too (PostgreSQL: instances behind a load balancer). A shared
+   * store's tokens are reserved before they are sent (`reserveTokens`) and the other instances' new tokens are
+   * learnt by polling `tokensSince`; a private store (a SQLite file or memory) has one writer, this process.
+   */
+  abstract readonly shared: boolean;
+
   /** Opens the store (creates or migrates its schema). */
   abstract open(): Promise<void>;
 
@@ -20,6 +27,28 @@ export abstract class ProfilerStorage {
 
   /** Every stored token, to seed the token generator's view of the store (at most 16.7 million). */
   abstract allTokens(): AsyncIterable<string>;
+
+  /**
+   * The tokens written after `cursor` (an opaque value returned by an earlier call; null: from the first
+   * profile), oldest write first, at most `limit` (default TOKENS_SINCE_PAGE) per call, with the cursor to pass
+   * next: call again while `tokens.length` is the limit to page through. Through an index, never a scan.
+   */
+  abstract tokensSince(cursor: string | null, limit?: number): Promise<TokensSince>;
+
+  /**
+   * Reserves tokens for this store instance before they are sent (X-Debug-Token): returns those of `tokens` that
+   * nobody had (neither stored nor reserved by another instance), now reserved. A reserved token can be written
+   * by this instance only. A private store has no one to race with: the tokens not stored.
+   */
+  async reserveTokens(tokens: readonly string[]): Promise<string[]> {
+    const stored = await this.taken(tokens);
+    return [...new Set(tokens)].filter((t) => !stored.has(t));
+  }
+
+  /** Gives back reservations this instance will not use (unwritten tokens; stored ones are kept). */
+  async releaseTokens(_tokens: readonly string[]): Promise<void> {
+    // A private store keeps no reservations.
+  }
 
   /** The profiles written just before and just after this one (by time, then write order). */
   abstract neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }>;
@@ -39,6 +68,15 @@ export abstract class ProfilerStorage {
   abstract size(): Promise<number>;
 
   abstract close(): Promise<void>;
+}
+
+/** Tokens a page of `tokensSince` returns by default. */
+export const TOKENS_SINCE_PAGE = 5000;
+
+export interface TokensSince {
+  tokens: string[];
+  /** Where the next call goes on (the same cursor when nothing new was written). */
+  cursor: string | null;
 }
 
 export class DuplicateTokenError extends Error {

@@ -4,6 +4,9 @@ import pg from 'pg';
 import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgres.js';
 import { ProfileWriteBuffer } from '../profile-write-buffer.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
+import { TokenPoller } from '../token-poller.js';
+import { TokenRegistry } from '../token-registry.js';
+import { TokenReservations } from '../token-reservations.js';
 import { profilerStorageContract, record, T0, tokensOf } from '../testing/profiler-storage.contract.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
@@ -80,7 +83,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await storage.open();
       expect(storage.trigramIndexed).toBe(true);
       const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [schema]);
-      expect(tables.rows.map((r) => r.tablename)).toEqual(['profiler_profile', 'profiler_profile_data']);
+      expect(tables.rows.map((r) => r.tablename)).toEqual(['profiler_profile', 'profiler_profile_data', 'profiler_token']);
       const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
       const byName = new Map(indexes.rows.map((r) => [r.indexname as string, r.indexdef as string]));
       expect([...byName.keys()]).toEqual([
@@ -93,6 +96,8 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_time',
         'profiler_profile_token_key',
         'profiler_profile_url',
+        'profiler_token_pkey',
+        'profiler_token_reserved',
       ]);
       expect(byName.get('profiler_profile_token_key')).toMatch(/^CREATE UNIQUE INDEX .* \(token\)$/);
       expect(byName.get('profiler_profile_url')).toMatch(/USING gin \(url (\S+\.)?gin_trgm_ops\)$/);
@@ -267,6 +272,73 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await a.count()).toBe(0);
       await a.write([record('000001')]);
       expect(await b.count()).toBe(1);
+    });
+
+    it("refuses to reserve or write a token the other reserved, and frees a reservation on release, close and prune", async () => {
+      expect(await a.reserveTokens(['000005', '000006', '000007'])).toEqual(['000005', '000006', '000007']);
+      expect(await b.reserveTokens(['000005', '000008'])).toEqual(['000008']);
+      const error = await rejection(b.write([record('000008'), record('000005')]));
+      expect(error).toBeInstanceOf(DuplicateTokenError);
+      expect((error as DuplicateTokenError).tokens).toEqual(['000005']);
+      await a.write([record('000005')]);
+      await b.write([record('000008')]);
+      // A stored token stays taken for both; a released one is free.
+      await a.releaseTokens(['000005', '000006']);
+      expect(await b.reserveTokens(['000005', '000006'])).toEqual(['000006']);
+      // Clearing frees the stored tokens, not the reservations.
+      await b.clear();
+      expect(await b.reserveTokens(['000005', '000007'])).toEqual(['000005']);
+      await a.close();
+      expect(await b.reserveTokens(['000007'])).toEqual(['000007']);
+      await b.write([record('000007', { time: T0 }), record('000009', { time: T0 + 5 })]);
+      await b.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 });
+      const c = store(schema);
+      await c.open();
+      expect(await c.reserveTokens(['000007', '000009'])).toEqual(['000007']);
+    });
+
+    it('learns through tokensSince what the other wrote, across pages', async () => {
+      const start = await b.tokensSince(null);
+      await a.write(Array.from({ length: 7 }, (_, i) => record(`00001${i}`)));
+      const first = await b.tokensSince(start.cursor, 5);
+      const second = await b.tokensSince(first.cursor, 5);
+      expect([...first.tokens, ...second.tokens]).toEqual(Array.from({ length: 7 }, (_, i) => `00001${i}`));
+    });
+
+    it("never loses a profile when one instance's registry draws a token the other stored (reserved before sent)", async () => {
+      // Tiny token spaces (16 tokens) make every draw a likely collision; B's registry knows nothing of A's.
+      const registryA = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
+      const registryB = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
+      const poolA = new TokenReservations(a, registryA, { batchSize: 4 });
+      const poolB = new TokenReservations(b, registryB, { batchSize: 4 });
+      await poolA.start();
+      const sentByA = Array.from({ length: 4 }, () => poolA.next());
+      await a.write(sentByA.map((t) => record(t)));
+      await poolB.start();
+      const sentByB: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        // As traffic does, leave the background refill time to answer (a refused token is drawn again).
+        while (poolB.size === 0) await poolB.maintain();
+        sentByB.push(poolB.next());
+      }
+      expect(poolB.unreserved).toBe(0);
+      expect(sentByB.filter((t) => sentByA.includes(t))).toEqual([]);
+      await b.write(sentByB.map((t) => record(t)));
+      expect(await a.count()).toBe(8);
+      // B's registry drew (and the store refused) some of A's tokens: they are marked taken there now.
+      expect(sentByA.some((t) => registryB.has(t))).toBe(true);
+      await Promise.all([poolA.close(), poolB.close()]);
+    });
+
+    it("makes A's tokens taken in B's registry after B polls", async () => {
+      const registryB = new TokenRegistry();
+      const poller = new TokenPoller(b, registryB, { intervalMs: 0 });
+      await a.write([record('00a001')]);
+      expect(await poller.seed()).toBe(1);
+      await a.write([record('00a002'), record('00a003')]);
+      expect(registryB.has('00a002')).toBe(false);
+      expect(await poller.run()).toBe(2);
+      expect(['00a001', '00a002', '00a003'].map((t) => registryB.has(t))).toEqual([true, true, true]);
     });
   });
 

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
-import { DuplicateTokenError, ProfilerStorage } from '../profiler-storage.js';
+import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { maskDsn } from './postgres-dsn.js';
 
 /** Where the store's warnings go (a lost idle connection, no trigram index): Nest's Logger by default. */
@@ -36,6 +37,12 @@ const ENCODE_CONCURRENCY = 4;
 /** The advisory lock serialising schema creation, database-wide (pg_trgm is too): "PROFSCHM". */
 const SCHEMA_LOCK = '5787213827590357837';
 const INT4_MAX = 2 ** 31 - 1;
+/**
+ * A reservation never written (its instance crashed, or kept it past RESERVATION_MAX_AGE_MS) is removed by
+ * prune() after this long: far beyond the hour an instance may keep an unused reservation (TokenReservations) and
+ * the time a profile waits in the write buffer, so a reservation still about to be written is never removed.
+ */
+const ABANDONED_RESERVATION = '1 day';
 
 /** pg's type ids of what would otherwise come back as strings. */
 const PG_INT8 = 20;
@@ -54,8 +61,19 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * taken). Searches are SQL over indexes on time, IP, method, status, token and parent, and a pg_trgm GIN index
  * for the URL substring (ILIKE on a "C"-collated column: ASCII letters fold, as LIKE does in SQLite). Retention
  * deletes in chunks of PRUNE_CHUNK rows, `FOR UPDATE SKIP LOCKED`, so every instance may prune at once.
+ *
+ * Tokens are reserved before they are sent: `profiler_token` holds every token in use, stored (`stored`) or only
+ * reserved by one instance (`owner`, a random id per store object). Its primary key is the one arbiter: a token
+ * is reserved (`reserveTokens`) only if no row has it, and a write claims its tokens in the same transaction (a
+ * new row, or this owner's reservation, marked stored), so a token reserved by one instance is never written by
+ * another. A row goes with its profile (prune, clear); unwritten reservations go back on close(), and prune()
+ * removes those abandoned for ABANDONED_RESERVATION (a crashed instance's).
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
+  /** Several instances write to one database. */
+  readonly shared = true;
+  /** Whose reservations are this object's (random: an instance restarted is a new owner). */
+  readonly owner = randomBytes(8).toString('hex');
   private pool?: pg.Pool;
   private opening?: Promise<void>;
   private readonly codec = new ProfileCodec();
@@ -64,6 +82,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   /** Qualified, quoted table names. */
   private readonly profileTable: string;
   private readonly dataTable: string;
+  private readonly tokenTable: string;
   private trigrams = false;
 
   constructor(private readonly options: PostgresProfilerStorageOptions) {
@@ -72,6 +91,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.logger = options.logger ?? new Logger('profiler');
     this.profileTable = `${quoteIdent(this.schema)}.profiler_profile`;
     this.dataTable = `${quoteIdent(this.schema)}.profiler_profile_data`;
+    this.tokenTable = `${quoteIdent(this.schema)}.profiler_token`;
   }
 
   /** The pg connection string (without the schema parameter). */
@@ -121,6 +141,19 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
+        // Claim the tokens: new ones, or this instance's reservations not yet written. Another instance's
+        // reservation or a stored token is refused (a row of someone else's is locked until its writer is done).
+        const claimed = await client.query<{ token: string }>(
+          `INSERT INTO ${this.tokenTable} AS t (token, owner, stored) SELECT token, $2, true FROM unnest($1::text[]) AS token
+           ORDER BY token -- the same order in every batch: two claims of shared tokens queue, never deadlock
+           ON CONFLICT (token) DO UPDATE SET stored = true WHERE t.owner = excluded.owner AND NOT t.stored
+           RETURNING token`,
+          [tokens.map(pgText), this.owner],
+        );
+        if (claimed.rows.length < profiles.length) {
+          const ours = new Set(claimed.rows.map((r) => r.token));
+          throw new DuplicateTokenError(tokens.filter((t) => !ours.has(pgText(t))));
+        }
         const inserted = await client.query<{ id: number; token: string }>(
           `INSERT INTO ${this.profileTable} (token, parent, ip, method, url, time, status)
            SELECT token, parent, ip, method, url, time, status
@@ -210,6 +243,41 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     }
   }
 
+  /**
+   * By identity (the primary key's index); the cursor is the last id returned. Ids are taken when a row is
+   * inserted, so a transaction that commits after a later one's may slip behind a cursor: such a token is not
+   * returned, which costs a refused reservation at most (reserveTokens), never a profile.
+   */
+  async tokensSince(cursor: string | null, limit = TOKENS_SINCE_PAGE): Promise<TokensSince> {
+    const pool = this.connection();
+    const after = cursor === null ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(after)) throw new Error(`Not a cursor of this store: ${cursor}`);
+    const { rows } = await pool.query<{ id: number; token: string }>(`SELECT id, token FROM ${this.profileTable} WHERE id > $1 ORDER BY id LIMIT $2`, [
+      after,
+      Math.max(1, Math.floor(limit)),
+    ]);
+    return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].id) : cursor };
+  }
+
+  /** Inserts a reservation row per free token (one statement); the primary key refuses the others. */
+  override async reserveTokens(tokens: readonly string[]): Promise<string[]> {
+    const pool = this.connection();
+    const valid = [...new Set(tokens.filter((t) => typeof t === 'string' && !hasNul(t)))];
+    if (valid.length === 0) return [];
+    const { rows } = await pool.query<{ token: string }>(
+      `INSERT INTO ${this.tokenTable} (token, owner) SELECT unnest($1::text[]), $2 ON CONFLICT (token) DO NOTHING RETURNING token`,
+      [valid, this.owner],
+    );
+    const reserved = new Set(rows.map((r) => r.token));
+    return valid.filter((t) => reserved.has(t));
+  }
+
+  override async releaseTokens(tokens: readonly string[]): Promise<void> {
+    const valid = tokens.filter((t) => typeof t === 'string' && !hasNul(t));
+    if (valid.length === 0) return;
+    await this.connection().query(`DELETE FROM ${this.tokenTable} WHERE token = ANY($1::text[]) AND owner = $2 AND NOT stored`, [valid, this.owner]);
+  }
+
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     const pool = this.connection();
     if (hasNul(token)) return { previous: null, next: null };
@@ -247,6 +315,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       );
       if (rows.length > 0) await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
+    await pool.query(`DELETE FROM ${this.tokenTable} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`);
     return removed;
   }
 
@@ -256,9 +325,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = '10s'`);
-        await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable} IN ACCESS EXCLUSIVE MODE`);
+        await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable}, ${this.tokenTable} IN ACCESS EXCLUSIVE MODE`);
         const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
         await client.query(`TRUNCATE ${this.dataTable}, ${this.profileTable}`);
+        // The stored tokens are free again; reservations of instances still running stay theirs.
+        await client.query(`DELETE FROM ${this.tokenTable} WHERE stored`);
         await client.query('COMMIT');
         return rows[0].n;
       } catch (error) {
@@ -286,8 +357,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await this.opening?.catch(() => undefined);
     const pool = this.pool;
     if (!pool) return;
-    this.pool = undefined;
-    await pool.end();
+    try {
+      // Reservations never written are free for the other instances again.
+      await pool.query(`DELETE FROM ${this.tokenTable} WHERE owner = $1 AND NOT stored`, [this.owner]);
+    } catch (error) {
+      this.logger.warn(`The PostgreSQL profile store ${this.description} kept this instance's unused token reservations: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      this.pool = undefined;
+      await pool.end();
+    }
   }
 
   // --- internals ---------------------------------------------------------------------------------------------
@@ -349,7 +427,19 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           id bigint PRIMARY KEY REFERENCES ${this.profileTable} (id) ON DELETE CASCADE,
           data bytea NOT NULL
         )`);
+      const tokensExisted = (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.tokenTable])).rows[0].t !== null;
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tokenTable} (
+          token text COLLATE "C" PRIMARY KEY,                  -- every token in use, across instances
+          owner text COLLATE "C" NOT NULL,                     -- the instance that reserved it
+          stored boolean NOT NULL DEFAULT false,               -- its profile is written
+          reserved_at timestamptz NOT NULL DEFAULT now()
+        )`);
       await this.checkLayout(client);
+      if (!tokensExisted) {
+        // A store of the version before reservations: its tokens are in use.
+        await client.query(`INSERT INTO ${this.tokenTable} (token, owner, stored) SELECT token, '', true FROM ${this.profileTable} ON CONFLICT DO NOTHING`);
+      }
       // Every index ends with (time, id): the newest matches of one value are an index range read backwards.
       const indexes = [
         `profiler_profile_time ON ${this.profileTable} (time, id)`,
@@ -357,6 +447,8 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `profiler_profile_method ON ${this.profileTable} (upper(method), time, id)`,
         `profiler_profile_status ON ${this.profileTable} (status, time, id)`,
         `profiler_profile_parent ON ${this.profileTable} (parent, time, id) WHERE parent IS NOT NULL`,
+        // The reservations not written: few (instances × their pool), found without reading the stored ones.
+        `profiler_token_reserved ON ${this.tokenTable} (owner, reserved_at) WHERE NOT stored`,
       ];
       for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
       this.trigrams = this.options.trigramIndex !== false && (await this.createTrigramIndex(client));
@@ -403,6 +495,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     const expected: Record<string, string[]> = {
       profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status'],
       profiler_profile_data: ['id', 'data'],
+      profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
     };
     const { rows } = await client.query<{ table: string; column: string }>(
       `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,
@@ -424,7 +517,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `WITH doomed AS (
            SELECT p.id FROM ${this.profileTable} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
-         DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id`,
+         , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id)
+         , freed AS (DELETE FROM ${this.tokenTable} t USING gone WHERE t.token = gone.token)
+         SELECT token, time, id FROM gone`,
         params,
       );
       rows.sort((a, b) => a.time - b.time || a.id - b.id);

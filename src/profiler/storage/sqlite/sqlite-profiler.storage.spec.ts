@@ -33,7 +33,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('creates the directory, the schema (user_version 1) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 2) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -41,7 +41,7 @@ describe('SqliteProfilerStorage', () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(1);
+        expect(db.pragma('user_version', { simple: true })).toBe(2);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       } finally {
         db.close();
@@ -66,12 +66,32 @@ describe('SqliteProfilerStorage', () => {
     it('refuses a file whose tables are not this schema', async () => {
       const file = join(dir, 'other.sqlite');
       const db = new Database(file);
-      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT)');
-      db.pragma('user_version = 1');
+      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
+      db.pragma('user_version = 2');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
       );
+    });
+
+    it('migrates a version 1 store: write order numbered in key order, then new writes after it', async () => {
+      const file = join(dir, 'v1.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
+      await store.close();
+      // Back to version 1 as it was: no seq column.
+      const db = new Database(file);
+      db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
+      db.pragma('user_version = 1');
+      db.close();
+      const reopened = new SqliteProfilerStorage({ file });
+      await reopened.open();
+      const first = await reopened.tokensSince(null);
+      expect(first.tokens).toEqual(['000001', '000002']);
+      await reopened.write([record('000003', { time: 500 })]);
+      expect((await reopened.tokensSince(first.cursor)).tokens).toEqual(['000003']);
+      await reopened.close();
     });
 
     it('refuses a store written by a newer schema', async () => {

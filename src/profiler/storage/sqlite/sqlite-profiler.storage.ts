@@ -3,7 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
-import { DuplicateTokenError, ProfilerStorage } from '../profiler-storage.js';
+import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteProfilerStorageOptions {
@@ -41,7 +41,7 @@ const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const MAX_TIME = 2 ** 42 - 1;
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
@@ -103,6 +103,15 @@ const MIGRATIONS: string[] = [
     n INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  `
+  -- Write order (the key is time order: a profile of an older request may be written later), for tokensSince.
+  ALTER TABLE profile ADD COLUMN seq INTEGER;
+  UPDATE profile SET seq = r.n FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM profile) AS r WHERE r.id = profile.id;
+  CREATE UNIQUE INDEX profile_seq ON profile (seq);
+  -- The last seq given: never reused, even once its profile is pruned or cleared (a cursor stays valid).
+  CREATE TABLE profile_write (last INTEGER NOT NULL);
+  INSERT INTO profile_write (last) SELECT coalesce(max(seq), 0) FROM profile;
+  `,
 ];
 
 /**
@@ -115,9 +124,12 @@ const MIGRATIONS: string[] = [
  *
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
  * trigram index `profile_url_trigram`), `profile_data` (one compressed blob per profile) and the running totals
- * `profile_count` (per hour, method and status) and `profile_ip_count`.
+ * `profile_count` (per hour, method and status) and `profile_ip_count`; `profile.seq` numbers the writes (the
+ * last number given in `profile_write`), for tokensSince.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
+  /** One writer: this process. */
+  readonly shared = false;
   private db?: Database.Database;
   private checkpointer?: WalCheckpointer;
   private readonly statements = new Map<string, Statement>();
@@ -170,9 +182,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
     const insert = this.statement(
-      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status)
+      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq)
        VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
-               @token, @parent, @ip, @method, @urlId, @time, @status)
+               @token, @parent, @ip, @method, @urlId, @time, @status, @seq)
        RETURNING id`,
     ).safeIntegers(true);
     const insertData = this.statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
@@ -181,6 +193,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
       const ips = new Counter();
+      const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
       profiles.forEach((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
@@ -189,7 +202,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         const url = String(profile.url ?? '');
         const { id: urlId, n } = upsertUrl.get(url) as { id: number; n: number };
         if (n === 1) indexUrl.run(urlId, url);
-        const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status }) as { id: bigint };
+        const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as {
+          id: bigint;
+        };
         insertData.run(id, blobs[i]);
         hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
         ips.add([ip]);
@@ -244,6 +259,15 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       after = tokens[tokens.length - 1];
       await yieldToEventLoop();
     }
+  }
+
+  /** By write order (`seq`, through its index); the cursor is the last seq returned. */
+  async tokensSince(cursor: string | null, limit = TOKENS_SINCE_PAGE): Promise<TokensSince> {
+    this.connection();
+    const after = cursor === null ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(after)) throw new Error(`Not a cursor of this store: ${cursor}`);
+    const rows = this.statement('SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ?').all(after, Math.max(1, Math.floor(limit))) as { seq: number; token: string }[];
+    return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].seq) : cursor };
   }
 
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
@@ -552,11 +576,12 @@ function migrate(db: Database.Database): void {
 
 /** The columns each table of the current schema has (those queries name). */
 const LAYOUT: Record<string, string[]> = {
-  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status'],
+  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq'],
   profile_url: ['id', 'url', 'n'],
   profile_data: ['id', 'data'],
   profile_count: ['hour', 'method', 'status', 'n'],
   profile_ip_count: ['ip', 'n'],
+  profile_write: ['last'],
   profile_url_trigram: ['folded'],
 };
 
