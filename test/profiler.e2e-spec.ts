@@ -365,6 +365,25 @@ describe('Request profiler (e2e)', () => {
     });
   });
 
+  describe('limits of a profile', () => {
+    it('caps what it keeps (log entries, context depth, long strings, body excerpt) and says so', async () => {
+      const body = `note=${'y'.repeat(3000)}`;
+      const res = await request(app.getHttpServer()).post('/pfx/flood').set('Host', HOST).type('form').send(body).expect(200);
+      const token = res.headers['x-debug-token'];
+      const profile = await storedProfile(app, token);
+      const logs = profile.data.logs as { entries: Array<{ message: string; context: Record<string, unknown> }>; truncated: number };
+      expect(logs.entries).toHaveLength(2000);
+      expect(logs.truncated).toBeGreaterThan(500);
+      const deep = logs.entries.find((e) => e.message === 'Deep context')!;
+      expect(JSON.stringify(deep.context)).toContain('[object Object, depth limit]');
+      expect(deep.context.long).toBe(`${'x'.repeat(2000)}… (3000 more characters, truncated)`);
+      const page = await get(`/_profiler/${token}?panel=logs`).expect(200);
+      expect(page.text).toContain(`<strong>${logs.truncated} more not recorded (truncated)</strong>`);
+      const requestPanel = await get(`/_profiler/${token}?panel=request`).expect(200);
+      expect(requestPanel.text).toContain('(1000 more characters, truncated)');
+    });
+  });
+
   describe('retention', () => {
     it('keeps the newest PROFILER_MAX_PROFILES profiles', async () => {
       await app.close();
