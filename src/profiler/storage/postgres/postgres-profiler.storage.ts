@@ -5,6 +5,7 @@ import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { maskDsn } from './postgres-dsn.js';
+import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 
 /** Where the store's warnings go (a lost idle connection, no trigram index): Nest's Logger by default. */
 export interface PostgresStorageLogger {
@@ -27,7 +28,6 @@ export interface PostgresProfilerStorageOptions {
 }
 
 /** Times are clamped to [0, 2^42) ms, as the SQLite store does, so both stores return the same values. */
-const MAX_TIME = 2 ** 42 - 1;
 /** Rows deleted per prune statement: each is its own short transaction. */
 const PRUNE_CHUNK = 500;
 /** Tokens read per query by allTokens(). */
@@ -653,25 +653,6 @@ function conditions(f: Compiled): [string, unknown[]] {
   return [where.length === 0 ? 'true' : where.join(' AND '), params];
 }
 
-/**
- * The strings starting with `prefix` are those in [prefix, next) where `next` is the prefix with its last code
- * point incremented (the columns are "C"-collated: UTF-8 bytes, which order like code points).
- */
-function prefixRange(prefix: string): [string, string | null] {
-  const points = [...prefix].map((c) => c.codePointAt(0)!);
-  while (points.length > 0) {
-    let last = points.pop()! + 1;
-    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
-    if (last <= 0x10ffff) return [prefix, String.fromCodePoint(...points, last)];
-  }
-  return [prefix, null];
-}
-
-/** A LIKE pattern matching `text` literally (PostgreSQL's default escape character is the backslash). */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The tokens of `tokens` that are in `set`, each once, in the batch's order. */
 function orderedAsIn(tokens: string[], set: Set<string>): string[] {
   return [...new Set(tokens.filter((t) => set.has(t)))];
@@ -684,11 +665,6 @@ function hasNul(text: string): boolean {
 /** PostgreSQL text cannot hold NUL: written as U+FFFD. */
 function pgText(text: string): string {
   return hasNul(text) ? text.replaceAll('\u0000', '\uFFFD') : text;
-}
-
-function clampTime(time: number): number {
-  const t = Math.trunc(Number(time));
-  return Number.isFinite(t) ? Math.min(MAX_TIME, Math.max(0, t)) : 0;
 }
 
 function clampStatus(status: number): number {

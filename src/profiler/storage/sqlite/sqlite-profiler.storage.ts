@@ -5,6 +5,7 @@ import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
@@ -39,7 +40,6 @@ interface PrunedRow {
  */
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
-const MAX_TIME = 2 ** 42 - 1;
 const HOUR = 3_600_000;
 const SCHEMA_VERSION = 2;
 
@@ -661,31 +661,6 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
 /** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */
 function rangeCondition(column: string, [low, high]: [string, string | null]): [string, unknown[]] {
   return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
-}
-
-/**
- * The strings starting with `prefix` are those in [prefix, next) where `next` is the smallest string greater
- * than all of them: the prefix with its last code point incremented (SQLite compares UTF-8 bytes, which order
- * like code points).
- */
-function prefixRange(prefix: string): [string, string | null] {
-  const points = [...prefix].map((c) => c.codePointAt(0)!);
-  while (points.length > 0) {
-    let last = points.pop()! + 1;
-    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
-    if (last <= 0x10ffff) return [prefix, String.fromCodePoint(...points, last)];
-  }
-  return [prefix, null];
-}
-
-/** A LIKE pattern matching `text` literally (with ESCAPE '\'). */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function clampTime(time: number): number {
-  const t = Math.trunc(Number(time));
-  return Number.isFinite(t) ? Math.min(MAX_TIME, Math.max(0, t)) : 0;
 }
 
 function yieldToEventLoop(): Promise<void> {
