@@ -1,13 +1,12 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { parse, type HTMLElement } from 'node-html-parser';
-import pg from 'pg';
 import request from 'supertest';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { Session } from '../src/session/session.js';
 import { CART_ID_ATTRIBUTE, CartService } from '../src/shop/cart/cart.service.js';
 import { createTestApp } from './support/create-test-app.js';
-import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
+import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
 
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
@@ -21,35 +20,9 @@ const FIXTURES = {
 } as const;
 type Fixture = keyof typeof FIXTURES;
 
-const describePostgres = describePostgresIfAvailable('Cart PostgreSQL tests');
 
-interface TestDatabase {
-  /** DATABASE_URL of the app (undefined: createTestApp's in-memory SQLite). */
-  url?: string;
-  teardown?: () => Promise<void>;
-}
 
-describe('Cart on SQLite (e2e)', () => {
-  cartContract(async () => ({}));
-});
-
-describePostgres('Cart on PostgreSQL (e2e)', () => {
-  cartContract(async () => {
-    const schema = `shopkernel_cart_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    return {
-      url: url.toString(),
-      teardown: async () => {
-        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await admin.end();
-      },
-    };
-  });
-});
+describeOnEachDatabase('Cart', 'cart', cartContract);
 
 function cartContract(database: () => Promise<TestDatabase>): void {
   let app: NestExpressApplication;

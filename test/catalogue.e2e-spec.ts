@@ -1,12 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { parse, type HTMLElement } from 'node-html-parser';
-import pg from 'pg';
 import request from 'supertest';
 import { buildCatalogue, type SeedProduct } from '../src/database/seed/catalogue.js';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { createTestApp } from './support/create-test-app.js';
-import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
+import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -26,35 +25,9 @@ const SORTED: Record<string, (a: Seeded, b: Seeded) => number> = {
 };
 const euros = (cents: number): string => `€${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
 
-const describePostgres = describePostgresIfAvailable('Catalogue PostgreSQL tests');
 
-interface TestDatabase {
-  /** DATABASE_URL of the app (undefined: createTestApp's in-memory SQLite). */
-  url?: string;
-  teardown?: () => Promise<void>;
-}
 
-describe('Catalogue on SQLite (e2e)', () => {
-  catalogueContract(async () => ({}));
-});
-
-describePostgres('Catalogue on PostgreSQL (e2e)', () => {
-  catalogueContract(async () => {
-    const schema = `shopkernel_catalogue_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    return {
-      url: url.toString(),
-      teardown: async () => {
-        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await admin.end();
-      },
-    };
-  });
-});
+describeOnEachDatabase('Catalogue', 'catalogue', catalogueContract);
 
 function catalogueContract(database: () => Promise<TestDatabase>): void {
   let app: NestExpressApplication;

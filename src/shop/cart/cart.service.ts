@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import type { AuthenticatedUser } from '../../security/security-context.js';
 import type { Session } from '../../session/session.js';
-import { recordCartChange, recordCartState, type CartOwnerKind } from './cart-profile.js';
+import { recordCartChange, recordCartState, type CartOwnerKind, type CartProfileLine } from './cart-profile.js';
 import { CartQuantityException } from './cart-quantity.exception.js';
 import { CartRepository, type CartKey, type CartRow } from './cart.repository.js';
 import { cartTotals, lineTotalCents, MAX_QUANTITY, quantityProblem, type CartTotals } from './cart-rules.js';
@@ -17,13 +17,8 @@ export function cartOwner(user: AuthenticatedUser | null, session: Session): Car
   return user ? { kind: 'user', userId: user.id } : { kind: 'session', session };
 }
 
-export interface CartLineView {
-  productId: number;
-  slug: string;
-  name: string;
-  unitPriceCents: number;
-  quantity: number;
-  lineTotalCents: number;
+/** A line of the cart: what the Cart panel records of it, and the stock. */
+export interface CartLineView extends CartProfileLine {
   /** Units left: a line may hold more than that when the stock fell after it was added. */
   stock: number;
 }
