@@ -1,8 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import hbs from 'hbs';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { AppConfig } from './config/app-config.js';
+import { handleClientErrors } from './lifecycle/http/client-error.handler.js';
 import { KernelHttpAdapter } from './lifecycle/kernel-http.adapter.js';
 import { KernelLogger } from './lifecycle/logging/kernel-logger.js';
 
@@ -13,15 +15,32 @@ export function createHttpAdapter(): KernelHttpAdapter {
   return new KernelHttpAdapter();
 }
 
-/** What main.ts and the e2e tests both do to an application before init(): logger, views. */
+/** What main.ts and the e2e tests both do to an application before init(): logger, views, server limits. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
+  limitHttpServer(app.getHttpServer(), config);
   app.useLogger(app.get(KernelLogger));
   app.setBaseViewsDir(join(config.projectDir, 'views'));
   app.setViewEngine('hbs');
   app.set('view options', { layout: 'layouts/main' });
+  // Compiled templates are kept except in development, where an edited view shows at the next request (Express
+  // turns the cache on only for NODE_ENV=production, which says nothing about APP_ENV).
+  app.set('view cache', config.viewCache);
   registerPartials(join(config.projectDir, 'views', 'partials'));
   return app;
+}
+
+/**
+ * Node's HTTP server options that come from the configuration. Nest's ExpressAdapter creates its server with
+ * `http.createServer(app)`, without options, when the application is constructed (before AppConfig can be read
+ * from the container); `http.createServer({ maxHeaderSize })` only stores the option on the server, which reads it
+ * for each new connection, so setting it before listen() is the same. A header section over it (request line
+ * included) never reaches the kernel: handleClientErrors answers it (414 or 431), as every request Node cannot parse.
+ */
+function limitHttpServer(server: Server, config: AppConfig): void {
+  // Node reads it per connection but @types/node declares it only as a createServer() option.
+  (server as Server & { maxHeaderSize?: number }).maxHeaderSize = config.maxHeaderSize;
+  handleClientErrors(server, config);
 }
 
 /**

@@ -84,8 +84,16 @@ export interface AppConfigValues {
   maintenance: { enabled: boolean; file: string; retryAfter: number };
   logLevel: LogLevelName;
   bodyLimit: string;
+  /** Longest request-target (path and query, in bytes) accepted; longer: 414. */
+  maxUrlLength: number;
+  /** Most header fields a request may have; more: 431. */
+  maxHeaderCount: number;
+  /** Largest header section (request line and headers, in bytes) Node's HTTP server reads; larger: 431 from Node. */
+  maxHeaderSize: number;
   /** Search engines are told not to index anything (X-Robots-Tag: noindex); on by default in debug. */
   disallowRobotsIndexing: boolean;
+  /** Keep compiled templates (off in development, so that an edited view shows at once). */
+  viewCache: boolean;
   profiler: ProfilerConfig;
   database: DatabaseConfig;
   session: SessionConfig;
@@ -129,7 +137,11 @@ export class AppConfig implements AppConfigValues {
   readonly maintenance!: { enabled: boolean; file: string; retryAfter: number };
   readonly logLevel!: LogLevelName;
   readonly bodyLimit!: string;
+  readonly maxUrlLength!: number;
+  readonly maxHeaderCount!: number;
+  readonly maxHeaderSize!: number;
   readonly disallowRobotsIndexing!: boolean;
+  readonly viewCache!: boolean;
   readonly profiler!: ProfilerConfig;
   readonly database!: DatabaseConfig;
   readonly session!: SessionConfig;
@@ -174,7 +186,11 @@ export class AppConfig implements AppConfigValues {
       },
       logLevel: (e.LOG_LEVEL ?? (appEnv === 'test' ? 'none' : 'info')) as LogLevelName,
       bodyLimit: e.BODY_LIMIT ?? '1mb',
+      maxUrlLength: e.MAX_URL_LENGTH ?? 8192,
+      maxHeaderCount: e.MAX_HEADER_COUNT ?? 100,
+      maxHeaderSize: e.MAX_HEADER_SIZE ?? 16_384,
       disallowRobotsIndexing: debug,
+      viewCache: bool(e.VIEW_CACHE, appEnv !== 'dev'),
       profiler: {
         enabled: debug && bool(e.PROFILER_ENABLED, true),
         dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,

@@ -24,12 +24,16 @@ export class Environment {
   @IsOptional() @IsInt() @Min(0) MAINTENANCE_RETRY_AFTER?: number;
   @IsOptional() @IsIn(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'none']) LOG_LEVEL?: string;
   @IsOptional() @IsString() BODY_LIMIT?: string;
+  @IsOptional() @IsInt() @Min(1) MAX_URL_LENGTH?: number;
+  @IsOptional() @IsInt() @Min(1) MAX_HEADER_COUNT?: number;
+  @IsOptional() @IsInt() @Min(1024) @Max(1_048_576) MAX_HEADER_SIZE?: number;
   @IsOptional() @IsString() VAR_DIR?: string;
   @IsOptional() @Matches(BOOLEAN) PROFILER_ENABLED?: string;
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) PROFILER_DSN?: string;
   @IsOptional() @IsString() PROFILER_EXCLUDED_PATHS?: string;
   @IsOptional() @IsString() PROFILER_ALLOWED_IPS?: string;
   @IsOptional() @IsString() PROFILER_REDACT_FIELDS?: string;
+  @IsOptional() @Matches(BOOLEAN) VIEW_CACHE?: string;
   @IsOptional() @IsInt() @Min(0) PROFILER_MAX_PROFILES?: number;
   @IsOptional() @Matches(/^\d+\s*[smhdw]?$/) PROFILER_MAX_AGE?: string;
   @IsOptional() @IsInt() @Min(1) @Max(60_000) PROFILER_FLUSH_INTERVAL_MS?: number;
@@ -54,7 +58,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
-  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT'] as const) {
+  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE'] as const) {
     if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
@@ -73,5 +77,6 @@ export const ENV_KEYS = [
   'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
   'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
-  'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS',
+  'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'VIEW_CACHE',
+  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE',
 ];

@@ -6,6 +6,7 @@ import onFinished from 'on-finished';
 import { STATUS_CODES } from 'node:http';
 import { AppConfig } from '../config/app-config.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
+import { rejectDeepJson } from './http/json-depth.js';
 import { BadRequestHttpException } from './exceptions/bad-request-http.exception.js';
 import { KernelHttpException } from './exceptions/kernel-http.exception.js';
 import { NotFoundHttpException } from './exceptions/not-found-http.exception.js';
@@ -57,7 +58,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     private readonly nativeControllers: NativeControllers,
   ) {
     this.bodyParsers = [
-      bodyParser.json({ limit: config.bodyLimit, strict: true }),
+      bodyParser.json({ limit: config.bodyLimit, strict: true, verify: rejectDeepJson }),
       bodyParser.urlencoded({ limit: config.bodyLimit, extended: true, parameterLimit: 1000 }),
     ];
   }
@@ -344,6 +345,8 @@ function bodyError(error: any): unknown {
     case 'entity.verify.failed':
       return new BadRequestHttpException(error.message, error);
     default:
+      // e.g. qs's "The input exceeded the depth" for a form nested too deep (type querystring.parse.rangeError)
+      if (error?.status === 400) return new BadRequestHttpException(error.message, error);
       return typeof error?.status === 'number' && error.status >= 400 && error.status < 500
         ? new KernelHttpException(error.status, error.message, error)
         : error;

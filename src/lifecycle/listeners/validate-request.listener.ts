@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { ConflictingHeadersException } from '../exceptions/conflicting-headers.exception.js';
+import { RequestHeaderFieldsTooLargeHttpException } from '../exceptions/request-header-fields-too-large-http.exception.js';
 import { SuspiciousOperationException } from '../exceptions/suspicious-operation.exception.js';
+import { UriTooLongHttpException } from '../exceptions/uri-too-long-http.exception.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent } from '../kernel.events.js';
 
@@ -9,9 +11,12 @@ import { KernelEvents, type RequestEvent } from '../kernel.events.js';
 const VALID_HOST = /^(?:\[?[a-zA-Z0-9\-:\]_]+\.?)+$/;
 
 /**
- * Request validation (Symfony's ValidateRequestListener): the Host must be a valid host name (and one of
- * TRUSTED_HOSTS when set), and a trusted proxy must not send Forwarded and X-Forwarded-For naming different
- * clients. Either is a client error: the kernel answers it with a 400 that repeats the message.
+ * Request validation (Symfony's ValidateRequestListener): first the request's size limits (a request-target over
+ * MAX_URL_LENGTH bytes is a 414, more header fields than MAX_HEADER_COUNT a 431: Node's server refuses a header
+ * section over MAX_HEADER_SIZE itself, but silently drops fields beyond its maxHeadersCount, so the fields are
+ * counted here, as received); then the Host must be a valid host name (and one of TRUSTED_HOSTS when set), and a
+ * trusted proxy must not send Forwarded and X-Forwarded-For naming different clients. Those are client errors:
+ * the kernel answers them with a 400 that repeats the message.
  */
 @Injectable()
 export class ValidateRequestListener {
@@ -19,6 +24,7 @@ export class ValidateRequestListener {
 
   @KernelListener(KernelEvents.REQUEST, { priority: 256 })
   onKernelRequest(event: RequestEvent): void {
+    this.checkLimits(event);
     const request = event.request;
     const host = request.rawHost.toLowerCase();
     if (host !== '' && !VALID_HOST.test(host)) {
@@ -30,6 +36,19 @@ export class ValidateRequestListener {
       if (!trusted.some((pattern) => pattern.test(hostname))) throw new SuspiciousOperationException(`Untrusted Host "${hostname}".`);
     }
     this.checkForwardedHeaders(event);
+  }
+
+  private checkLimits(event: RequestEvent): void {
+    const raw = event.request.raw;
+    // Node decodes the request-target byte for byte (latin1), so its length is its size in bytes.
+    const target = raw.originalUrl ?? raw.url ?? '';
+    if (target.length > this.config.maxUrlLength) {
+      throw new UriTooLongHttpException(`The request URL is ${target.length} bytes long; at most ${this.config.maxUrlLength} are accepted.`);
+    }
+    const fields = raw.rawHeaders.length / 2;
+    if (fields > this.config.maxHeaderCount) {
+      throw new RequestHeaderFieldsTooLargeHttpException(`The request has ${fields} header fields; at most ${this.config.maxHeaderCount} are accepted.`);
+    }
   }
 
   private checkForwardedHeaders(event: RequestEvent): void {
