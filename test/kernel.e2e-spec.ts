@@ -237,6 +237,14 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(problem(res)).toEqual({ status: 400, detail: 'Invalid Host "bad host!".', classes: ['BadRequestHttpException', 'SuspiciousOperationException'] });
     });
 
+    it('answers a long host name ending in a bad character with a 400 at once (no exponential backtracking)', async () => {
+      const host = `${'a'.repeat(200)}.${'b'.repeat(200)}/`;
+      const res = await http().get('/fixture/items').set('Host', host).set('Accept', 'application/json').expect(400);
+      expect(res.body.detail).toBe(`Invalid Host "${host}".`);
+      await http().get('/fixture/items').set('Host', '[::1]:8080').expect(200);
+      await http().get('/fixture/items').set('Host', 'shop_1.example-test.com').expect(200);
+    });
+
     it('for a malformed JSON body', async () => {
       const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').set('Content-Type', 'application/json').send('{"name": "tea",').expect(400);
       expect(res.body.exceptions[0].class).toBe('BadRequestHttpException');

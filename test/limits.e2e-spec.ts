@@ -132,6 +132,29 @@ describe('Request limits (e2e)', () => {
     expect(response.status).toBe(400);
   });
 
+  it('answers two Host fields with a 400 (RFC 9112), whichever is valid', async () => {
+    const response = await rawRequest(port, raw('/products', { headers: 'Host: other.test\r\n' }), { readBody: true });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).detail).toBe('The request has 2 Host header fields; exactly one is allowed.');
+  });
+
+  it('answers a request line without an HTTP version (read as HTTP/0.9) with a 400', async () => {
+    const response = await rawRequest(port, 'GET /products\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n', { readBody: true });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).detail).toBe('HTTP/0.9 is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.');
+  });
+
+  it.each(['shop.test:-1', 'shop.test:65536', '[::1', 'shop.test:8o', 'a..b', 'shop.test/x'])('answers Host "%s" with a 400', async (host) => {
+    const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`, { readBody: true });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).detail).toBe(`Invalid Host "${host}".`);
+  });
+
+  it.each(['shop.test:8080', 'shop.test:', '[::1]:3000', '127.0.0.1', 'shop.test.'])('accepts Host "%s"', async (host) => {
+    const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`);
+    expect(response.status).toBe(200);
+  });
+
   it('profiles every request the kernel answered, the refused ones included', async () => {
     await settle();
     const { rows } = await storedProfiles(server.app, { statusCode: '414', limit: 100 });

@@ -4,11 +4,23 @@ import { ConflictingHeadersException } from '../exceptions/conflicting-headers.e
 import { RequestHeaderFieldsTooLargeHttpException } from '../exceptions/request-header-fields-too-large-http.exception.js';
 import { SuspiciousOperationException } from '../exceptions/suspicious-operation.exception.js';
 import { UriTooLongHttpException } from '../exceptions/uri-too-long-http.exception.js';
+import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent } from '../kernel.events.js';
 
-// What Symfony's Request::getHost() accepts: letters, digits, '-', '_', ':' and dots, IPv6 in brackets.
-const VALID_HOST = /^(?:\[?[a-zA-Z0-9\-:\]_]+\.?)+$/;
+/**
+ * A Host field (RFC 9110 §7.2): a registered name (letters, digits, '-', '_', dot-separated labels, one trailing
+ * dot) or an IP literal in brackets, then an optional port. Stricter than Symfony's Request::getHost(), which lets
+ * `shop.test:-1` or `[::1` through, and the kernel builds absolute URLs from it. No nested quantifier can match the
+ * same text two ways, so a long bad host fails in linear time (`^(?:[…]+\.?)+$`, used before, backtracked
+ * exponentially: one `Host: aaaa…a/` froze the server).
+ */
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)(?::(\d{0,5}))?$/i;
+
+function isValidHost(host: string): boolean {
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535); // an empty port is allowed (RFC 3986)
+}
 
 /**
  * Request validation (Symfony's ValidateRequestListener): first the request's size limits (a request-target over
@@ -25,9 +37,10 @@ export class ValidateRequestListener {
   @KernelListener(KernelEvents.REQUEST, { priority: 256 })
   onKernelRequest(event: RequestEvent): void {
     this.checkLimits(event);
+    this.checkProtocol(event);
     const request = event.request;
     const host = request.rawHost.toLowerCase();
-    if (host !== '' && !VALID_HOST.test(host)) {
+    if (host !== '' && !isValidHost(host)) {
       throw new SuspiciousOperationException(`Invalid Host "${request.rawHost}".`);
     }
     const trusted = this.config.trustedHosts;
@@ -49,6 +62,21 @@ export class ValidateRequestListener {
     if (fields > this.config.maxHeaderCount) {
       throw new RequestHeaderFieldsTooLargeHttpException(`The request has ${fields} header fields; at most ${this.config.maxHeaderCount} are accepted.`);
     }
+  }
+
+  /**
+   * What Node's parser lets through but HTTP/1.1 forbids: a request line without a version (read as HTTP/0.9, which
+   * has no header fields, yet this one has), and more than one Host field (RFC 9112 §3.2: a 400, since the proxies
+   * in front may have routed by the other one).
+   */
+  private checkProtocol(event: RequestEvent): void {
+    const raw = event.request.raw;
+    if (raw.httpVersionMajor !== 1) throw new MalformedRequestException(`HTTP/${raw.httpVersion} is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.`);
+    let hosts = 0;
+    for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+      if (raw.rawHeaders[i].length === 4 && raw.rawHeaders[i].toLowerCase() === 'host') hosts++;
+    }
+    if (hosts > 1) throw new SuspiciousOperationException(`The request has ${hosts} Host header fields; exactly one is allowed.`);
   }
 
   private checkForwardedHeaders(event: RequestEvent): void {
