@@ -44,6 +44,15 @@ describe('Redactor', () => {
     expect(Redactor.text('plain')).toBe('plain');
   });
 
+  it('masks text of any length in linear time: a 2 MB URL of one letter run is done at once (was quadratic)', () => {
+    const run = 'a'.repeat(2_000_000);
+    const url = `http://shop.test/products?q=${run}@x`;
+    expect(Redactor.text(url) === url).toBe(true);
+    // The whole run is the scheme here (letters are scheme characters): still one pass.
+    expect(Redactor.text(`${run}ftp://user:pw@host`).endsWith(`ftp://user:${MASK}@host`)).toBe(true);
+    expect(Redactor.text(` ftp://user:pw@host ${run}=1`).startsWith(` ftp://user:${MASK}@host aaa`)).toBe(true);
+  });
+
   it('takes extra field patterns from the configuration', () => {
     expect(Redactor.isSecretField('loyalty_number')).toBe(false);
     Redactor.configure([/loyalty/i]);
