@@ -215,7 +215,8 @@ export const GENERATORS: Record<string, RequestGenerator> = {
 
   'unknown paths and methods': (r) => {
     const method = r.pick(['GET', 'DELETE', 'PUT', 'PATCH', 'POST', 'BREW', 'PROPFIND']);
-    const target = method === 'GET' ? `/${r.pick(['nope', 'wp-admin', '.env', '.git/config', 'admin.php'])}/${r.int(1e6)}?q=${encodeURIComponent(XSS)}` : r.pick(['/products', '/', '/_profiler/latest', '/categories/lighting']);
+    const unknown = r.next() < 0.1 ? `${'/'.repeat(1000 + r.int(7000))}x` : `/${r.pick(['nope', 'wp-admin', '.env', '.git/config', 'admin.php'])}/${r.int(1e6)}?q=${encodeURIComponent(XSS)}`;
+    const target = method === 'GET' ? unknown : r.pick(['/products', '/', '/_profiler/latest', '/categories/lighting']);
     return { bytes: build({ method, target, accept: r.next() < 0.3 ? 'text/html' : 'application/json', headers: ['Host: shop.test', `Referer: https://evil.test/${encodeURIComponent(XSS)}`] }) };
   },
 

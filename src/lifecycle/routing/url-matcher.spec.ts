@@ -71,6 +71,12 @@ describe('UrlMatcher', () => {
     expect(error.message).toBe('No routes found for "/products/".');
   });
 
+  it('trims every trailing slash, and copes with a path of thousands of slashes at once', () => {
+    expect(matcher().match('/products///', 'GET')).toMatchObject({ redirectTo: '/products', route: { name: 'products_index' } });
+    const slashes = `/${'/'.repeat(200_000)}x`;
+    expect(thrown(() => matcher().match(slashes, 'GET')).message).toBe(`No routes found for "${slashes}/".`);
+  });
+
   it('does not toggle the root path', () => {
     const routes = new RouteCollection();
     routes.add(new Route('x', '/x', ['GET'], 'X::x'));
