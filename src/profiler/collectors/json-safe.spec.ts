@@ -1,3 +1,4 @@
+import { MASK } from '../redaction/redactor.js';
 import { toJsonSafe } from './json-safe.js';
 
 describe('toJsonSafe', () => {
@@ -37,6 +38,19 @@ describe('toJsonSafe', () => {
   it('repeats a shared (non-cyclic) object instead of calling it circular', () => {
     const shared = { x: 1 };
     expect(toJsonSafe({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
+  });
+
+  it('treats flat contexts (the fast path) exactly as the full walk does', () => {
+    const flat = { event: 'kernel.request', listener: 'RouterListener::onKernelRequest', n: 3, ok: true };
+    const copy = toJsonSafe(flat);
+    expect(copy).toEqual(flat);
+    expect(copy).not.toBe(flat);
+    expect(toJsonSafe({ event: 'x', password: 'hunter2' })).toEqual({ event: 'x', password: MASK });
+    expect(toJsonSafe({ uri: 'http://h/reset?token=abc' })).toEqual({ uri: `http://h/reset?token=${MASK}` });
+    expect(toJsonSafe({ dsn: 'postgres://u:pw@db/x' })).toEqual({ dsn: `postgres://u:${MASK}@db/x` });
+    expect(toJsonSafe({ n: Number.NaN, m: Infinity })).toEqual({ n: 'NaN', m: 'Infinity' });
+    expect(toJsonSafe({ u: undefined })).toEqual({ u: null });
+    expect(toJsonSafe({ long: 'x'.repeat(10) }, { maxString: 4 })).toEqual({ long: 'xxxx… (6 more characters, truncated)' });
   });
 
   it('bounds depth, breadth and string length with visible markers', () => {

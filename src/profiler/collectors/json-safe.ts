@@ -24,6 +24,10 @@ const DEFAULTS: JsonSafeOptions = { maxDepth: 6, maxBreadth: 100, maxString: 400
  * in one pass.
  */
 export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {}): unknown {
+  if ((options.maxDepth ?? DEFAULTS.maxDepth) >= 1) {
+    const flat = flatCopy(value, options.maxBreadth ?? DEFAULTS.maxBreadth, options.maxString ?? DEFAULTS.maxString, options.redact ?? DEFAULTS.redact);
+    if (flat !== undefined) return flat;
+  }
   const o = { ...DEFAULTS, ...options };
   const seen = new Set<object>();
   const walk = (v: unknown, depth: number): unknown => {
@@ -77,6 +81,32 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
     }
   };
   return walk(value, 0);
+}
+
+/**
+ * The fast path for what most log contexts are (the kernel logs a few per listener call): a plain object of short
+ * strings, finite numbers and booleans, none under a secret-looking key, no string that could hold a secret (`=`,
+ * `@`). Copied as it is; anything else (undefined) takes the full walk.
+ */
+function flatCopy(value: unknown, maxBreadth: number, maxString: number, redact: boolean): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let keys = 0;
+  for (const key in source) {
+    if (++keys > maxBreadth || !Object.hasOwn(source, key)) return undefined;
+    const v = source[key];
+    if (typeof v === 'string') {
+      if (v.length > maxString || (redact && (v.includes('=') || v.includes('@')))) return undefined;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return undefined;
+    } else if (typeof v !== 'boolean') {
+      return undefined;
+    }
+    if (redact && Redactor.isSecretField(key)) return undefined;
+    out[key] = v;
+  }
+  return out;
 }
 
 /** The decoded segments of a URL path: values a profile or error page shows in its URL anyway. */

@@ -30,10 +30,23 @@ export class Redactor {
 
   static configure(extraFieldPatterns: readonly RegExp[]): void {
     Redactor.extraFields = [...extraFieldPatterns];
+    Redactor.fieldVerdicts.clear();
   }
 
+  /**
+   * Verdicts by field name: the same few names (event, listener, route, sql…) come back in every request's log
+   * contexts, so their patterns are run once. Bounded: names that are request data (a JSON body's keys) must not
+   * grow it without end.
+   */
+  private static readonly fieldVerdicts = new Map<string, boolean>();
+
   static isSecretField(name: string): boolean {
-    return SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
+    const known = Redactor.fieldVerdicts.get(name);
+    if (known !== undefined) return known;
+    const secret = SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
+    if (Redactor.fieldVerdicts.size >= 2048) Redactor.fieldVerdicts.clear();
+    Redactor.fieldVerdicts.set(name, secret);
+    return secret;
   }
 
   /**
