@@ -6,15 +6,34 @@ import type { FlattenedException, FlattenedFrame } from './flattened-exception.j
 import { SourceResolver } from './source-resolver.js';
 
 const MAX_FRAMES = 60;
+/** Distinct call paths whose parsed, source-mapped frames are kept. */
+const MAX_CACHED_TRACES = 500;
+const FRAMES_START = '\n    at ';
 
-/** Turns a throwable and its `cause` chain into FlattenedExceptions, outermost first, frames source-mapped. */
+/**
+ * Turns a throwable and its `cause` chain into FlattenedExceptions, outermost first, frames source-mapped.
+ *
+ * Both the error page and the Exception panel flatten the request's exception: the result is kept per throwable
+ * (weakly). And most exceptions of a running application are thrown on a few call paths (every unmatched URL is
+ * the router's same 404): frames are kept per stack text below the message, so parsing, source-mapping and reading
+ * excerpts happen once per call path, not once per request. A source edit restarts the process in watch mode,
+ * which empties the cache with it.
+ */
 @Injectable()
 export class ExceptionFlattener {
+  private readonly flattened = new WeakMap<object, FlattenedException[]>();
+  private readonly traces = new Map<string, readonly FlattenedFrame[]>();
+
   constructor(private readonly sources: SourceResolver) {}
 
   flatten(throwable: unknown): FlattenedException[] {
+    const cacheable = typeof throwable === 'object' && throwable !== null;
+    const known = cacheable ? this.flattened.get(throwable) : undefined;
+    if (known) return known;
     const chain = exceptionChain(throwable);
-    return chain.map((error, index) => this.flattenOne(error, chain.length - index, chain.length));
+    const result = chain.map((error, index) => this.flattenOne(error, chain.length - index, chain.length));
+    if (cacheable) this.flattened.set(throwable, result);
+    return result;
   }
 
   private flattenOne(error: unknown, position: number, count: number): FlattenedException {
@@ -34,6 +53,20 @@ export class ExceptionFlattener {
   }
 
   private frames(error: Error): FlattenedFrame[] {
+    const stack = typeof error.stack === 'string' ? error.stack : '';
+    const start = stack.indexOf(FRAMES_START);
+    if (start < 0) return this.parseFrames(error);
+    const key = stack.slice(start);
+    const cached = this.traces.get(key);
+    if (cached) return cached as FlattenedFrame[];
+    const frames = this.parseFrames(error);
+    for (const frame of frames) Object.freeze(frame);
+    if (this.traces.size >= MAX_CACHED_TRACES) this.traces.delete(this.traces.keys().next().value!);
+    this.traces.set(key, Object.freeze(frames));
+    return frames;
+  }
+
+  private parseFrames(error: Error): FlattenedFrame[] {
     let parsed: ReturnType<typeof parse>;
     try {
       parsed = parse(error, { allowEmpty: true });
