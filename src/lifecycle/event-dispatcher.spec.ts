@@ -7,9 +7,9 @@ import { KernelContext } from './kernel-context.js';
 import { RequestEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 
-function setup(): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
+function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
   const bus = new EventEmitter2();
-  const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test' }));
+  const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test', ...env }));
   const dispatcher = new KernelEventDispatcher(bus, logger);
   const context = new KernelContext({} as Response, 'en');
   context.request = new KernelRequest({ method: 'GET', headers: {} } as any, context, 'en');
@@ -17,6 +17,18 @@ function setup(): { dispatcher: KernelEventDispatcher; context: KernelContext; e
 }
 
 describe('KernelEventDispatcher', () => {
+  it('records the calls and their DEBUG entries in debug mode, and nothing nobody would see without it', () => {
+    for (const [env, recorded] of [[{ APP_DEBUG: '1' }, true], [{ APP_DEBUG: '0', LOG_LEVEL: 'info' }, false], [{ APP_DEBUG: '0', LOG_LEVEL: 'debug' }, true]] as const) {
+      const { dispatcher, event, context } = setup(env);
+      const calls: string[] = [];
+      dispatcher.addListener('kernel.request', () => calls.push('a'), 0, 'A::a');
+      dispatcher.dispatch(event());
+      expect(calls).toEqual(['a']);
+      expect(context.listenerCalls.map((c) => c.listener)).toEqual(recorded ? ['A::a'] : []);
+      expect(context.logs.map((e) => e.message)).toEqual(recorded ? ['Notified event "kernel.request" to listener "A::a".'] : []);
+    }
+  });
+
   it('calls listeners by priority, highest first, and in registration order at equal priority', () => {
     const { dispatcher, event } = setup();
     const calls: string[] = [];

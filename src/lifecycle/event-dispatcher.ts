@@ -133,7 +133,9 @@ export class KernelEventDispatcher {
     }
   }
 
+  /** The calls as the profiler and the logs show them; nothing when no one will see them (KernelLogger.tracing). */
   private trace(event: KernelEvent, called: Called[], context: KernelContext): void {
+    if (!this.logger.tracing) return;
     const stopped = event.isPropagationStopped();
     for (let i = 0; i < called.length; i++) {
       const { listener, start, duration } = called[i];

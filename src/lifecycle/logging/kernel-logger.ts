@@ -33,9 +33,16 @@ export class ChannelLogger {
 export class KernelLogger implements LoggerService {
   private readonly printLevel: number;
   private readonly channels = new Map<string, ChannelLogger>();
+  /**
+   * Whether every entry is kept on its request. Only debug mode shows a request's logs (error page, profiler);
+   * without it an entry that is not printed would be recorded for nobody, and the kernel writes several per
+   * request (one per listener called), so they are not recorded at all (nor the listener calls: see `tracing`).
+   */
+  readonly tracing: boolean;
 
   constructor(config: AppConfig) {
     this.printLevel = config.logLevel === 'none' ? Number.POSITIVE_INFINITY : (parseLogLevel(config.logLevel) ?? LogLevel.INFO);
+    this.tracing = config.debug || this.printLevel <= LogLevel.DEBUG;
   }
 
   channel(name: string): ChannelLogger {
@@ -50,9 +57,12 @@ export class KernelLogger implements LoggerService {
   /** Records an entry on the given request context (default: the current one) and prints it if loud enough. */
   record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext): LogEntry {
     const entry = new LogEntry(level, channel, message, context, Date.now());
-    const kernelContext = target ?? currentKernelContext();
-    if (kernelContext) kernelContext.logs.push(entry);
-    if (level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG)) this.print(entry);
+    const printed = level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
+    if (this.tracing || printed) {
+      const kernelContext = target ?? currentKernelContext();
+      if (kernelContext) kernelContext.logs.push(entry);
+    }
+    if (printed) this.print(entry);
     return entry;
   }
 
