@@ -20,10 +20,13 @@ import { Redactor } from './redaction/redactor.js';
 
 /** The store's state, for the search page and the CLI. */
 export interface ProfilerStats {
-  stored: number;
+  /** Null while the store cannot be read (`storeError` says why). */
+  stored: number | null;
   pending: number;
   dropped: number;
-  bytes: number;
+  bytes: number | null;
+  /** Why the store could not be counted (down, locked …); the buffer's counts are known anyway. */
+  storeError?: string;
   /** Tokens sent without a reservation (a shared store whose reservations ran out): see TokenReservations. */
   unreserved: number;
 }
@@ -100,9 +103,16 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (!this.enabled) return;
     this.retention.stop();
     this.poller?.stop();
+    // The profiles first: the HTTP server is closed by now, so every response sent has its profile in the buffer.
+    const lost = await this.buffer.close(this.config.profiler.shutdownTimeoutMs);
+    if (lost > 0) {
+      this.logger.record(LogLevel.CRITICAL, 'profiler', '{lost} profile(s) were lost at shutdown: the store did not take them within {timeout} ms.', {
+        lost,
+        timeout: this.config.profiler.shutdownTimeoutMs,
+      });
+    }
     await this.reservations?.close();
-    await this.buffer.close();
-    await this.storage.close();
+    await this.storage.close().catch((error: unknown) => this.storeFailed(error));
   }
 
   /** Every collector of the application, highest priority first. */
@@ -177,8 +187,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return this.storage.children(token);
   }
 
+  /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
-    return { stored: await this.storage.count(), pending: this.buffer.pending, dropped: this.buffer.dropped, bytes: await this.storage.size(), unreserved: this.reservations?.unreserved ?? 0 };
+    const buffered = { pending: this.buffer.pending, dropped: this.buffer.dropped, unreserved: this.reservations?.unreserved ?? 0 };
+    try {
+      return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
+    } catch (error) {
+      return { ...buffered, stored: null, bytes: null, storeError: `${classOf(error)}: ${messageOf(error)}` };
+    }
   }
 
   /** Writes every waiting profile now (tests, shutdown, the CLI). */

@@ -16,6 +16,17 @@ export interface ProfileWriteBufferOptions {
   maxRetryDelayMs?: number;
 }
 
+/** A profile the store refused on its own while it accepted the others: dropped (counted), never retried. */
+export class UnwritableProfileError extends Error {
+  constructor(
+    readonly token: string,
+    cause: unknown,
+  ) {
+    super(`Profile ${token} was dropped: the store refuses it while it accepts others (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = 'UnwritableProfileError';
+  }
+}
+
 interface Entry {
   record: ProfileRecord;
   /** Order of addition, for flush(). */
@@ -33,10 +44,20 @@ interface Entry {
  * When the store fails, the batch goes back to the front of the queue and is retried with exponential backoff;
  * when more than `bufferLimit` profiles wait, the oldest waiting ones are dropped and counted (`dropped`). A
  * batch refused for duplicate tokens is split: the others are written, the duplicates dropped and counted.
+ *
+ * One bad profile must not hold up the others (its batch would fail at every retry, and everything behind it
+ * would wait until dropped): after a batch failed, its profiles are retried one at a time; a profile that fails
+ * alone is set aside while the next one is written, and if the store takes that one and still refuses the first
+ * on a second try, the first is dropped (counted, reported as an UnwritableProfileError). If the next one fails
+ * too, the store is what fails: both go back to the front and the retry waits (backoff).
  */
 export class ProfileWriteBuffer {
   private queue: Entry[] = [];
   private inFlight: Entry[] = [];
+  /** Profiles of seq ≤ this are written one per batch (their batch failed: one of them may be bad). */
+  private isolateThrough = 0;
+  /** A profile that failed alone, set aside while the next one probes the store. */
+  private suspect: { entry: Entry; error: unknown } | null = null;
   private readonly byToken = new Map<string, ProfileRecord>();
   private lastSeq = 0;
   private droppedCount = 0;
@@ -68,7 +89,7 @@ export class ProfileWriteBuffer {
 
   /** Profiles waiting to be written (the batch being written included). */
   get pending(): number {
-    return this.queue.length + this.inFlight.length;
+    return this.queue.length + this.inFlight.length + (this.suspect ? 1 : 0);
   }
 
   /** Profiles dropped so far: the buffer was full, their token was already stored, or they came after close(). */
@@ -105,15 +126,32 @@ export class ProfileWriteBuffer {
     return this.drainAfterOthers(this.lastSeq, false);
   }
 
-  /** Writes everything still waiting, then stops the timer; later profiles are dropped. */
-  async close(): Promise<void> {
+  /**
+   * Writes everything still waiting, retrying a failing store (backoff) for at most `timeoutMs`, then stops the
+   * timer; later profiles are dropped. Shutting down must neither lose profiles to one failed attempt nor wait
+   * for ever on a store that is gone: what is still waiting at the deadline is counted as dropped and reported.
+   * Resolves with that number; never rejects.
+   */
+  async close(timeoutMs = 0): Promise<number> {
     this.closed = true;
     this.clearTimer();
-    await this.flush();
-    this.clearTimer();
-    if (this.pending > 0) {
-      this.report(new Error(`${this.pending} profile(s) could not be written before the profiler closed.`));
+    const deadline = Date.now() + Math.max(0, timeoutMs);
+    let delay = Math.min(this.retryDelayMs, 250);
+    for (;;) {
+      // A write that hangs (a server that accepts but never answers) must not hold the shutdown either.
+      await untilDeadline(this.flush(), deadline);
+      const left = deadline - Date.now();
+      if (this.pending === 0 || left <= 0) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+      delay = Math.min(delay * 2, this.maxRetryDelayMs);
     }
+    this.clearTimer();
+    const lost = this.pending;
+    if (lost > 0) {
+      this.droppedCount += lost;
+      this.report(new Error(`${lost} profile(s) could not be written before the profiler closed: they are lost.`));
+    }
+    return lost;
   }
 
   // --- internals ---------------------------------------------------------------------------------------------
@@ -136,13 +174,15 @@ export class ProfileWriteBuffer {
     } catch (error) {
       this.report(error);
     } finally {
+      this.restoreSuspect();
       this.schedule();
     }
   }
 
   /** One storage.write; false when it failed (the batch is back at the front of the queue). */
   private async writeBatch(): Promise<boolean> {
-    const batch = this.queue.splice(0, this.batchSize);
+    const single = this.suspect !== null || this.queue[0].seq <= this.isolateThrough;
+    const batch = this.queue.splice(0, single ? 1 : this.batchSize);
     this.inFlight = batch;
     try {
       await this.storage.write(batch.map((entry) => entry.record));
@@ -150,6 +190,7 @@ export class ProfileWriteBuffer {
       this.forget(batch);
       this.failures = 0;
       this.retryAt = 0;
+      if (this.suspect) await this.retrySuspect();
       return true;
     } catch (error) {
       this.inFlight = [];
@@ -163,13 +204,44 @@ export class ProfileWriteBuffer {
         this.report(error);
         return true;
       }
+      if (batch.length === 1 && this.suspect === null && this.queue.length > 0) {
+        // Bad profile or failing store? The next profile tells, now.
+        this.suspect = { entry: batch[0], error };
+        return true;
+      }
       this.queue.unshift(...batch);
+      this.restoreSuspect();
+      if (batch.length > 1) this.isolateThrough = Math.max(this.isolateThrough, batch[batch.length - 1].seq);
       this.failures++;
       this.retryAt = Date.now() + Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** (this.failures - 1));
       this.enforceLimit();
       this.report(error);
       return false;
     }
+  }
+
+  /** The store took another profile: the suspect gets a second try, then is dropped if it fails again. */
+  private async retrySuspect(): Promise<void> {
+    const { entry } = this.suspect!;
+    this.inFlight = [entry];
+    this.suspect = null;
+    try {
+      await this.storage.write([entry.record]);
+    } catch (error) {
+      if (!(error instanceof DuplicateTokenError)) this.report(new UnwritableProfileError(entry.record.token, error));
+      else this.report(error);
+      this.droppedCount++;
+    } finally {
+      this.inFlight = [];
+      this.forget([entry]);
+    }
+  }
+
+  /** A suspect not yet judged goes back to the front of the queue, in order. */
+  private restoreSuspect(): void {
+    if (!this.suspect) return;
+    this.queue.unshift(this.suspect.entry);
+    this.suspect = null;
   }
 
   private forget(entries: Entry[]): void {
@@ -224,4 +296,13 @@ export class ProfileWriteBuffer {
       // The reporter failing must not break the buffer.
     }
   }
+}
+
+/** Waits for `work`, or until `deadline` (Date.now() milliseconds), whichever comes first. */
+function untilDeadline(work: Promise<unknown>, deadline: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
