@@ -227,6 +227,26 @@ describe('ProfileWriteBuffer', () => {
     expect(unwritable.cause).toBe(bad);
   });
 
+  it('counts a profile as written when its retry finds it stored by a write whose acknowledgement was lost', async () => {
+    const write = store.write.bind(store);
+    let loseAck = true;
+    jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
+      await write(profiles);
+      if (loseAck) {
+        loseAck = false;
+        throw new Error('Connection terminated unexpectedly');
+      }
+    });
+    const b = buffer({ batchSize: 3 });
+    for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+    await b.flush();
+    await b.flush();
+    expect(store.writes.flat().sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.pending).toBe(0);
+    expect(b.dropped).toBe(0);
+    expect(errors.map(String)).toEqual(['Error: Connection terminated unexpectedly']);
+  });
+
   it('never drops a profile for a failure of the whole store, even when it failed alone first', async () => {
     const b = buffer({ batchSize: 3, retryDelayMs: 1000 });
     store.failures = 1000;

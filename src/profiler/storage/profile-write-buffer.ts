@@ -33,6 +33,12 @@ interface Entry {
   seq: number;
   /** Date.now() when added: written at most flushIntervalMs later. */
   addedAt: number;
+  /**
+   * A write of it failed in a way that leaves its outcome unknown (a connection lost after COMMIT reached the
+   * server). Its token is this process's alone (TokenRegistry, and reservations in a shared store), so if a
+   * retry finds the token stored, that earlier write did commit: the profile is written, not a duplicate.
+   */
+  uncertain?: boolean;
 }
 
 /**
@@ -197,13 +203,16 @@ export class ProfileWriteBuffer {
       const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
       const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
       if (refused.length > 0) {
-        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped.
-        this.droppedCount += refused.length;
+        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped
+        // (those an earlier, unacknowledged write of ours did store are written).
+        const lost = refused.filter((entry) => !entry.uncertain);
+        this.droppedCount += lost.length;
         this.forget(refused);
         this.queue.unshift(...batch.filter((entry) => !duplicates!.has(entry.record.token)));
-        this.report(error);
+        if (lost.length > 0) this.report(error);
         return true;
       }
+      for (const entry of batch) entry.uncertain = true;
       if (batch.length === 1 && this.suspect === null && this.queue.length > 0) {
         // Bad profile or failing store? The next profile tells, now.
         this.suspect = { entry: batch[0], error };
@@ -228,9 +237,13 @@ export class ProfileWriteBuffer {
     try {
       await this.storage.write([entry.record]);
     } catch (error) {
-      if (!(error instanceof DuplicateTokenError)) this.report(new UnwritableProfileError(entry.record.token, error));
-      else this.report(error);
-      this.droppedCount++;
+      if (!(error instanceof DuplicateTokenError)) {
+        this.report(new UnwritableProfileError(entry.record.token, error));
+        this.droppedCount++;
+      } else if (!entry.uncertain) {
+        this.report(error);
+        this.droppedCount++;
+      }
     } finally {
       this.inFlight = [];
       this.forget([entry]);
