@@ -106,7 +106,7 @@ describePostgres('PostgreSQL profile store faults (e2e)')('Profiler: the Postgre
     expect((await searchPageStats(app)).stats).toMatch(/^\d+ profiles stored/);
   });
 
-  it('restarted (pg_terminate_backend of every connection, idle and busy, under load): nothing lost, nothing twice', async () => {
+  it('restarted (pg_terminate_backend of every connection, idle and busy) and cut, in turns under load: nothing lost, nothing twice', async () => {
     const { port } = await new Promise<AddressInfo>((resolve) => {
       const server = app.getHttpServer();
       if (server.listening) resolve(server.address() as AddressInfo);
@@ -125,9 +125,15 @@ describePostgres('PostgreSQL profile store faults (e2e)')('Profiler: the Postgre
     await requests(2, 'warm'); // the pool has connections to lose
     let terminated = 0;
     const load = Promise.all(Array.from({ length: 400 }, (_, i) => get(i)));
-    for (let i = 0; i < 5; i++) {
+    // Restarts and outages in turns while the requests come in.
+    for (let i = 0; i < 6; i++) {
       await new Promise((resolve) => setTimeout(resolve, 60));
-      terminated += await terminateBackends();
+      if (i % 2 === 0) terminated += await terminateBackends();
+      else {
+        await proxy.cut();
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        await proxy.restore();
+      }
     }
     const results = await load;
     agent.destroy();

@@ -558,12 +558,22 @@ function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string)
  * is destroyed rather than returned to the pool.
  */
 async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
   let lost: Error | undefined;
   const onError = (error: Error) => {
     lost = error;
   };
-  client.on('error', onError);
+  // The listener goes on in the pool's callback, not after `await pool.connect()`: the pool stops listening as
+  // it hands the client out, and a new connection's "ready" and a server's FATAL (a backend terminated at that
+  // moment) can arrive in one network read, which pg parses before any promise continuation runs.
+  const client = await new Promise<pg.PoolClient>((resolve, reject) => {
+    pool.connect((error, connected) => {
+      if (error || !connected) reject(error ?? new Error('The pool gave no client.'));
+      else {
+        connected.on('error', onError);
+        resolve(connected);
+      }
+    });
+  });
   try {
     const result = await work(client);
     client.removeListener('error', onError);
