@@ -157,4 +157,22 @@ describePostgres('PostgreSQL profile store faults (e2e)')('Profiler: the Postgre
     expect(await drained()).toMatchObject({ pending: 0, dropped: droppedBefore });
     await expectStoredOnce(tokens);
   });
+
+  it('a profile the store refuses for itself (a CHECK constraint, 23514) is dropped and counted; the others of its batch are written', async () => {
+    const profiler = app.get(ProfilerService);
+    await profiler.flush();
+    const droppedBefore = (await profiler.stats()).dropped;
+    await admin.query(`ALTER TABLE "${schema}".profiler_profile ADD CONSTRAINT refuse_poison CHECK (url NOT LIKE '%poison%') NOT VALID`);
+    try {
+      const first = await requests(4, 'ok-a');
+      const poisoned = (await request(app.getHttpServer()).get('/?poison').expect(200)).headers['x-debug-token'] as string;
+      const last = await requests(4, 'ok-b');
+      expect(await drained()).toMatchObject({ pending: 0, dropped: droppedBefore + 1 });
+      expect((await rowsByToken([poisoned])).get(poisoned)).toBe(0);
+      await expectStoredOnce([...first, ...last]);
+      expect((await searchPageStats(app)).stats).toContain(`${droppedBefore + 1} dropped since start`);
+    } finally {
+      await admin.query(`ALTER TABLE "${schema}".profiler_profile DROP CONSTRAINT refuse_poison`);
+    }
+  });
 });

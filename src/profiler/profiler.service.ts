@@ -67,6 +67,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       flushIntervalMs: settings.flushIntervalMs,
       bufferLimit: settings.bufferLimit,
       onError: (error: unknown) => this.storeFailed(error),
+      isProfileError: (error: unknown) => storage.isProfileError(error),
     });
     this.retention = new ProfileRetention(storage, this.tokens, {
       maxProfiles: settings.maxProfiles,

@@ -97,8 +97,7 @@ describe('ProfileWriteBuffer', () => {
 
   it('keeps the order and loses nothing when the store fails, retrying with backoff', async () => {
     const b = buffer({ batchSize: 2, retryDelayMs: 1000 });
-    // [a, b] fails; at the retry [a] alone fails and [b] alone (the probe) fails too: the store, not a profile.
-    store.failures = 3;
+    store.failures = 2;
     for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
     await jest.advanceTimersByTimeAsync(0);
     expect(store.attempts).toBe(1);
@@ -108,9 +107,9 @@ describe('ProfileWriteBuffer', () => {
     await jest.advanceTimersByTimeAsync(999);
     expect(store.attempts).toBe(1);
     await jest.advanceTimersByTimeAsync(1);
-    expect(store.attempts).toBe(3);
+    expect(store.attempts).toBe(2);
     await jest.advanceTimersByTimeAsync(1999);
-    expect(store.attempts).toBe(3);
+    expect(store.attempts).toBe(2);
     await jest.advanceTimersByTimeAsync(1);
     // The failed batch's profiles one at a time (one of them might have been bad), then full batches again.
     expect(store.writes).toEqual([['a'], ['b'], ['c', 'd'], ['e', 'f']]);
@@ -206,17 +205,15 @@ describe('ProfileWriteBuffer', () => {
     expect(String(errors.at(-1))).toBe('Error: 1 profile(s) could not be written before the profiler closed: they are lost.');
   });
 
-  it('drops a profile the store refuses alone while it takes the others, and writes all the others', async () => {
+  it('drops a profile the store refuses for itself (isProfileError), at once, and writes all the others', async () => {
     const bad = new Error('CHECK constraint failed');
     const write = store.write.bind(store);
     jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
       if (profiles.some((p) => p.token === 'c')) throw bad;
       return write(profiles);
     });
-    const b = buffer({ batchSize: 3, retryDelayMs: 1000 });
+    const b = buffer({ batchSize: 3, retryDelayMs: 1000, isProfileError: (error) => error === bad });
     for (const t of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) b.add(record(t));
-    await b.flush();
-    await jest.advanceTimersByTimeAsync(1000);
     await b.flush();
     expect(store.writes.flat().sort()).toEqual(['a', 'b', 'd', 'e', 'f', 'g']);
     expect(b.pending).toBe(0);
@@ -247,7 +244,26 @@ describe('ProfileWriteBuffer', () => {
     expect(errors.map(String)).toEqual(['Error: Connection terminated unexpectedly']);
   });
 
-  it('never drops a profile for a failure of the whole store, even when it failed alone first', async () => {
+  it('never drops a profile for a failure of the store, even one that fails and recovers by turns', async () => {
+    const b = buffer({ batchSize: 3, retryDelayMs: 1000, isProfileError: () => false });
+    // Every other write fails.
+    const write = store.write.bind(store);
+    let calls = 0;
+    jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
+      if (calls++ % 2 === 0) throw new Error('database is locked');
+      return write(profiles);
+    });
+    for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+    for (let i = 0; i < 10; i++) {
+      await b.flush();
+      await jest.advanceTimersByTimeAsync(30_000);
+    }
+    expect(store.writes.flat()).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.dropped).toBe(0);
+    expect(b.pending).toBe(0);
+  });
+
+  it('never drops a profile while the whole store fails', async () => {
     const b = buffer({ batchSize: 3, retryDelayMs: 1000 });
     store.failures = 1000;
     for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));

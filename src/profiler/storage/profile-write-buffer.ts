@@ -14,6 +14,11 @@ export interface ProfileWriteBufferOptions {
   retryDelayMs?: number;
   /** Longest delay between retries (milliseconds). Default 30,000. */
   maxRetryDelayMs?: number;
+  /**
+   * Whether a write's error refuses the profiles themselves (a constraint, a value the store cannot hold), so
+   * that retrying cannot help, rather than saying the store is unavailable. Default: never (retry everything).
+   */
+  isProfileError?: (error: unknown) => boolean;
 }
 
 /** A profile the store refused on its own while it accepted the others: dropped (counted), never retried. */
@@ -22,7 +27,7 @@ export class UnwritableProfileError extends Error {
     readonly token: string,
     cause: unknown,
   ) {
-    super(`Profile ${token} was dropped: the store refuses it while it accepts others (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    super(`Profile ${token} was dropped: the store refuses it (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
     this.name = 'UnwritableProfileError';
   }
 }
@@ -52,18 +57,16 @@ interface Entry {
  * batch refused for duplicate tokens is split: the others are written, the duplicates dropped and counted.
  *
  * One bad profile must not hold up the others (its batch would fail at every retry, and everything behind it
- * would wait until dropped): after a batch failed, its profiles are retried one at a time; a profile that fails
- * alone is set aside while the next one is written, and if the store takes that one and still refuses the first
- * on a second try, the first is dropped (counted, reported as an UnwritableProfileError). If the next one fails
- * too, the store is what fails: both go back to the front and the retry waits (backoff).
+ * would wait until dropped): after a batch failed, its profiles are retried one at a time (at once when the
+ * store said a profile was at fault, `isProfileError`); a profile the store refuses alone with such an error is
+ * dropped (counted, reported as an UnwritableProfileError). Any other error is the store failing: nothing is
+ * dropped for it, however often it comes (a store that fails and recovers by turns must not cost a profile).
  */
 export class ProfileWriteBuffer {
   private queue: Entry[] = [];
   private inFlight: Entry[] = [];
   /** Profiles of seq ≤ this are written one per batch (their batch failed: one of them may be bad). */
   private isolateThrough = 0;
-  /** A profile that failed alone, set aside while the next one probes the store. */
-  private suspect: { entry: Entry; error: unknown } | null = null;
   private readonly byToken = new Map<string, ProfileRecord>();
   private lastSeq = 0;
   private droppedCount = 0;
@@ -80,6 +83,7 @@ export class ProfileWriteBuffer {
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
   private readonly onError: (error: unknown) => void;
+  private readonly isProfileError: (error: unknown) => boolean;
 
   constructor(
     private readonly storage: ProfilerStorage,
@@ -91,11 +95,12 @@ export class ProfileWriteBuffer {
     this.retryDelayMs = options.retryDelayMs ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.onError = options.onError ?? (() => undefined);
+    this.isProfileError = options.isProfileError ?? (() => false);
   }
 
   /** Profiles waiting to be written (the batch being written included). */
   get pending(): number {
-    return this.queue.length + this.inFlight.length + (this.suspect ? 1 : 0);
+    return this.queue.length + this.inFlight.length;
   }
 
   /** Profiles dropped so far: the buffer was full, their token was already stored, or they came after close(). */
@@ -180,15 +185,13 @@ export class ProfileWriteBuffer {
     } catch (error) {
       this.report(error);
     } finally {
-      this.restoreSuspect();
       this.schedule();
     }
   }
 
   /** One storage.write; false when it failed (the batch is back at the front of the queue). */
   private async writeBatch(): Promise<boolean> {
-    const single = this.suspect !== null || this.queue[0].seq <= this.isolateThrough;
-    const batch = this.queue.splice(0, single ? 1 : this.batchSize);
+    const batch = this.queue.splice(0, this.queue[0].seq <= this.isolateThrough ? 1 : this.batchSize);
     this.inFlight = batch;
     try {
       await this.storage.write(batch.map((entry) => entry.record));
@@ -196,7 +199,6 @@ export class ProfileWriteBuffer {
       this.forget(batch);
       this.failures = 0;
       this.retryAt = 0;
-      if (this.suspect) await this.retrySuspect();
       return true;
     } catch (error) {
       this.inFlight = [];
@@ -213,48 +215,23 @@ export class ProfileWriteBuffer {
         return true;
       }
       for (const entry of batch) entry.uncertain = true;
-      if (batch.length === 1 && this.suspect === null && this.queue.length > 0) {
-        // Bad profile or failing store? The next profile tells, now.
-        this.suspect = { entry: batch[0], error };
+      const profileAtFault = this.isProfileError(error);
+      if (profileAtFault && batch.length === 1) {
+        this.droppedCount++;
+        this.forget(batch);
+        this.report(new UnwritableProfileError(batch[0].record.token, error));
         return true;
       }
       this.queue.unshift(...batch);
-      this.restoreSuspect();
       if (batch.length > 1) this.isolateThrough = Math.max(this.isolateThrough, batch[batch.length - 1].seq);
+      // The store works, one of these profiles does not: find it now, one by one.
+      if (profileAtFault) return true;
       this.failures++;
       this.retryAt = Date.now() + Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** (this.failures - 1));
       this.enforceLimit();
       this.report(error);
       return false;
     }
-  }
-
-  /** The store took another profile: the suspect gets a second try, then is dropped if it fails again. */
-  private async retrySuspect(): Promise<void> {
-    const { entry } = this.suspect!;
-    this.inFlight = [entry];
-    this.suspect = null;
-    try {
-      await this.storage.write([entry.record]);
-    } catch (error) {
-      if (!(error instanceof DuplicateTokenError)) {
-        this.report(new UnwritableProfileError(entry.record.token, error));
-        this.droppedCount++;
-      } else if (!entry.uncertain) {
-        this.report(error);
-        this.droppedCount++;
-      }
-    } finally {
-      this.inFlight = [];
-      this.forget([entry]);
-    }
-  }
-
-  /** A suspect not yet judged goes back to the front of the queue, in order. */
-  private restoreSuspect(): void {
-    if (!this.suspect) return;
-    this.queue.unshift(this.suspect.entry);
-    this.suspect = null;
   }
 
   private forget(entries: Entry[]): void {

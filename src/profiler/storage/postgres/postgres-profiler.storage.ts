@@ -190,6 +190,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     });
   }
 
+  /** The server's answers about the data (classes 22 data exception, 23 integrity, 54 limits); lost connections, timeouts and shutdowns are the store failing. */
+  override isProfileError(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return error instanceof Error && typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
+  }
+
   async read(token: string): Promise<ProfileRecord | null> {
     const pool = this.connection();
     if (hasNul(token)) return null;
