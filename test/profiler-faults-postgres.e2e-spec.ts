@@ -5,6 +5,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, POSTGRES_URL } from './support/postgres.js';
 import { settle } from './support/profiler.js';
@@ -74,6 +75,8 @@ describePostgres('PostgreSQL profile store faults (e2e)')('Profiler: the Postgre
     const dsn = new URL(POSTGRES_URL);
     dsn.host = `127.0.0.1:${proxy.port}`;
     dsn.searchParams.set('schema', schema);
+    // pg's parameter: a query unanswered for 2 s fails (default 30 s), for the stalled server below.
+    dsn.searchParams.set('query_timeout', '2000');
     app = await createTestApp({ env: { PROFILER_DSN: dsn.toString(), PROFILER_FLUSH_INTERVAL_MS: '20' } });
   });
 
@@ -145,6 +148,44 @@ describePostgres('PostgreSQL profile store faults (e2e)')('Profiler: the Postgre
     await settle();
     expect(await drained()).toMatchObject({ pending: 0, dropped: 0 });
     await expectStoredOnce(tokens);
+  });
+
+  it('stalled (connections open, nothing answered: a partition): requests and pages answer, profiles written once it is back', async () => {
+    const profiler = app.get(ProfilerService);
+    await profiler.flush();
+    const before = await requests(2, 'before-stall');
+    await profiler.flush();
+    // Idle connections in the pool (the page's count and list run at once): they are what will hang.
+    await searchPageStats(app);
+    expect(proxy.connections).toBeGreaterThanOrEqual(2);
+    const storage = app.get(ProfilerStorage);
+    const write = storage.write.bind(storage);
+    const failures: string[] = [];
+    storage.write = async (profiles) => {
+      try {
+        await write(profiles);
+      } catch (error) {
+        failures.push(String(error));
+        throw error;
+      }
+    };
+    proxy.stall();
+    try {
+      const during = await requests(10, 'stall');
+      // The page waits at most 2 s for the (hanging) write, then reads, and the read times out (query_timeout).
+      const page = await searchPageStats(app);
+      expect(page.stats).toContain('11 waiting to be written'); // and the warm-up page's
+      expect(page.storeError).toMatch(/^The profile store cannot be read: /);
+      // The write that hung on a stalled connection gives up by itself (query_timeout), the network still down.
+      for (let i = 0; i < 100 && !failures.some((f) => f.includes('Query read timeout')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(failures.filter((f) => f.includes('Query read timeout')).length).toBeGreaterThan(0);
+      await proxy.restore();
+      expect(await drained()).toMatchObject({ pending: 0 });
+      await expectStoredOnce([...before, ...during]);
+    } finally {
+      storage.write = write;
+      await proxy.restore();
+    }
   });
 
   it('a COMMIT that reached the server but whose answer was lost: the retry neither stores the profiles twice nor counts them dropped', async () => {

@@ -18,6 +18,9 @@ import { TokenRegistry } from './storage/token-registry.js';
 import { TokenReservations } from './storage/token-reservations.js';
 import { Redactor } from './redaction/redactor.js';
 
+/** How long a page waits for the profiles still buffered to be written before it reads the store. */
+const FLUSH_WAIT_MS = 2000;
+
 /** The store's state, for the search page and the CLI. */
 export interface ProfilerStats {
   /** Null while the store cannot be read (`storeError` says why). */
@@ -170,7 +173,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.find(criteria);
   }
 
@@ -179,12 +182,12 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.neighbours(token);
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.children(token);
   }
 
@@ -211,6 +214,18 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   /** Applies retention now. */
   prune(): Promise<unknown> {
     return this.retention.run();
+  }
+
+  /**
+   * Pages read the store after writing what waits, so that they list the profiles of the requests just made; a
+   * write that hangs (a store that stopped answering) must not hold a page longer than FLUSH_WAIT_MS.
+   */
+  private flushBriefly(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FLUSH_WAIT_MS);
+    });
+    return Promise.race([this.buffer.flush(), waited]).finally(() => clearTimeout(timer));
   }
 
   private discoverCollectors(): DataCollector[] {

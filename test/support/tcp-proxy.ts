@@ -12,12 +12,14 @@ interface Pair {
  * destroyed and new ones refused (the listening socket closed, so connecting gets ECONNREFUSED), as when the
  * server or the network goes away, and later restored on the same port. `loseNextCommitAck()` lets the next
  * `COMMIT` reach the server but destroys the connection before its answer comes back: the transaction is
- * committed and the client does not know.
+ * committed and the client does not know. `stall()` keeps the connections open but forwards nothing more (a
+ * server gone without a word: a network partition, a paused machine), and refuses new ones.
  */
 export class TcpProxy {
   private server: Server | null = null;
   private readonly pairs = new Set<Pair>();
   private commitTrap = false;
+  private stalled = false;
   private port_ = 0;
 
   private constructor(
@@ -54,8 +56,17 @@ export class TcpProxy {
     await closed;
   }
 
-  /** Accepts connections again, on the same port. */
+  /** Keeps every connection open but lets nothing through any more; new connections are refused. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** Accepts connections again, on the same port (after a stall, the stalled connections end: their streams are cut). */
   async restore(): Promise<void> {
+    if (this.stalled) {
+      this.stalled = false;
+      for (const pair of this.pairs) this.destroy(pair);
+    }
     if (!this.server) await this.listen(this.port_);
   }
 
@@ -85,7 +96,7 @@ export class TcpProxy {
   }
 
   private accept(client: Socket): void {
-    if (!this.server) {
+    if (!this.server || this.stalled) {
       client.destroy();
       return;
     }
@@ -93,6 +104,7 @@ export class TcpProxy {
     const pair: Pair = { client, upstream, swallow: false };
     this.pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
+      if (this.stalled) return;
       if (this.commitTrap && chunk.includes('COMMIT')) {
         this.commitTrap = false;
         pair.swallow = true;
@@ -104,7 +116,7 @@ export class TcpProxy {
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (!pair.swallow) client.write(chunk);
+      if (!pair.swallow && !this.stalled) client.write(chunk);
     });
     const end = () => this.destroy(pair);
     client.on('error', end).on('close', end);

@@ -20,6 +20,12 @@ export interface PostgresProfilerStorageOptions {
   /** Connections of the pool. Default 5. */
   poolSize?: number;
   /**
+   * A query that gets no answer for this long (milliseconds) fails and its connection is dropped. Default
+   * 30,000. A server that vanished without closing the connections (a network partition, a paused VM) would
+   * otherwise hold a write, and every profile queued behind it, for ever. pg's `?query_timeout=` in the DSN wins.
+   */
+  queryTimeoutMs?: number;
+  /**
    * Index URL substrings with pg_trgm (created with `CREATE EXTENSION IF NOT EXISTS pg_trgm` when missing).
    * Default true; without it, or when the extension cannot be created, a URL search scans the profiles.
    */
@@ -387,6 +393,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       max: this.options.poolSize ?? 5,
       // A server that does not answer must not hold a write (and the buffer behind it) forever.
       connectionTimeoutMillis: 10_000,
+      query_timeout: this.options.queryTimeoutMs ?? 30_000,
       keepAlive: true,
       fallback_application_name: 'shopkernel-profiler',
       allowExitOnIdle: true,
