@@ -9,7 +9,9 @@ import { maskDsn } from './profiler/storage/postgres/postgres-dsn.js';
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, createHttpAdapter(), APP_OPTIONS);
   configureApp(app);
-  app.enableShutdownHooks();
+  // SIGTERM/SIGINT: the server stops taking connections, answers those in flight, then every buffered profile is
+  // written (ProfilerService) and the process exits 0; re-raising the signal would report a crash instead.
+  app.enableShutdownHooks([], { useProcessExit: true });
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
   const base = `http://${config.host}:${config.port}`;

@@ -1,8 +1,14 @@
+import Database from 'better-sqlite3';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import { createTestApp } from './support/create-test-app.js';
+import { storeConnection, storedTokenCounts } from './support/store-faults.js';
 
 const TOTAL = 1000;
 const CONCURRENCY = 100;
@@ -44,5 +50,63 @@ describe('Profiler under concurrent load (e2e)', () => {
     expect((await profiler.find({ statusCode: '404', limit: 100 })).total).toBe(100);
     expect((await profiler.find({ url: '/missing/', limit: 100 })).total).toBe(100);
     for (const token of tokens.slice(0, 50)) expect((await profiler.find({ token: token!, limit: 1 })).rows[0]?.token).toBe(token);
+  });
+
+  it(`loses and duplicates none of ${TOTAL} concurrent requests' profiles while the store keeps failing and coming back`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shopkernel-chaos-'));
+    const file = join(dir, 'profiler.sqlite');
+    const chaotic = await createTestApp({ env: { PROFILER_DSN: `sqlite:${file}`, PROFILER_FLUSH_INTERVAL_MS: '10' } });
+    try {
+      await chaotic.listen(0, '127.0.0.1');
+      const { port } = chaotic.getHttpServer().address() as AddressInfo;
+      const db = storeConnection(chaotic);
+      // Counts the writes the faults made fail (the buffer calls the store object's method).
+      const storage = chaotic.get(ProfilerStorage);
+      const write = storage.write.bind(storage);
+      let failedWrites = 0;
+      storage.write = async (profiles) => {
+        try {
+          await write(profiles);
+        } catch (error) {
+          failedWrites++;
+          throw error;
+        }
+      };
+      const locker = new Database(file);
+      let faults = 0;
+      let done = false;
+      // Locked by another connection, then read-only, then fine, in turns of a few flush intervals each.
+      const chaos = (async () => {
+        while (!done) {
+          const turn = faults++ % 3;
+          if (turn === 0) locker.exec('BEGIN EXCLUSIVE');
+          if (turn === 1) db.pragma('query_only = 1');
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          if (turn === 0) locker.exec('COMMIT');
+          if (turn === 1) db.pragma('query_only = 0');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+      const results = await Promise.all(Array.from({ length: TOTAL }, (_, i) => get(port, `/?chaos=${i}`, agent)));
+      done = true;
+      await chaos;
+      locker.close();
+      agent.destroy();
+      expect(faults).toBeGreaterThan(3);
+      expect(failedWrites).toBeGreaterThan(0);
+      expect(results.filter((r) => r.status !== 200)).toEqual([]);
+      const tokens = results.map((r) => r.token!);
+      expect(new Set(tokens).size).toBe(TOTAL);
+      const profiler = chaotic.get(ProfilerService);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 100 && (await profiler.stats()).pending > 0; i++) await profiler.flush();
+      expect(await profiler.stats()).toMatchObject({ pending: 0, dropped: 0, stored: TOTAL });
+      const counts = storedTokenCounts(file, tokens);
+      expect(tokens.filter((t) => counts.get(t) !== 1)).toEqual([]);
+    } finally {
+      await chaotic.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

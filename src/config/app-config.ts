@@ -38,6 +38,8 @@ export interface ProfilerConfig {
   batchSize: number;
   /** At most this many profiles wait in memory for the store; beyond it the oldest are dropped and counted. */
   bufferLimit: number;
+  /** At shutdown, a failing store is retried this long (milliseconds) before the waiting profiles are given up. */
+  shutdownTimeoutMs: number;
 }
 
 export interface DatabaseConfig {
@@ -203,6 +205,7 @@ export class AppConfig implements AppConfigValues {
         flushIntervalMs: e.PROFILER_FLUSH_INTERVAL_MS ?? 100,
         batchSize: 100,
         bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
+        shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS ?? 10_000,
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,

@@ -28,6 +28,7 @@ export interface KernelEntry extends ResponseCommitter {
 export class KernelHttpAdapter extends ExpressAdapter {
   readonly routes = new RouteCollection();
   private kernel?: KernelEntry;
+  private closing = false;
 
   constructor(instance: express.Express = express()) {
     super(instance);
@@ -37,10 +38,18 @@ export class KernelHttpAdapter extends ExpressAdapter {
     // caching is decided by the application's listeners instead.
     instance.set('etag', false);
     instance.use((req: Request, res: Response, next: NextFunction) => {
+      // Shutting down: a keep-alive client that always has a request in flight would hold server.close() (and
+      // the shutdown behind it) for ever, so every connection ends after the response it carries.
+      if (this.closing) res.setHeader('Connection', 'close');
       if (this.kernel) this.kernel.handle(req, res, next);
       else next();
     });
     hookResponse(instance.response, () => this.kernel);
+  }
+
+  override close(): Promise<unknown> | undefined {
+    this.closing = true;
+    return super.close() as Promise<unknown> | undefined;
   }
 
   bindKernel(kernel: KernelEntry): void {

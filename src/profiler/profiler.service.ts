@@ -18,12 +18,18 @@ import { TokenRegistry } from './storage/token-registry.js';
 import { TokenReservations } from './storage/token-reservations.js';
 import { Redactor } from './redaction/redactor.js';
 
+/** How long a page waits for the profiles still buffered to be written before it reads the store. */
+const FLUSH_WAIT_MS = 2000;
+
 /** The store's state, for the search page and the CLI. */
 export interface ProfilerStats {
-  stored: number;
+  /** Null while the store cannot be read (`storeError` says why). */
+  stored: number | null;
   pending: number;
   dropped: number;
-  bytes: number;
+  bytes: number | null;
+  /** Why the store could not be counted (down, locked …); the buffer's counts are known anyway. */
+  storeError?: string;
   /** Tokens sent without a reservation (a shared store whose reservations ran out): see TokenReservations. */
   unreserved: number;
 }
@@ -64,6 +70,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       flushIntervalMs: settings.flushIntervalMs,
       bufferLimit: settings.bufferLimit,
       onError: (error: unknown) => this.storeFailed(error),
+      isProfileError: (error: unknown) => storage.isProfileError(error),
     });
     this.retention = new ProfileRetention(storage, this.tokens, {
       maxProfiles: settings.maxProfiles,
@@ -100,9 +107,16 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (!this.enabled) return;
     this.retention.stop();
     this.poller?.stop();
+    // The profiles first: the HTTP server is closed by now, so every response sent has its profile in the buffer.
+    const lost = await this.buffer.close(this.config.profiler.shutdownTimeoutMs);
+    if (lost > 0) {
+      this.logger.record(LogLevel.CRITICAL, 'profiler', '{lost} profile(s) were lost at shutdown: the store did not take them within {timeout} ms.', {
+        lost,
+        timeout: this.config.profiler.shutdownTimeoutMs,
+      });
+    }
     await this.reservations?.close();
-    await this.buffer.close();
-    await this.storage.close();
+    await this.storage.close().catch((error: unknown) => this.storeFailed(error));
   }
 
   /** Every collector of the application, highest priority first. */
@@ -159,7 +173,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.find(criteria);
   }
 
@@ -168,17 +182,23 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.neighbours(token);
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
-    await this.buffer.flush();
+    await this.flushBriefly();
     return this.storage.children(token);
   }
 
+  /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
-    return { stored: await this.storage.count(), pending: this.buffer.pending, dropped: this.buffer.dropped, bytes: await this.storage.size(), unreserved: this.reservations?.unreserved ?? 0 };
+    const buffered = { pending: this.buffer.pending, dropped: this.buffer.dropped, unreserved: this.reservations?.unreserved ?? 0 };
+    try {
+      return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
+    } catch (error) {
+      return { ...buffered, stored: null, bytes: null, storeError: `${classOf(error)}: ${messageOf(error)}` };
+    }
   }
 
   /** Writes every waiting profile now (tests, shutdown, the CLI). */
@@ -194,6 +214,18 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   /** Applies retention now. */
   prune(): Promise<unknown> {
     return this.retention.run();
+  }
+
+  /**
+   * Pages read the store after writing what waits, so that they list the profiles of the requests just made; a
+   * write that hangs (a store that stopped answering) must not hold a page longer than FLUSH_WAIT_MS.
+   */
+  private flushBriefly(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FLUSH_WAIT_MS);
+    });
+    return Promise.race([this.buffer.flush(), waited]).finally(() => clearTimeout(timer));
   }
 
   private discoverCollectors(): DataCollector[] {

@@ -20,7 +20,11 @@ export class ProfilePage {
     const name = panelName ?? (profile.data.exception !== undefined ? 'exception' : 'request');
     const current = collectors.find((c) => c.name === name);
     if (!current) throw new NotFoundHttpException(`Panel "${name}" is not available for token "${profile.token}".`);
-    const [{ previous, next }, children] = await Promise.all([this.profiler.neighbours(profile.token), this.profiler.children(profile.token)]);
+    // A profile still waiting for a failing store opens all the same, without its links to the others.
+    const [{ previous, next }, children] = await Promise.all([
+      this.profiler.neighbours(profile.token).catch(() => ({ previous: null, next: null })),
+      this.profiler.children(profile.token).catch(() => []),
+    ]);
     return this.views.page('profile', {
       title: `${current.label} · ${profile.method} ${profile.url}`,
       summary: {

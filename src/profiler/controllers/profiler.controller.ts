@@ -9,7 +9,8 @@ import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
 import { formatBytes, statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
-import type { ProfileSearchCriteria } from '../storage/profile-record.js';
+import type { ProfileSearchCriteria, ProfileSearchResult } from '../storage/profile-record.js';
+import { classOf, messageOf } from '../../lifecycle/errors/exception-status.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { ProfilePage } from './profile-page.js';
 import { formTime, listTime } from '../views/profile-time.js';
@@ -47,14 +48,22 @@ export class ProfilerController {
   async search(@Req() req: Request, @Query() query: SearchQueryDto, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     const criteria = toCriteria(query);
-    const result = await this.profiler.find(criteria);
+    // A failing store still gets its page: how many profiles wait for it and how many were dropped.
+    let result: ProfileSearchResult = { total: 0, rows: [] };
+    let searchError: string | undefined;
+    try {
+      result = await this.profiler.find(criteria);
+    } catch (error) {
+      searchError = `${classOf(error)}: ${messageOf(error)}`;
+    }
     const stats = await this.profiler.stats();
     const page = this.views.page('search', {
       title: 'Profile Search',
+      storeError: searchError ?? stats.storeError,
       total: result.total,
       more: result.total > result.rows.length,
       rows: result.rows.map((row) => ({ ...row, statusClass: row.statusCode ? statusClass(row.statusCode) : 'none', time: listTime(row.time) })),
-      stats: { ...stats, size: formatBytes(stats.bytes) },
+      stats: { ...stats, size: stats.bytes === null ? null : formatBytes(stats.bytes) },
       form: {
         ...query,
         start: criteria.start === undefined ? '' : formTime(criteria.start),

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { ProfileRecord } from './profile-record.js';
-import { ProfileWriteBuffer, type ProfileWriteBufferOptions } from './profile-write-buffer.js';
+import { ProfileWriteBuffer, UnwritableProfileError, type ProfileWriteBufferOptions } from './profile-write-buffer.js';
 import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
 
 const record = (token: string): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: 0, statusCode: 200, data: {} });
@@ -111,7 +111,8 @@ describe('ProfileWriteBuffer', () => {
     await jest.advanceTimersByTimeAsync(1999);
     expect(store.attempts).toBe(2);
     await jest.advanceTimersByTimeAsync(1);
-    expect(store.writes).toEqual([['a', 'b'], ['c', 'd'], ['e', 'f']]);
+    // The failed batch's profiles one at a time (one of them might have been bad), then full batches again.
+    expect(store.writes).toEqual([['a'], ['b'], ['c', 'd'], ['e', 'f']]);
     expect(b.pending).toBe(0);
     expect(b.dropped).toBe(0);
     expect(errors).toEqual([new Error('disk full'), new Error('disk full')]);
@@ -140,7 +141,7 @@ describe('ProfileWriteBuffer', () => {
     b.add(record('f'));
     expect(b.dropped).toBe(3);
     await b.flush();
-    expect(store.writes).toEqual([['d', 'e', 'f']]);
+    expect(store.writes).toEqual([['d'], ['e'], ['f']]);
   });
 
   it('splits a batch refused for duplicate tokens: writes the others, drops and counts the duplicates', async () => {
@@ -176,7 +177,107 @@ describe('ProfileWriteBuffer', () => {
     b.add(record('a'));
     await b.close();
     expect(jest.getTimerCount()).toBe(0);
-    expect(errors.map(String)).toEqual(['Error: disk full', 'Error: 1 profile(s) could not be written before the profiler closed.']);
+    expect(errors.map(String)).toEqual(['Error: disk full', 'Error: 1 profile(s) could not be written before the profiler closed: they are lost.']);
+    expect(b.dropped).toBe(1);
+  });
+
+  it('close(timeoutMs) retries a failing store until it answers, within the time given', async () => {
+    const b = buffer({ retryDelayMs: 1000 });
+    store.failures = 3;
+    b.add(record('a'));
+    b.add(record('b'));
+    const closing = b.close(5000);
+    await jest.advanceTimersByTimeAsync(5000);
+    await expect(closing).resolves.toBe(0);
+    expect(store.writes.flat().sort()).toEqual(['a', 'b']);
+    expect(b.dropped).toBe(0);
+  });
+
+  it('close(timeoutMs) gives up at the deadline, even on a write that never returns, and counts what is lost', async () => {
+    const b = buffer();
+    const hanging = new Promise<void>(() => undefined);
+    jest.spyOn(store, 'write').mockImplementation(() => hanging);
+    b.add(record('a'));
+    const closing = b.close(2000);
+    await jest.advanceTimersByTimeAsync(2000);
+    await expect(closing).resolves.toBe(1);
+    expect(b.dropped).toBe(1);
+    expect(String(errors.at(-1))).toBe('Error: 1 profile(s) could not be written before the profiler closed: they are lost.');
+  });
+
+  it('drops a profile the store refuses for itself (isProfileError), at once, and writes all the others', async () => {
+    const bad = new Error('CHECK constraint failed');
+    const write = store.write.bind(store);
+    jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
+      if (profiles.some((p) => p.token === 'c')) throw bad;
+      return write(profiles);
+    });
+    const b = buffer({ batchSize: 3, retryDelayMs: 1000, isProfileError: (error) => error === bad });
+    for (const t of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) b.add(record(t));
+    await b.flush();
+    expect(store.writes.flat().sort()).toEqual(['a', 'b', 'd', 'e', 'f', 'g']);
+    expect(b.pending).toBe(0);
+    expect(b.dropped).toBe(1);
+    expect(b.get('c')).toBeUndefined();
+    const unwritable = errors.find((e) => e instanceof UnwritableProfileError) as UnwritableProfileError;
+    expect(unwritable.token).toBe('c');
+    expect(unwritable.cause).toBe(bad);
+  });
+
+  it('counts a profile as written when its retry finds it stored by a write whose acknowledgement was lost', async () => {
+    const write = store.write.bind(store);
+    let loseAck = true;
+    jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
+      await write(profiles);
+      if (loseAck) {
+        loseAck = false;
+        throw new Error('Connection terminated unexpectedly');
+      }
+    });
+    const b = buffer({ batchSize: 3 });
+    for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+    await b.flush();
+    await b.flush();
+    expect(store.writes.flat().sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.pending).toBe(0);
+    expect(b.dropped).toBe(0);
+    expect(errors.map(String)).toEqual(['Error: Connection terminated unexpectedly']);
+  });
+
+  it('never drops a profile for a failure of the store, even one that fails and recovers by turns', async () => {
+    const b = buffer({ batchSize: 3, retryDelayMs: 1000, isProfileError: () => false });
+    // Every other write fails.
+    const write = store.write.bind(store);
+    let calls = 0;
+    jest.spyOn(store, 'write').mockImplementation(async (profiles) => {
+      if (calls++ % 2 === 0) throw new Error('database is locked');
+      return write(profiles);
+    });
+    for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+    for (let i = 0; i < 10; i++) {
+      await b.flush();
+      await jest.advanceTimersByTimeAsync(30_000);
+    }
+    expect(store.writes.flat()).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.dropped).toBe(0);
+    expect(b.pending).toBe(0);
+  });
+
+  it('never drops a profile while the whole store fails', async () => {
+    const b = buffer({ batchSize: 3, retryDelayMs: 1000 });
+    store.failures = 1000;
+    for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+    for (let i = 0; i < 6; i++) {
+      await b.flush();
+      await jest.advanceTimersByTimeAsync(30_000);
+    }
+    expect(b.dropped).toBe(0);
+    expect(b.pending).toBe(4);
+    store.failures = 0;
+    await b.flush();
+    await b.flush();
+    expect(store.writes.flat()).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.dropped).toBe(0);
   });
 
   it('never throws into the caller, even when the store or the reporter throws synchronously', async () => {

@@ -14,6 +14,22 @@ export interface ProfileWriteBufferOptions {
   retryDelayMs?: number;
   /** Longest delay between retries (milliseconds). Default 30,000. */
   maxRetryDelayMs?: number;
+  /**
+   * Whether a write's error refuses the profiles themselves (a constraint, a value the store cannot hold), so
+   * that retrying cannot help, rather than saying the store is unavailable. Default: never (retry everything).
+   */
+  isProfileError?: (error: unknown) => boolean;
+}
+
+/** A profile the store refused on its own while it accepted the others: dropped (counted), never retried. */
+export class UnwritableProfileError extends Error {
+  constructor(
+    readonly token: string,
+    cause: unknown,
+  ) {
+    super(`Profile ${token} was dropped: the store refuses it (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = 'UnwritableProfileError';
+  }
 }
 
 interface Entry {
@@ -22,6 +38,12 @@ interface Entry {
   seq: number;
   /** Date.now() when added: written at most flushIntervalMs later. */
   addedAt: number;
+  /**
+   * A write of it failed in a way that leaves its outcome unknown (a connection lost after COMMIT reached the
+   * server). Its token is this process's alone (TokenRegistry, and reservations in a shared store), so if a
+   * retry finds the token stored, that earlier write did commit: the profile is written, not a duplicate.
+   */
+  uncertain?: boolean;
 }
 
 /**
@@ -33,10 +55,18 @@ interface Entry {
  * When the store fails, the batch goes back to the front of the queue and is retried with exponential backoff;
  * when more than `bufferLimit` profiles wait, the oldest waiting ones are dropped and counted (`dropped`). A
  * batch refused for duplicate tokens is split: the others are written, the duplicates dropped and counted.
+ *
+ * One bad profile must not hold up the others (its batch would fail at every retry, and everything behind it
+ * would wait until dropped): after a batch failed, its profiles are retried one at a time (at once when the
+ * store said a profile was at fault, `isProfileError`); a profile the store refuses alone with such an error is
+ * dropped (counted, reported as an UnwritableProfileError). Any other error is the store failing: nothing is
+ * dropped for it, however often it comes (a store that fails and recovers by turns must not cost a profile).
  */
 export class ProfileWriteBuffer {
   private queue: Entry[] = [];
   private inFlight: Entry[] = [];
+  /** Profiles of seq ≤ this are written one per batch (their batch failed: one of them may be bad). */
+  private isolateThrough = 0;
   private readonly byToken = new Map<string, ProfileRecord>();
   private lastSeq = 0;
   private droppedCount = 0;
@@ -53,6 +83,7 @@ export class ProfileWriteBuffer {
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
   private readonly onError: (error: unknown) => void;
+  private readonly isProfileError: (error: unknown) => boolean;
 
   constructor(
     private readonly storage: ProfilerStorage,
@@ -64,6 +95,7 @@ export class ProfileWriteBuffer {
     this.retryDelayMs = options.retryDelayMs ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.onError = options.onError ?? (() => undefined);
+    this.isProfileError = options.isProfileError ?? (() => false);
   }
 
   /** Profiles waiting to be written (the batch being written included). */
@@ -105,15 +137,32 @@ export class ProfileWriteBuffer {
     return this.drainAfterOthers(this.lastSeq, false);
   }
 
-  /** Writes everything still waiting, then stops the timer; later profiles are dropped. */
-  async close(): Promise<void> {
+  /**
+   * Writes everything still waiting, retrying a failing store (backoff) for at most `timeoutMs`, then stops the
+   * timer; later profiles are dropped. Shutting down must neither lose profiles to one failed attempt nor wait
+   * for ever on a store that is gone: what is still waiting at the deadline is counted as dropped and reported.
+   * Resolves with that number; never rejects.
+   */
+  async close(timeoutMs = 0): Promise<number> {
     this.closed = true;
     this.clearTimer();
-    await this.flush();
-    this.clearTimer();
-    if (this.pending > 0) {
-      this.report(new Error(`${this.pending} profile(s) could not be written before the profiler closed.`));
+    const deadline = Date.now() + Math.max(0, timeoutMs);
+    let delay = Math.min(this.retryDelayMs, 250);
+    for (;;) {
+      // A write that hangs (a server that accepts but never answers) must not hold the shutdown either.
+      await untilDeadline(this.flush(), deadline);
+      const left = deadline - Date.now();
+      if (this.pending === 0 || left <= 0) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+      delay = Math.min(delay * 2, this.maxRetryDelayMs);
     }
+    this.clearTimer();
+    const lost = this.pending;
+    if (lost > 0) {
+      this.droppedCount += lost;
+      this.report(new Error(`${lost} profile(s) could not be written before the profiler closed: they are lost.`));
+    }
+    return lost;
   }
 
   // --- internals ---------------------------------------------------------------------------------------------
@@ -142,7 +191,7 @@ export class ProfileWriteBuffer {
 
   /** One storage.write; false when it failed (the batch is back at the front of the queue). */
   private async writeBatch(): Promise<boolean> {
-    const batch = this.queue.splice(0, this.batchSize);
+    const batch = this.queue.splice(0, this.queue[0].seq <= this.isolateThrough ? 1 : this.batchSize);
     this.inFlight = batch;
     try {
       await this.storage.write(batch.map((entry) => entry.record));
@@ -156,14 +205,27 @@ export class ProfileWriteBuffer {
       const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
       const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
       if (refused.length > 0) {
-        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped.
-        this.droppedCount += refused.length;
+        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped
+        // (those an earlier, unacknowledged write of ours did store are written).
+        const lost = refused.filter((entry) => !entry.uncertain);
+        this.droppedCount += lost.length;
         this.forget(refused);
         this.queue.unshift(...batch.filter((entry) => !duplicates!.has(entry.record.token)));
-        this.report(error);
+        if (lost.length > 0) this.report(error);
+        return true;
+      }
+      for (const entry of batch) entry.uncertain = true;
+      const profileAtFault = this.isProfileError(error);
+      if (profileAtFault && batch.length === 1) {
+        this.droppedCount++;
+        this.forget(batch);
+        this.report(new UnwritableProfileError(batch[0].record.token, error));
         return true;
       }
       this.queue.unshift(...batch);
+      if (batch.length > 1) this.isolateThrough = Math.max(this.isolateThrough, batch[batch.length - 1].seq);
+      // The store works, one of these profiles does not: find it now, one by one.
+      if (profileAtFault) return true;
       this.failures++;
       this.retryAt = Date.now() + Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** (this.failures - 1));
       this.enforceLimit();
@@ -224,4 +286,13 @@ export class ProfileWriteBuffer {
       // The reporter failing must not break the buffer.
     }
   }
+}
+
+/** Waits for `work`, or until `deadline` (Date.now() milliseconds), whichever comes first. */
+function untilDeadline(work: Promise<unknown>, deadline: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

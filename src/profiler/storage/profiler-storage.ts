@@ -45,6 +45,15 @@ export abstract class ProfilerStorage {
     return [...new Set(tokens)].filter((t) => !stored.has(t));
   }
 
+  /**
+   * Whether an error thrown by write() refuses the profiles themselves (a constraint, a value the store cannot
+   * hold: writing them again cannot succeed) rather than saying the store is unavailable (locked, full,
+   * read-only, unreachable), which the write buffer retries. When unsure: false, so nothing is dropped for it.
+   */
+  isProfileError(_error: unknown): boolean {
+    return false;
+  }
+
   /** Gives back reservations this instance will not use (unwritten tokens; stored ones are kept). */
   async releaseTokens(_tokens: readonly string[]): Promise<void> {
     // A private store keeps no reservations.

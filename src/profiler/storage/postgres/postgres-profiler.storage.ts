@@ -20,6 +20,12 @@ export interface PostgresProfilerStorageOptions {
   /** Connections of the pool. Default 5. */
   poolSize?: number;
   /**
+   * A query that gets no answer for this long (milliseconds) fails and its connection is dropped. Default
+   * 30,000. A server that vanished without closing the connections (a network partition, a paused VM) would
+   * otherwise hold a write, and every profile queued behind it, for ever. pg's `?query_timeout=` in the DSN wins.
+   */
+  queryTimeoutMs?: number;
+  /**
    * Index URL substrings with pg_trgm (created with `CREATE EXTENSION IF NOT EXISTS pg_trgm` when missing).
    * Default true; without it, or when the extension cannot be created, a URL search scans the profiles.
    */
@@ -188,6 +194,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         throw error;
       }
     });
+  }
+
+  /** The server's answers about the data (classes 22 data exception, 23 integrity, 54 limits); lost connections, timeouts and shutdowns are the store failing. */
+  override isProfileError(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return error instanceof Error && typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
   }
 
   async read(token: string): Promise<ProfileRecord | null> {
@@ -381,6 +393,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       max: this.options.poolSize ?? 5,
       // A server that does not answer must not hold a write (and the buffer behind it) forever.
       connectionTimeoutMillis: 10_000,
+      query_timeout: this.options.queryTimeoutMs ?? 30_000,
       keepAlive: true,
       fallback_application_name: 'shopkernel-profiler',
       allowExitOnIdle: true,
@@ -558,12 +571,22 @@ function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string)
  * is destroyed rather than returned to the pool.
  */
 async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
   let lost: Error | undefined;
   const onError = (error: Error) => {
     lost = error;
   };
-  client.on('error', onError);
+  // The listener goes on in the pool's callback, not after `await pool.connect()`: the pool stops listening as
+  // it hands the client out, and a new connection's "ready" and a server's FATAL (a backend terminated at that
+  // moment) can arrive in one network read, which pg parses before any promise continuation runs.
+  const client = await new Promise<pg.PoolClient>((resolve, reject) => {
+    pool.connect((error, connected) => {
+      if (error || !connected) reject(error ?? new Error('The pool gave no client.'));
+      else {
+        connected.on('error', onError);
+        resolve(connected);
+      }
+    });
+  });
   try {
     const result = await work(client);
     client.removeListener('error', onError);

@@ -213,6 +213,15 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     })();
   }
 
+  /**
+   * SQLite's verdicts on the rows themselves; BUSY, FULL, READONLY, IOERR … are the store failing. By the code, not
+   * `instanceof SqliteError`: the native addon throws the class of whichever copy of the module registered last.
+   */
+  override isProfileError(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' && /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(code);
+  }
+
   async read(token: string): Promise<ProfileRecord | null> {
     const row = this.statement(`SELECT ${COLUMNS}, d.data FROM ${FROM} CROSS JOIN profile_data d ON d.id = p.id WHERE p.token = ?`).get(token) as
       | (SummaryRow & { data: Buffer })
