@@ -310,24 +310,32 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const registryA = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
       const registryB = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
       const poolA = new TokenReservations(a, registryA, { batchSize: 4 });
-      const poolB = new TokenReservations(b, registryB, { batchSize: 4 });
       await poolA.start();
       const sentByA = Array.from({ length: 4 }, () => poolA.next());
       await a.write(sentByA.map((t) => record(t)));
+      // A gives back the reservations it drew ahead (its refill), so that only its 4 stored tokens are taken.
+      await poolA.close();
+      // B's registry sees 8 free tokens: A's 4 (which it does not know of) and 4 really free. Its first
+      // reservation of 8 draws every one of them, so it certainly meets A's tokens, and the store must refuse them.
+      const all = Array.from({ length: 16 }, (_, i) => i.toString(16).padStart(6, '0'));
+      const free = all.filter((t) => !sentByA.includes(t)).slice(0, 4);
+      for (const t of all) if (!sentByA.includes(t) && !free.includes(t)) registryB.mark(t);
+      const poolB = new TokenReservations(b, registryB, { batchSize: 8 });
       await poolB.start();
       const sentByB: string[] = [];
       for (let i = 0; i < 4; i++) {
         // As traffic does, leave the background refill time to answer (a refused token is drawn again).
-        while (poolB.size === 0) await poolB.maintain();
+        for (let wait = 0; poolB.size === 0 && wait < 100; wait++) await poolB.maintain();
         sentByB.push(poolB.next());
       }
       expect(poolB.unreserved).toBe(0);
       expect(sentByB.filter((t) => sentByA.includes(t))).toEqual([]);
+      expect([...sentByB].sort()).toEqual(free);
       await b.write(sentByB.map((t) => record(t)));
       expect(await a.count()).toBe(8);
-      // B's registry drew (and the store refused) some of A's tokens: they are marked taken there now.
-      expect(sentByA.some((t) => registryB.has(t))).toBe(true);
-      await Promise.all([poolA.close(), poolB.close()]);
+      // B's registry drew (and the store refused) A's tokens: they stay marked taken there.
+      expect(sentByA.every((t) => registryB.has(t))).toBe(true);
+      await poolB.close();
     });
 
     it("makes A's tokens taken in B's registry after B polls", async () => {
