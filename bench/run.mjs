@@ -13,7 +13,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
@@ -41,7 +41,7 @@ const CONFIG = {
   cpuProfSeconds: Number(option('cpu-prof-seconds', FULL ? 20 : 8)),
   build: !flag('no-build'),
   write: !flag('no-write'),
-  out: join(ROOT, option('out', 'BENCHMARKS.md')),
+  out: resolve(ROOT, option('out', 'BENCHMARKS.md')),
   storeScale: flag('store-scale'),
 };
 if (CONFIG.rounds < 3 && !flag('allow-few-rounds')) throw new Error('At least 3 rounds (A B A B …): --rounds=3 or more');
