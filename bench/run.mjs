@@ -519,7 +519,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('');
   out.push(markdownTable(rows));
   out.push('');
-  out.push(`Response sizes: ${rows.map((r) => `${r.scenario.id} ${fmt(r.appBytes)} B (baseline ${fmt(r.baseBytes)} B)`).join('; ')}.`);
+  out.push(`Bytes per response (headers included): ${rows.map((r) => `${r.scenario.id} ${fmt(r.appBytes)} B (baseline ${fmt(r.baseBytes)} B)`).join('; ')}.`);
   out.push('');
   if (warnings.length) {
     out.push('Warnings during the run:');
