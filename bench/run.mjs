@@ -2,7 +2,7 @@
 // on loopback, driven in turn (baseline, app, app, …, then the same reversed: A B A B over the rounds) with
 // autocannon pinned to another core than the servers. Prints one table and writes BENCHMARKS.md.
 //
-//   npm run bench                  quick: 3 rounds of 2 s a run, memory over 12,000 requests (< 2 min once built)
+//   npm run bench                  quick: 3 rounds of 1.5 s a run, memory over 8,000 requests (< 2 min once built)
 //   npm run bench -- --full        5 rounds of 10 s, memory over 100,000 requests, CPU profiles of the targeted
 //                                  scenarios (npm run bench:full)
 // Options: --rounds=N --duration=S --warmup=S --connections=N --memory=N (requests) --no-build --no-write
@@ -32,10 +32,11 @@ const FULL = flag('full');
 const MODE = FULL ? 'full' : 'quick';
 const CONFIG = {
   rounds: Number(option('rounds', FULL ? 5 : 3)),
-  duration: Number(option('duration', FULL ? 10 : 2)),
+  duration: Number(option('duration', FULL ? 10 : 1.5)),
   warmup: Number(option('warmup', FULL ? 5 : 1)),
+  prewarm: Number(option('prewarm', FULL ? 2 : 0.5)),
   connections: Number(option('connections', 10)),
-  memoryRequests: Number(option('memory', FULL ? 100_000 : 12_000)),
+  memoryRequests: Number(option('memory', FULL ? 100_000 : 8_000)),
   memoryStep: FULL ? 10_000 : 2_000,
   cpuProf: flag('no-cpu-prof') ? false : FULL || flag('cpu-prof'),
   cpuProfSeconds: Number(option('cpu-prof-seconds', FULL ? 20 : 8)),
@@ -188,7 +189,7 @@ async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false 
           resolve(m);
         };
         child.on('message', onMessage);
-        child.send({ cmd, id }, (error) => error && reject(error));
+        child.send({ cmd, id }, (error) => error && reject(new Error(`${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`)));
       });
   }
   return server;
@@ -206,6 +207,20 @@ function vmRssKb(pid) {
 /** autocannon in this process, which runs on LOAD_CPU (pinned at start), the servers on SERVER_CPU. */
 function load(spec) {
   return runLoad({ connections: CONFIG.connections, ...spec });
+}
+
+/** A GET's body as text. */
+function getText(url, headers = HTML) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d) => (body += d));
+      response.on('end', () => resolve(body));
+    });
+    request.setTimeout(30_000, () => request.destroy(new Error(`GET ${url}: no answer within 30 s`)));
+    request.on('error', reject);
+  });
 }
 
 /** A plain GET on a new connection (no keep-alive pool to go stale between runs). */
@@ -299,6 +314,10 @@ async function throughput(servers) {
     ];
     if (round % 2 === 0) steps = steps.reverse();
     for (const step of steps) {
+      // A short unmeasured run first: a server that sat idle while the others were measured gets its heap and
+      // code back to a loaded state before its measured run.
+      const [server, spec] = step.side === 'baseline' ? [servers.baseline, BASELINE[step.key]] : [servers[step.scenario.server], { ...step.scenario, path: pathOf(step.scenario) }];
+      if (CONFIG.prewarm > 0) await run(server, spec, `round ${round} pre-warm`, CONFIG.prewarm);
       if (step.side === 'baseline') {
         const r = await run(servers.baseline, BASELINE[step.key], `round ${round} baseline ${step.key}`, CONFIG.duration);
         results.baseline[step.key].push(r);
@@ -350,6 +369,13 @@ const MEMORY_MIX = [
   { method: 'GET', path: NOT_FOUND_PATH, headers: HTML },
 ];
 
+/** The profile store's figures from the search page: stored, waiting to be written, dropped since start. */
+async function storeStats(server) {
+  const html = await getText(`${server.base}/_profiler/search?limit=10`);
+  const number = (re) => Number((re.exec(html)?.[1] ?? '0').replace(/[^\d]/g, ''));
+  return { stored: number(/([\d,.\u202f]+) profiles stored/), pending: number(/([\d,.\u202f]+) waiting to be written/), dropped: number(/([\d,.\u202f]+) dropped since start/) };
+}
+
 async function memory() {
   const varDir = join(TMP, 'memory');
   const server = await startServer('memory', {
@@ -359,12 +385,25 @@ async function memory() {
     ipc: true,
   });
   const samples = [];
-  const sample = async (requests) => {
-    await sleep(500); // the last batch of profiles written
+  const measure = async () => {
     const { memory: m } = await server.ask('memory');
-    const rss = vmRssKb(server.pid) * 1024;
-    samples.push({ requests, rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers });
-    log(`memory after ${requests.toLocaleString('en')} requests: RSS ${(rss / 2 ** 20).toFixed(1)} MB, heap used ${(m.heapUsed / 2 ** 20).toFixed(1)} MB`);
+    return { rss: vmRssKb(server.pid) * 1024, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+  };
+  const sample = async (requests) => {
+    // Right after the step (a full GC first): what the process holds under load, profiles waiting to be written
+    // included; then, once the write buffer is empty (at most 60 s), the settled figures.
+    const loaded = await measure();
+    const atEnd = await storeStats(server);
+    let stats = atEnd;
+    const deadline = Date.now() + 60_000;
+    while (stats.pending > 0 && Date.now() < deadline) {
+      await sleep(500);
+      stats = await storeStats(server);
+    }
+    await sleep(300);
+    const settled = await measure();
+    samples.push({ requests, loaded, settled, pendingAtEnd: atEnd.pending, stored: stats.stored, dropped: stats.dropped, pendingSettled: stats.pending });
+    log(`memory after ${requests.toLocaleString('en')} requests: ${atEnd.pending} profiles waiting; loaded RSS ${(loaded.rss / 2 ** 20).toFixed(1)} MB, heap ${(loaded.heapUsed / 2 ** 20).toFixed(1)} MB; settled RSS ${(settled.rss / 2 ** 20).toFixed(1)} MB, heap ${(settled.heapUsed / 2 ** 20).toFixed(1)} MB; ${stats.stored} stored, ${stats.dropped} dropped`);
   };
   try {
     await sample(0);
@@ -380,9 +419,18 @@ async function memory() {
   } finally {
     await server.stop();
   }
-  const from = samples.find((s) => s.requests >= 10_000) ?? samples[0];
+  // From the 10,000th request; a quick run that stops earlier counts from its middle sample.
+  const from = samples.find((x) => x.requests >= 10_000 && x !== samples.at(-1)) ?? samples[Math.floor(samples.length / 2)];
   const last = samples.at(-1);
-  return { samples, from, last, rssGrowth: last.rss - from.rss, heapGrowth: last.heapUsed - from.heapUsed };
+  return {
+    samples,
+    from,
+    last,
+    rssGrowth: last.settled.rss - from.settled.rss,
+    heapGrowth: last.settled.heapUsed - from.settled.heapUsed,
+    loadedRssGrowth: last.loaded.rss - from.loaded.rss,
+    loadedHeapGrowth: last.loaded.heapUsed - from.loaded.heapUsed,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -412,6 +460,7 @@ async function cpuProfile(scenario) {
   mkdirSync(keep, { recursive: true });
   const kept = join(keep, `${scenario.id}.cpuprofile`);
   copyFileSync(join(dir, file), kept);
+  writeFileSync(kept.replace(/\.cpuprofile$/, '.window.json'), `${JSON.stringify({ since, until })}\n`);
   const summary = summarise(JSON.parse(readFileSync(kept, 'utf8')), { since, until, top: 20 });
   log(`CPU profile of ${scenario.id}: ${result.rps.toFixed(0)} req/s under the profiler, kept in ${relative(ROOT, kept)}`);
   return { scenario, summary, file: relative(ROOT, kept), rps: result.rps };
@@ -506,7 +555,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push(`- Node ${process.version}, ${m.os}; ${m.cpu}, ${m.cores} cores, ${m.memory}`);
   out.push(`- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was busy** (other engineers\' test suites ran at the same time): absolute figures are noisy; the ratios come from baseline and application runs alternated within each round.' : ''}`);
   out.push(`- Command: \`${cmd}\`${argv.length ? ` (arguments: \`${argv.join(' ')}\`)` : ''}`);
-  out.push(`- Load: autocannon ${autocannonVersion()} in its own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario; latencies are every response's time (all statuses).`);
+  out.push(`- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`);
   out.push(`- Pinning: ${PINNED ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)` : 'none (taskset or a second core missing)'}.`);
   out.push('- Baseline: `bench/baseline` (a bare NestJS 12 app, platform-express, one controller answering `/` with a copy of the shop\'s home page, Nest\'s default 404 elsewhere), `node bench/baseline/dist/main.js`.');
   out.push('- Application: `node dist/main.js` (`npm run build`), fresh `VAR_DIR` in a temporary directory (the demo catalogue is loaded at start in dev).');
@@ -530,15 +579,16 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('## Memory');
   out.push('');
   if (mem) {
-    out.push(`A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`), ${fmt(mem.last.requests)} requests`);
-    out.push('(on each connection in turn: `/` eight times, `/products?page=2`, the unmatched path; 10 connections). After each step a full GC, then heap from');
-    out.push('`process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`.');
+    out.push(`A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`);
+    out.push(`in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`);
+    out.push('After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right');
+    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s).');
     out.push('');
-    out.push('| requests | RSS | heap used | heap total | external | array buffers |');
-    out.push('|---:|---:|---:|---:|---:|---:|');
-    for (const s of mem.samples) out.push(`| ${fmt(s.requests)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${mb(s.heapTotal)} | ${mb(s.external)} | ${mb(s.arrayBuffers)} |`);
+    out.push('| requests | waiting at step end | stored | dropped | RSS loaded | heap used loaded | RSS settled | heap used settled | heap total settled | external settled |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const x of mem.samples) out.push(`| ${fmt(x.requests)} | ${fmt(x.pendingAtEnd)} | ${fmt(x.stored)} | ${fmt(x.dropped)} | ${mb(x.loaded.rss)} | ${mb(x.loaded.heapUsed)} | ${mb(x.settled.rss)} | ${mb(x.settled.heapUsed)} | ${mb(x.settled.heapTotal)} | ${mb(x.settled.external)} |`);
     out.push('');
-    out.push(`Growth from request ${fmt(mem.from.requests)} to ${fmt(mem.last.requests)}: RSS ${signedMb(mem.rssGrowth)}, heap used ${signedMb(mem.heapGrowth)}. Target ≤ 30 MB: **${memMet ? 'met' : 'missed'}**${memMet ? '' : ` (by ${mb(Math.max(mem.rssGrowth, mem.heapGrowth) - 30 * 2 ** 20)})`}.${mem.last.requests < 100_000 ? ` (${MODE} mode: ${fmt(mem.last.requests)} requests, not the 100,000 of the target; see the full run.)` : ''}`);
+    out.push(`Growth from request ${fmt(mem.from.requests)} to ${fmt(mem.last.requests)}, settled: RSS ${signedMb(mem.rssGrowth)}, heap used ${signedMb(mem.heapGrowth)}; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap used ${signedMb(mem.loadedHeapGrowth)}. Target ≤ 30 MB (settled figures): **${memMet ? 'met' : 'missed'}**${memMet ? '' : ` (by ${mb(Math.max(mem.rssGrowth, mem.heapGrowth) - 30 * 2 ** 20)})`}.${mem.last.requests < 100_000 ? ` (${MODE} mode: ${fmt(mem.last.requests)} requests, not the 100,000 of the target; see the full run.)` : ''}`);
   } else out.push('_Not measured in this run._');
   out.push('');
   out.push('## Targets');
@@ -547,13 +597,13 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
     const by = v.met ? '' : v.kind === 'rps' ? ` — missed by ${fmt((v.goal - v.actual) * 100, 0)} points (${fmt(v.actual, 2)}× of ${fmt(v.goal, 2)}×; the app would need ${fmt(v.goal * r.baseRps)} req/s, ${fmt((v.goal / v.actual - 1) * 100, 0)} % more)` : ` — missed: ${fmt(v.actual, 2)}× of at most ${fmt(v.goal, 1)}× (${fmt(r.appP99, 2)} ms against ${fmt(r.baseP99, 2)} ms)`;
     out.push(`- ${r.scenario.label}: ${v.what}: **${v.met ? 'met' : 'missed'}** (${v.kind === 'rps' ? `${fmt(v.actual, 2)}×` : `${fmt(v.actual, 2)}×`})${by}`);
   }
-  if (mem) out.push(`- Memory growth ≤ 30 MB from the 10,000th request: **${memMet ? 'met' : 'missed'}** (RSS ${signedMb(mem.rssGrowth)}, heap ${signedMb(mem.heapGrowth)} over ${fmt(mem.last.requests - mem.from.requests)} requests)`);
+  if (mem) out.push(`- Memory growth ≤ 30 MB from the ${fmt(mem.from.requests)}th request: **${memMet ? 'met' : 'missed'}** (settled: RSS ${signedMb(mem.rssGrowth)}, heap ${signedMb(mem.heapGrowth)} over ${fmt(mem.last.requests - mem.from.requests)} requests; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap ${signedMb(mem.loadedHeapGrowth)})`);
   out.push('');
   out.push('## Where the time goes (CPU profiles)');
   out.push('');
   if (profiles.length) {
     out.push(`Each: a fresh server under \`node --cpu-prof\`, 3 s warm-up, then ${CONFIG.cpuProfSeconds} s of the scenario's load; only the loaded window`);
-    out.push('is summarised (`node bench/lib/cpuprofile-summary.mjs <file> --since=… --until=…`). Self time as a share of the busy time;');
+    out.push('is summarised (`node bench/lib/cpuprofile-summary.mjs bench/results/<scenario>.cpuprofile` reads the window from the `.window.json` beside it). Self time as a share of the busy time;');
     out.push('dist/ frames mapped to src/ through the source maps. The profiles are kept in `bench/results/` (git-ignored; open them in Chrome DevTools).');
     for (const p of profiles) {
       out.push('');
@@ -617,12 +667,25 @@ async function main() {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
   log(`memory: ${CONFIG.memoryRequests.toLocaleString('en')} profiled requests…`);
-  const mem = CONFIG.memoryRequests > 0 ? await memory() : null;
+  let mem = null;
+  if (CONFIG.memoryRequests > 0) {
+    try {
+      mem = await memory();
+    } catch (error) {
+      log(`memory measurement failed: ${error.stack ?? error}`);
+      warnings.push(`memory measurement failed: ${String(error.message ?? error).split('\n').slice(0, 12).join(' / ')}`);
+    }
+  }
   const profiles = [];
   if (CONFIG.cpuProf) {
     for (const row of rows) {
       if (!row.scenario.target) continue;
-      profiles.push(await cpuProfile(row.scenario));
+      try {
+        profiles.push(await cpuProfile(row.scenario));
+      } catch (error) {
+        log(`CPU profile of ${row.scenario.id} failed: ${error.stack ?? error}`);
+        warnings.push(`CPU profile of ${row.scenario.id} failed: ${String(error.message ?? error).split('\n')[0]}`);
+      }
     }
   }
   let storeScale = null;

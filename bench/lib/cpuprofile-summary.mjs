@@ -4,7 +4,8 @@
 //
 //   node bench/lib/cpuprofile-summary.mjs <file.cpuprofile> [--top=25] [--since=<µs>] [--until=<µs>]
 //
-// --since/--until keep the samples of a window (µs on the profile's clock: the bench marks where its load started).
+// --since/--until keep the samples of a window (µs on the profile's clock: the bench marks where its load started
+// and ended, and writes both to <name>.window.json beside the profile, which is read when present).
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -72,6 +73,7 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
   const self = new Map();
   const attributed = new Map(); // node → nearest frame of ours or of a package (for Node's and V8's own time)
   const inclusive = new Map(); // function of src/ → time with it on the stack
+  const inclusiveFiles = new Map(); // file of src/ → time with one of its functions on the stack
   let t = profile.startTime;
   let total = 0;
   let idle = 0;
@@ -91,16 +93,22 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
     let id = node.id;
     let owner = null;
     const seen = new Set();
+    const seenFiles = new Set();
     while (id !== undefined) {
       const w = locateNode(id);
       if (owner === null && isOurs(w)) owner = id;
-      if (w.origin.startsWith('src/')) {
+      if (w.origin.startsWith('src/') || w.origin.startsWith('dist/')) {
         const key = `${w.name}\u0000${w.location.replace(/:\d+$/, '')}`;
         if (!seen.has(key)) {
           seen.add(key);
           const f = inclusive.get(key) ?? { name: w.name, location: w.location, origin: w.origin, micros: 0 };
           f.micros += weight;
           inclusive.set(key, f);
+        }
+        const file = w.location.replace(/:\d+$/, '');
+        if (!seenFiles.has(file)) {
+          seenFiles.add(file);
+          inclusiveFiles.set(file, (inclusiveFiles.get(file) ?? 0) + weight);
         }
       }
       id = parent.get(id);
@@ -132,6 +140,7 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
   return {
     attributed: [...owners.values()].sort((a, b) => b.micros - a.micros).slice(0, top).map((f) => ({ ...f, selfPct: pct(f.micros) })),
     attributedOrigins: [...ownerOrigins.entries()].sort((a, b) => b[1] - a[1]).map(([origin, micros]) => ({ origin, micros, selfPct: pct(micros) })),
+    inclusiveFiles: [...inclusiveFiles.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([file, micros]) => ({ file, micros, selfPct: pct(micros) })),
     inclusive: [...inclusive.values()].sort((a, b) => b.micros - a.micros).slice(0, top).map((f) => ({ ...f, selfPct: pct(f.micros) })),
     busyMs: total / 1000,
     idleMs: idle / 1000,
@@ -166,6 +175,12 @@ export function formatSummary(summary, { topOrigins = 14, topFunctions = 15 } = 
   lines.push('|---:|---|---|');
   for (const f of summary.attributed.slice(0, topFunctions)) lines.push(fn(f));
   lines.push('');
+  lines.push('Files of src/ by inclusive time (one of their functions on the stack; the kernel\'s dispatch is on every stack):');
+  lines.push('');
+  lines.push('| incl. % | file |');
+  lines.push('|---:|---|');
+  for (const f of summary.inclusiveFiles.slice(0, topFunctions)) lines.push(`| ${f.selfPct.toFixed(1)} | ${f.file} |`);
+  lines.push('');
   lines.push('Functions of src/ by inclusive time (on the stack):');
   lines.push('');
   lines.push('| incl. % | function | where |');
@@ -180,7 +195,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('usage: node bench/lib/cpuprofile-summary.mjs <file.cpuprofile> [--top=25] [--since=µs] [--until=µs]\n');
     process.exit(2);
   }
-  const opts = Object.fromEntries(rest.map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)]));
+  // The bench writes the loaded window beside each profile it keeps (<name>.window.json); --since/--until override it.
+  const windowFile = file.replace(/\.cpuprofile$/, '.window.json');
+  const window = windowFile !== file && existsSync(windowFile) ? JSON.parse(readFileSync(windowFile, 'utf8')) : {};
+  const opts = { ...window, ...Object.fromEntries(rest.map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)])) };
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), opts);
   process.stdout.write(`${formatSummary(summary)}\n`);
 }
