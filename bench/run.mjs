@@ -1,11 +1,11 @@
 // Shopkernel's HTTP benchmark (issue 7): our application against a bare NestJS 12 baseline (bench/baseline), both
-// on loopback, driven in turn (baseline, app, app, …, then the same reversed: A B A B over the rounds) with
-// autocannon pinned to another core than the servers. Prints one table and writes BENCHMARKS.md.
+// on loopback, driven in turn (baseline, app, app, …, then the same reversed: A B A B over the rounds) by autocannon
+// in this process, pinned to another core than the servers. Prints one table and writes BENCHMARKS.md.
 //
 //   npm run bench                  quick: 3 rounds of 1.5 s a run, memory over 8,000 requests (< 2 min once built)
 //   npm run bench -- --full        5 rounds of 10 s, memory over 100,000 requests, CPU profiles of the targeted
 //                                  scenarios (npm run bench:full)
-// Options: --rounds=N --duration=S --warmup=S --connections=N --memory=N (requests) --no-build --no-write
+// Options: --rounds=N --duration=S --warmup=S --prewarm=S --connections=N --memory=N (requests) --no-build --no-write
 //          --out=FILE (default BENCHMARKS.md) --cpu-prof (profile the targeted scenarios in quick mode too)
 //          --no-cpu-prof --store-scale (full mode: also run bench/store-scale.mjs and paste its output)
 //          --profile=<scenario>[,…] only CPU-profile those scenarios (--cpu-prof-seconds=S) and print the summaries
