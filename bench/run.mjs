@@ -2,7 +2,7 @@
 // on loopback, driven in turn (baseline, app, app, …, then the same reversed: A B A B over the rounds) by autocannon
 // in this process, pinned to another core than the servers. Prints one table and writes BENCHMARKS.md.
 //
-//   npm run bench                  quick: 3 rounds of 1.5 s a run, memory over 8,000 requests (< 2 min once built)
+//   npm run bench                  quick: 3 rounds of 1.2 s a run, memory over 6,000 requests (< 2 min)
 //   npm run bench -- --full        5 rounds of 10 s, memory over 100,000 requests, CPU profiles of the targeted
 //                                  scenarios (npm run bench:full)
 // Options: --rounds=N --duration=S --warmup=S --prewarm=S --connections=N --memory=N (requests) --no-build --no-write
@@ -32,11 +32,11 @@ const FULL = flag('full');
 const MODE = FULL ? 'full' : 'quick';
 const CONFIG = {
   rounds: Number(option('rounds', FULL ? 5 : 3)),
-  duration: Number(option('duration', FULL ? 10 : 1.5)),
+  duration: Number(option('duration', FULL ? 10 : 1.2)),
   warmup: Number(option('warmup', FULL ? 5 : 1)),
-  prewarm: Number(option('prewarm', FULL ? 2 : 0.5)),
+  prewarm: Number(option('prewarm', FULL ? 2 : 0.3)),
   connections: Number(option('connections', 10)),
-  memoryRequests: Number(option('memory', FULL ? 100_000 : 8_000)),
+  memoryRequests: Number(option('memory', FULL ? 100_000 : 6_000)),
   memoryStep: FULL ? 10_000 : 2_000,
   cpuProf: flag('no-cpu-prof') ? false : FULL || flag('cpu-prof'),
   cpuProfSeconds: Number(option('cpu-prof-seconds', FULL ? 20 : 8)),
