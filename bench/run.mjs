@@ -34,7 +34,7 @@ const CONFIG = {
   rounds: Number(option('rounds', FULL ? 5 : 3)),
   duration: Number(option('duration', FULL ? 10 : 1.2)),
   warmup: Number(option('warmup', FULL ? 5 : 1)),
-  prewarm: Number(option('prewarm', FULL ? 2 : 0.3)),
+  prewarm: Number(option('prewarm', FULL ? 2 : 0)),
   connections: Number(option('connections', 10)),
   memoryRequests: Number(option('memory', FULL ? 100_000 : 6_000)),
   memoryStep: FULL ? 10_000 : 2_000,
