@@ -5,7 +5,7 @@
 //   npm run bench                  quick: 3 rounds of 1.2 s a run, memory over 6,000 requests (< 2 min)
 //   npm run bench -- --full        5 rounds of 10 s, memory over 100,000 requests, CPU profiles of the targeted
 //                                  scenarios (npm run bench:full)
-// Options: --rounds=N --duration=S --warmup=S --prewarm=S --connections=N --memory=N (requests) --no-build --no-write
+// Options: --rounds=N --duration=S --warmup=S --warmup-requests=N --prewarm=S --connections=N --memory=N (requests) --no-build --no-write
 //          --out=FILE (default BENCHMARKS.md) --cpu-prof (profile the targeted scenarios in quick mode too)
 //          --no-cpu-prof --store-scale (full mode: also run bench/store-scale.mjs and paste its output)
 //          --profile=<scenario>[,…] only CPU-profile those scenarios (--cpu-prof-seconds=S) and print the summaries
@@ -35,6 +35,7 @@ const CONFIG = {
   duration: Number(option('duration', FULL ? 10 : 1.2)),
   warmup: Number(option('warmup', FULL ? 5 : 1)),
   prewarm: Number(option('prewarm', FULL ? 2 : 0)),
+  warmupRequests: Number(option('warmup-requests', FULL ? 0 : 4_000)), // full mode: 5 s per scenario is plenty
   connections: Number(option('connections', 10)),
   memoryRequests: Number(option('memory', FULL ? 100_000 : 6_000)),
   memoryStep: FULL ? 10_000 : 2_000,
@@ -300,9 +301,21 @@ async function throughput(servers) {
     return result;
   };
 
-  log(`warm-up: ${CONFIG.warmup} s per server and scenario`);
-  for (const [key, spec] of Object.entries(BASELINE)) await run(servers.baseline, spec, `warm-up baseline ${key}`, CONFIG.warmup);
-  for (const s of SCENARIOS) await run(servers[s.server], { ...s, path: pathOf(s) }, `warm-up ${s.id}`, CONFIG.warmup);
+  // Warm-up: each server and scenario for CONFIG.warmup seconds, and at least CONFIG.warmupRequests requests on
+  // each server. The profiled server gets the traffic of five scenarios; without a count, the baseline and the
+  // profiler-off server would still be reaching their optimised code during the first rounds.
+  log(`warm-up: ${CONFIG.warmup} s per server and scenario${CONFIG.warmupRequests > 0 ? `, at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server` : ''}`);
+  const warmed = new Map();
+  const warm = async (server, spec, what) => {
+    const r = await run(server, spec, what, CONFIG.warmup);
+    warmed.set(server, (warmed.get(server) ?? 0) + r.requests);
+  };
+  for (const [key, spec] of Object.entries(BASELINE)) await warm(servers.baseline, spec, `warm-up baseline ${key}`);
+  for (const s of SCENARIOS) await warm(servers[s.server], { ...s, path: pathOf(s) }, `warm-up ${s.id}`);
+  for (const [server, spec] of [[servers.baseline, BASELINE.static], [servers.off, { path: '/', status: 200 }]]) {
+    const missing = CONFIG.warmupRequests - (warmed.get(server) ?? 0);
+    if (missing > 0) checkStatuses(`warm-up ${server.name}`, await load({ url: `${server.base}${spec.path}`, headers: HTML, amount: missing }), spec.status);
+  }
 
   const results = { baseline: { static: [], notFound: [] }, app: Object.fromEntries(SCENARIOS.map((s) => [s.id, []])) };
   for (let round = 1; round <= CONFIG.rounds; round++) {
@@ -584,7 +597,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push(`- Node ${process.version}, ${m.os}; ${m.cpu}, ${m.cores} cores, ${m.memory}`);
   out.push(`- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was busy** (other engineers\' test suites ran at the same time): absolute figures are noisy; the ratios come from baseline and application runs alternated within each round.' : ''}`);
   out.push(`- Command: \`${cmd}\`${argv.length ? ` (arguments: \`${argv.join(' ')}\`)` : ''}`);
-  out.push(`- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`);
+  out.push(`- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start${CONFIG.warmupRequests > 0 ? ` (at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server)` : ''} and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`);
   out.push(`- Pinning: ${PINNED ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)` : 'none (taskset or a second core missing)'}.`);
   out.push('- Baseline: `bench/baseline` (a bare NestJS 12 app, platform-express, one controller answering `/` with a copy of the shop\'s home page, Nest\'s default 404 elsewhere), `node bench/baseline/dist/main.js`.');
   out.push('- Application: `node dist/main.js` (`npm run build`), fresh `VAR_DIR` in a temporary directory (the demo catalogue is loaded at start in dev).');
