@@ -1,0 +1,27 @@
+// Preloaded into a measured server by the bench (`node --import ./bench/lib/memory-probe.mjs dist/main.js`), never
+// by the application itself. It answers the bench over the IPC channel the bench opened when it spawned the server:
+//   { cmd: 'memory' }  → a full GC when node runs with --expose-gc, then process.memoryUsage()
+//   { cmd: 'mark' }    → the monotonic clock in µs (the clock of a --cpu-prof profile's timestamps)
+//   { cmd: 'exit' }    → process.exit(0), so that --cpu-prof writes its profile (a signal would not)
+// Without an IPC channel (started by hand) it does nothing.
+if (typeof process.send === 'function') {
+  process.on('message', (message) => {
+    if (!message || typeof message !== 'object' || typeof message.cmd !== 'string') return;
+    const reply = (body) => process.send({ id: message.id, ...body });
+    switch (message.cmd) {
+      case 'memory':
+        if (typeof globalThis.gc === 'function') globalThis.gc();
+        reply({ memory: process.memoryUsage(), gc: typeof globalThis.gc === 'function' });
+        break;
+      case 'mark':
+        reply({ micros: Number(process.hrtime.bigint() / 1000n) });
+        break;
+      case 'exit':
+        reply({ exiting: true });
+        setImmediate(() => process.exit(0));
+        break;
+    }
+  });
+  // The channel must not keep the server alive on its own.
+  process.channel?.unref();
+}
