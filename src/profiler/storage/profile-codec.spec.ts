@@ -85,4 +85,12 @@ describe('ProfileCodec', () => {
     const larger = Buffer.concat([Buffer.from('junk'), blob, Buffer.from('junk')]);
     expect(await codec.decode(larger.subarray(4, 4 + blob.length))).toEqual({ a: 'b'.repeat(100) });
   });
+  it('encodes a write batch in order, every blob decoding to its own profile', async () => {
+    const codec = new ProfileCodec();
+    const items = Array.from({ length: 250 }, (_, i) => ({ request: { path: `/products/${i}`, i }, logs: { entries: Array.from({ length: i % 7 }, (_, j) => ({ j })) } }));
+    const blobs = await codec.encodeMany(items);
+    expect(blobs).toHaveLength(250);
+    expect(await Promise.all(blobs.map((blob) => codec.decode(blob)))).toEqual(items);
+    expect(await codec.encodeMany([])).toEqual([]);
+  });
 });

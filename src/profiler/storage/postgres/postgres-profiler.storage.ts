@@ -38,8 +38,6 @@ export interface PostgresProfilerStorageOptions {
 const PRUNE_CHUNK = 500;
 /** Tokens read per query by allTokens(). */
 const TOKEN_PAGE = 20_000;
-/** Profiles compressed at once (zlib's thread pool has 4 threads by default). */
-const ENCODE_CONCURRENCY = 4;
 /** The advisory lock serialising schema creation, database-wide (pg_trgm is too): "PROFSCHM". */
 const SCHEMA_LOCK = '5787213827590357837';
 const INT4_MAX = 2 ** 31 - 1;
@@ -541,18 +539,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     }
   }
 
-  /** Compresses the blobs on zlib's thread pool, a few at a time. */
-  private async encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
-    const blobs: Buffer[] = new Array(profiles.length);
-    let next = 0;
-    const encodeNext = async () => {
-      while (next < profiles.length) {
-        const i = next++;
-        blobs[i] = await this.codec.encode(profiles[i].data ?? {});
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(ENCODE_CONCURRENCY, profiles.length) }, encodeNext));
-    return blobs;
+  /** The batch's blobs (ProfileCodec.encodeMany: JSON in slices, compressed on the codec's worker). */
+  private encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
+    return this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
   }
 }
 

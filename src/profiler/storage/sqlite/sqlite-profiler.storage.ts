@@ -381,21 +381,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return statement;
   }
 
-  /**
-   * Compresses the blobs on zlib's thread pool, a few at a time: each encode serialises its JSON on the event
-   * loop first, and a whole batch serialised in one go would block it for tens of milliseconds.
-   */
-  private async encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
-    const blobs: Buffer[] = new Array(profiles.length);
-    let next = 0;
-    const encodeNext = async () => {
-      while (next < profiles.length) {
-        const i = next++;
-        blobs[i] = await this.codec.encode(profiles[i].data ?? {});
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(ENCODE_CONCURRENCY, profiles.length) }, encodeNext));
-    return blobs;
+  /** The batch's blobs (ProfileCodec.encodeMany: JSON in slices, compressed on the codec's worker). */
+  private encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
+    return this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
   }
 
   /** Tokens of the batch already stored, or present twice in it. */
@@ -558,8 +546,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 }
 
-/** Profiles compressed at once (zlib's thread pool has 4 threads by default). */
-const ENCODE_CONCURRENCY = 4;
 /** A URL needle found in at most this many distinct URLs is searched through their ids. */
 const URL_IDS_MAX = 1000;
 /** Tokens read per query by allTokens(). */
