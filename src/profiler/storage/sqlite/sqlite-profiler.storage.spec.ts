@@ -33,7 +33,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('creates the directory, the schema (user_version 2) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 3) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -41,7 +41,7 @@ describe('SqliteProfilerStorage', () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(2);
+        expect(db.pragma('user_version', { simple: true })).toBe(3);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       } finally {
         db.close();
@@ -67,7 +67,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other.sqlite');
       const db = new Database(file);
       db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 2');
+      db.pragma('user_version = 3');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
@@ -80,9 +80,10 @@ describe('SqliteProfilerStorage', () => {
       await store.open();
       await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
       await store.close();
-      // Back to version 1 as it was: no seq column.
+      // Back to version 1 as it was: no seq column, no URL skeletons.
       const db = new Database(file);
       db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton');
       db.pragma('user_version = 1');
       db.close();
       const reopened = new SqliteProfilerStorage({ file });
@@ -92,6 +93,41 @@ describe('SqliteProfilerStorage', () => {
       await reopened.write([record('000003', { time: 500 })]);
       expect((await reopened.tokensSince(first.cursor)).tokens).toEqual(['000003']);
       await reopened.close();
+    });
+
+    it('migrates a version 2 store: URL skeletons counted from the distinct URLs', async () => {
+      const file = join(dir, 'v2.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([
+        record('000001', { url: 'http://localhost:3000/product/red-shoe-12' }),
+        record('000002', { url: 'http://localhost:3000/product/red-shoe-12' }),
+        record('000003', { url: 'http://localhost:3000/product/red-shoe-7' }),
+        record('000004', { url: 'http://localhost:3000/cart' }),
+      ]);
+      await store.close();
+      const db = new Database(file);
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton');
+      db.pragma('user_version = 2');
+      db.close();
+      const reopened = new SqliteProfilerStorage({ file });
+      await reopened.open();
+      expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
+      expect((await reopened.find({ limit: 10, url: 'shoe-12' })).total).toBe(2);
+      await reopened.write([record('000005', { url: 'http://localhost:3000/product/red-shoe-99' })]);
+      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(4);
+      await reopened.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
+      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(1);
+      await reopened.close();
+      const check = new Database(file, { readonly: true });
+      try {
+        expect(check.prepare('SELECT skeleton, n FROM profile_url_skeleton ORDER BY skeleton').all()).toEqual([
+          { skeleton: 'http://localhost:#/cart', n: 1 },
+          { skeleton: 'http://localhost:#/product/red-shoe-#', n: 1 },
+        ]);
+      } finally {
+        check.close();
+      }
     });
 
     it('refuses a store written by a newer schema', async () => {

@@ -13,10 +13,14 @@ export interface SqliteProfilerStorageOptions {
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
-/** The URL filter: the ids of the matching distinct URLs when few, and the LIKE pattern. */
+/**
+ * The URL filter: the LIKE pattern; for a needle without digits the matching URL skeletons (every URL of such a
+ * skeleton matches) with their number of profiles; otherwise the ids of the matching distinct URLs when few.
+ */
 interface UrlMatch {
   like: string;
   ids: number[] | null;
+  skeletons: { ids: number[]; total: number } | null;
 }
 type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
 
@@ -41,7 +45,7 @@ interface PrunedRow {
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
@@ -112,6 +116,21 @@ const MIGRATIONS: string[] = [
   CREATE TABLE profile_write (last INTEGER NOT NULL);
   INSERT INTO profile_write (last) SELECT coalesce(max(seq), 0) FROM profile;
   `,
+  `
+  -- URL skeletons: each distinct URL with its runs of digits replaced by one '#' (url_skeleton(), a function of
+  -- the connection), with the number of profiles that have one of its URLs. A needle without digits (nor '#')
+  -- is in a URL exactly when it is in the URL's skeleton, and URLs differ mostly by ids and page numbers: the
+  -- thousands of skeletons count a common needle that the hundreds of thousands of distinct URLs could not.
+  CREATE TABLE profile_url_skeleton (
+    id INTEGER PRIMARY KEY,
+    skeleton TEXT NOT NULL UNIQUE,
+    n INTEGER NOT NULL
+  );
+  ALTER TABLE profile_url ADD COLUMN skel_id INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO profile_url_skeleton (skeleton, n) SELECT url_skeleton(url), sum(n) FROM profile_url GROUP BY 1;
+  UPDATE profile_url SET skel_id = s.id FROM profile_url_skeleton s WHERE s.skeleton = url_skeleton(profile_url.url);
+  CREATE INDEX profile_url_skel ON profile_url (skel_id);
+  `,
 ];
 
 /**
@@ -157,6 +176,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('temp_store = MEMORY');
       db.pragma('cache_size = -32768');
       db.pragma('journal_size_limit = 67108864');
+      db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
       migrate(db);
       checkLayout(db, this.options.file);
     } catch (error) {
@@ -179,8 +199,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     if (profiles.length === 0) return;
     const blobs = await this.encodeAll(profiles);
     const db = this.connection();
-    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n');
+    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n, skel_id AS skelId');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
+    const upsertSkeleton = this.statement('INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id').pluck();
+    const setSkeleton = this.statement('UPDATE profile_url SET skel_id = ? WHERE id = ?');
     const insert = this.statement(
       `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq)
        VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
@@ -193,6 +215,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
       const ips = new Counter();
+      const skeletons = new Counter();
       const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
       profiles.forEach((profile, i) => {
         const time = clampTime(profile.time);
@@ -200,8 +223,14 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         const method = String(profile.method ?? '');
         const ip = String(profile.ip ?? '');
         const url = String(profile.url ?? '');
-        const { id: urlId, n } = upsertUrl.get(url) as { id: number; n: number };
-        if (n === 1) indexUrl.run(urlId, url);
+        const { id: urlId, n, skelId } = upsertUrl.get(url) as { id: number; n: number; skelId: number };
+        let skeleton = skelId;
+        if (n === 1) {
+          indexUrl.run(urlId, url);
+          skeleton = upsertSkeleton.get(urlSkeleton(url)) as number;
+          setSkeleton.run(skeleton, urlId);
+        }
+        skeletons.add([skeleton]);
         const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as {
           id: bigint;
         };
@@ -210,6 +239,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         ips.add([ip]);
       });
       this.addCounts(hours, ips, 1);
+      const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
+      for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
     })();
   }
 
@@ -234,7 +265,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const compiled = compileCriteria(criteria);
     if (!compiled) return { total: 0, rows: [] };
     const url = compiled.url === null ? null : this.matchUrls(compiled.url);
-    if (url?.ids?.length === 0) return { total: 0, rows: [] };
+    if (url?.ids?.length === 0 || url?.skeletons?.ids.length === 0) return { total: 0, rows: [] };
     const filters = { ...compiled, url };
     const total = this.countMatches(filters);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
@@ -313,6 +344,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         DELETE FROM profile_data;
         INSERT INTO profile_url_trigram (profile_url_trigram) VALUES ('delete-all');
         DELETE FROM profile_url;
+        DELETE FROM profile_url_skeleton;
         DELETE FROM profile_count;
         DELETE FROM profile_ip_count;
       `);
@@ -439,15 +471,24 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       }
       this.addCounts(hours, ips, -1);
       // URLs no profile has any more leave the dictionary and the trigram index.
-      const release = this.statement('UPDATE profile_url SET n = n - ? WHERE id = ? RETURNING n, url');
+      const release = this.statement('UPDATE profile_url SET n = n - ? WHERE id = ? RETURNING n, url, skel_id AS skelId');
       const unindex = this.statement(`INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded) VALUES ('delete', ?, lower(?))`);
       const forget = this.statement('DELETE FROM profile_url WHERE id = ?');
+      const skeletons = new Counter();
       for (const [[urlId], n] of urls) {
-        const left = release.get(n, urlId) as { n: number; url: string } | undefined;
-        if (left && left.n <= 0) {
+        const left = release.get(n, urlId) as { n: number; url: string; skelId: number } | undefined;
+        if (!left) continue;
+        skeletons.add([left.skelId], n);
+        if (left.n <= 0) {
           unindex.run(urlId, left.url);
           forget.run(urlId);
         }
+      }
+      const releaseSkeleton = this.statement('UPDATE profile_url_skeleton SET n = n - ? WHERE id = ? RETURNING n').pluck();
+      const forgetSkeleton = this.statement('DELETE FROM profile_url_skeleton WHERE id = ?');
+      for (const [[skeleton], n] of skeletons) {
+        const left = releaseSkeleton.get(n, skeleton) as number | undefined;
+        if (left !== undefined && left <= 0) forgetSkeleton.run(skeleton);
       }
       return true;
     })();
@@ -473,12 +514,17 @@ export class SqliteProfilerStorage extends ProfilerStorage {
    */
   private matchUrls(needle: string): UrlMatch {
     const like = `%${escapeLike(needle)}%`;
+    if (!/[0-9#]/.test(needle)) {
+      // Exact through the skeletons (see the schema): a scan of a few thousand short rows.
+      const rows = this.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
+      return { like, ids: null, skeletons: { ids: rows.map((r) => r[0]), total: rows.reduce((sum, r) => sum + r[1], 0) } };
+    }
     const found = (
       [...needle].length >= 3
         ? this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(needle)
         : this.statement(`SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(like)
     ) as number[];
-    return { like, ids: found.length <= URL_IDS_MAX ? found : null };
+    return { like, ids: found.length <= URL_IDS_MAX ? found : null, skeletons: null };
   }
 
   private countMatches(f: Filters): number {
@@ -489,6 +535,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
     }
     if (f.url !== null && !others && !f.timeBounded) {
+      if (f.url.skeletons) return f.url.skeletons.total;
       return (
         f.url.ids
           ? this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(f.url.ids))
@@ -577,7 +624,8 @@ function migrate(db: Database.Database): void {
 /** The columns each table of the current schema has (those queries name). */
 const LAYOUT: Record<string, string[]> = {
   profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq'],
-  profile_url: ['id', 'url', 'n'],
+  profile_url: ['id', 'url', 'n', 'skel_id'],
+  profile_url_skeleton: ['id', 'skeleton', 'n'],
   profile_data: ['id', 'data'],
   profile_count: ['hour', 'method', 'status', 'n'],
   profile_ip_count: ['ip', 'n'],
@@ -653,6 +701,12 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) add(rangeCondition(col('token'), f.token));
   if (f.url?.ids) add([`${col('url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
+  else if (f.url?.skeletons && mode === 'index') {
+    add([`p.url_id IN (SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)))`, [JSON.stringify(f.url.skeletons.ids)]]);
+  } else if (f.url?.skeletons && mode === 'range') {
+    // Row by row: the profile's URL's skeleton among the matching ones (a set built once per query).
+    add([`(SELECT skel_id FROM profile_url WHERE id = p.url_id) IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.skeletons.ids)]]);
+  }
   else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
   else if (f.url) add([`${col('url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
   return [where.join(' AND '), params];
@@ -663,6 +717,15 @@ function rangeCondition(column: string, [low, high]: [string, string | null]): [
   return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
 }
 
+/**
+ * A URL with each run of ASCII digits replaced by one '#'. A needle with neither digits nor '#' occurs in a URL
+ * exactly when it occurs in its skeleton (an occurrence holds no digit, so it lies between two runs; LIKE folds
+ * ASCII letters only, never into digits), which is what the URL search relies on.
+ */
+export function urlSkeleton(url: string): string {
+  return url.replace(/[0-9]+/g, '#');
+}
+
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -671,11 +734,11 @@ function yieldToEventLoop(): Promise<void> {
 class Counter implements Iterable<[(string | number)[], number]> {
   private readonly counts = new Map<string, [(string | number)[], number]>();
 
-  add(key: (string | number)[]): void {
+  add(key: (string | number)[], n = 1): void {
     const id = key.join('\u0000');
     const entry = this.counts.get(id);
-    if (entry) entry[1]++;
-    else this.counts.set(id, [key, 1]);
+    if (entry) entry[1] += n;
+    else this.counts.set(id, [key, n]);
   }
 
   [Symbol.iterator](): Iterator<[(string | number)[], number]> {

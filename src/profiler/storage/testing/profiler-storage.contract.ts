@@ -324,6 +324,26 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')));
   });
 
+  it('matches URL parts with digits and "#" exactly (a store may group URLs that differ by numbers)', async () => {
+    await storage.write([
+      record('000001', { url: 'http://localhost/item/12/edit', time: T0 + 1 }),
+      record('000002', { url: 'http://localhost/item/7/edit', time: T0 + 2 }),
+      record('000003', { url: 'http://localhost/item#/edit', time: T0 + 3 }),
+      record('000004', { url: 'http://localhost/items/edit', time: T0 + 4 }),
+    ]);
+    const find = async (url: string) => {
+      const result = await storage.find({ limit: 10, url });
+      return { total: result.total, tokens: tokensOf(result.rows) };
+    };
+    expect(await find('item/')).toEqual({ total: 2, tokens: ['000002', '000001'] });
+    expect(await find('#/')).toEqual({ total: 1, tokens: ['000003'] });
+    expect(await find('m/1')).toEqual({ total: 1, tokens: ['000001'] });
+    expect(await find('/7/')).toEqual({ total: 1, tokens: ['000002'] });
+    expect(await find('/EDIT')).toEqual({ total: 4, tokens: ['000004', '000003', '000002', '000001'] });
+    expect((await storage.find({ limit: 10, url: 'item/', method: 'GET', statusCode: '2' })).total).toBe(2);
+    expect((await storage.find({ limit: 10, url: 'item/', start: T0 + 2, end: T0 + 3 })).total).toBe(1);
+  });
+
   it('folds the case of ASCII letters only in URLs (as LIKE does)', async () => {
     await storage.write([record('000001', { url: 'http://localhost/Café' }), record('000002', { url: 'http://localhost/CAFÉ' })]);
     expect(tokensOf((await storage.find({ limit: 10, url: 'cafÉ' })).rows)).toEqual(['000002']);
