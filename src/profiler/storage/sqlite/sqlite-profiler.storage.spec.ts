@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
-import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import { SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
 
 async function memoryStore(): Promise<SqliteProfilerStorage> {
   const storage = new SqliteProfilerStorage({ file: ':memory:' });
@@ -13,6 +13,22 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
 
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore });
+
+  it('folds the digits of a URL path into skeletons, keeping scheme, host and port', () => {
+    expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe('http://127.0.0.1:3000/product/red-shoe-#?page=#');
+    expect(urlSkeleton('https://shop.test')).toBe('https://shop.test');
+    expect(urlSkeleton('/orders/42')).toBe('/orders/#');
+  });
+
+  it('tells which URLs of a skeleton may contain a needle with digits', () => {
+    const skeleton = 'http://localhost:3000/Item/#/edit?p=#';
+    expect(new SkeletonMatcher(':3000/item').match(skeleton)).toBe('all');
+    expect(new SkeletonMatcher('item/12/').match(skeleton)).toBe('some');
+    expect(new SkeletonMatcher('2/edit?P=1').match(skeleton)).toBe('some');
+    expect(new SkeletonMatcher(':8080/').match(skeleton)).toBe('none');
+    expect(new SkeletonMatcher('item/1/p').match(skeleton)).toBe('none');
+    expect(new SkeletonMatcher('a.c1').match('http://abc.test/#')).toBe('none');
+  });
 
   it('refuses to work before open() and after close()', async () => {
     const closed = new SqliteProfilerStorage({ file: ':memory:' });
@@ -122,8 +138,8 @@ describe('SqliteProfilerStorage', () => {
       const check = new Database(file, { readonly: true });
       try {
         expect(check.prepare('SELECT skeleton, n FROM profile_url_skeleton ORDER BY skeleton').all()).toEqual([
-          { skeleton: 'http://localhost:#/cart', n: 1 },
-          { skeleton: 'http://localhost:#/product/red-shoe-#', n: 1 },
+          { skeleton: 'http://localhost:3000/cart', n: 1 },
+          { skeleton: 'http://localhost:3000/product/red-shoe-#', n: 1 },
         ]);
       } finally {
         check.close();

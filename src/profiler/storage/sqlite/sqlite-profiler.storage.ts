@@ -14,13 +14,14 @@ export interface SqliteProfilerStorageOptions {
 
 type Statement = Database.Statement<unknown[], unknown>;
 /**
- * The URL filter: the LIKE pattern; for a needle without digits the matching URL skeletons (every URL of such a
- * skeleton matches) with their number of profiles; otherwise the ids of the matching distinct URLs when few.
+ * The URL filter: the LIKE pattern, and either the ids of the matching distinct URLs (when few) or the URL
+ * skeletons (see the schema) whose every URL matches (`all`, with their number of profiles) and those some of
+ * whose URLs may match (`check`: their URLs are checked with LIKE); null both: LIKE over every distinct URL.
  */
 interface UrlMatch {
   like: string;
   ids: number[] | null;
-  skeletons: { ids: number[]; total: number } | null;
+  skeletons: { all: number[]; allProfiles: number; check: number[] } | null;
 }
 type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
 
@@ -117,10 +118,10 @@ const MIGRATIONS: string[] = [
   INSERT INTO profile_write (last) SELECT coalesce(max(seq), 0) FROM profile;
   `,
   `
-  -- URL skeletons: each distinct URL with its runs of digits replaced by one '#' (url_skeleton(), a function of
-  -- the connection), with the number of profiles that have one of its URLs. A needle without digits (nor '#')
-  -- is in a URL exactly when it is in the URL's skeleton, and URLs differ mostly by ids and page numbers: the
-  -- thousands of skeletons count a common needle that the hundreds of thousands of distinct URLs could not.
+  -- URL skeletons: each distinct URL with the runs of digits of its path and query replaced by one '#'
+  -- (url_skeleton(), a function of the connection; scheme, host and port are kept), with the number of profiles
+  -- that have one of its URLs. URLs differ mostly by ids and page numbers: a few thousand skeletons stand for
+  -- hundreds of thousands of distinct URLs, and count the matches of a common URL needle (see urlSkeleton()).
   CREATE TABLE profile_url_skeleton (
     id INTEGER PRIMARY KEY,
     skeleton TEXT NOT NULL UNIQUE,
@@ -265,7 +266,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const compiled = compileCriteria(criteria);
     if (!compiled) return { total: 0, rows: [] };
     const url = compiled.url === null ? null : this.matchUrls(compiled.url);
-    if (url?.ids?.length === 0 || url?.skeletons?.ids.length === 0) return { total: 0, rows: [] };
+    if (url?.ids?.length === 0 || (url?.skeletons && url.skeletons.all.length === 0 && url.skeletons.check.length === 0)) return { total: 0, rows: [] };
     const filters = { ...compiled, url };
     const total = this.countMatches(filters);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
@@ -507,24 +508,40 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   // --- search ------------------------------------------------------------------------------------------------
 
   /**
-   * The distinct URLs containing `needle`: their ids when there are at most URL_IDS_MAX (found through the
-   * trigrams, or with LIKE for needles shorter than a trigram), else only the LIKE pattern (a common needle is
-   * then counted by one scan of the distinct URLs, cheaper than reading its trigrams' long lists, and checked
-   * row by row while walking). Both ways match exactly what LIKE '%needle%' matches.
+   * The URLs containing `needle`, exactly what LIKE '%needle%' matches, found the cheapest way:
+   * - a needle without digits (nor '#') is in a URL exactly when it is in its skeleton: the matching skeletons,
+   *   by LIKE over the few thousand of them;
+   * - a needle with digits: the ids of its distinct URLs through the trigrams, when at most URL_IDS_MAX (a page,
+   *   an order: rare); if more (a port, an address: common), through the skeletons: those containing the needle
+   *   itself (digits kept in the host part) match whole, those that may hold it once their '#'s are digits
+   *   are checked URL by URL (SkeletonMatcher), the others cannot match;
+   * - a needle with '#': LIKE over the distinct URLs.
    */
   private matchUrls(needle: string): UrlMatch {
     const like = `%${escapeLike(needle)}%`;
-    if (!/[0-9#]/.test(needle)) {
-      // Exact through the skeletons (see the schema): a scan of a few thousand short rows.
+    if (!needle.includes('#') && !/[0-9]/.test(needle)) {
       const rows = this.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
-      return { like, ids: null, skeletons: { ids: rows.map((r) => r[0]), total: rows.reduce((sum, r) => sum + r[1], 0) } };
+      return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [] } };
     }
-    const found = (
-      [...needle].length >= 3
-        ? this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(needle)
-        : this.statement(`SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(like)
-    ) as number[];
-    return { like, ids: found.length <= URL_IDS_MAX ? found : null, skeletons: null };
+    if ([...needle].length >= 3) {
+      const found = this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`)
+        .pluck()
+        .all(needle) as number[];
+      if (found.length <= URL_IDS_MAX) return { like, ids: found, skeletons: null };
+    }
+    if (needle.includes('#')) return { like, ids: null, skeletons: null };
+    const matcher = new SkeletonMatcher(needle);
+    const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[] };
+    for (const [id, skeleton, n] of this.statement('SELECT id, skeleton, n FROM profile_url_skeleton').raw().iterate() as IterableIterator<[number, string, number]>) {
+      const match = matcher.match(skeleton);
+      if (match === 'all') {
+        skeletons.all.push(id);
+        skeletons.allProfiles += n;
+      } else if (match === 'some') {
+        skeletons.check.push(id);
+      }
+    }
+    return { like, ids: null, skeletons };
   }
 
   private countMatches(f: Filters): number {
@@ -535,7 +552,16 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
     }
     if (f.url !== null && !others && !f.timeBounded) {
-      if (f.url.skeletons) return f.url.skeletons.total;
+      if (f.url.skeletons) {
+        const { allProfiles, check } = f.url.skeletons;
+        if (check.length === 0) return allProfiles;
+        return (
+          allProfiles
+          + (this.statement(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\'`)
+            .pluck()
+            .get(JSON.stringify(check), f.url.like) as number)
+        );
+      }
       return (
         f.url.ids
           ? this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(f.url.ids))
@@ -702,10 +728,20 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   if (f.token !== null) add(rangeCondition(col('token'), f.token));
   if (f.url?.ids) add([`${col('url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
   else if (f.url?.skeletons && mode === 'index') {
-    add([`p.url_id IN (SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)))`, [JSON.stringify(f.url.skeletons.ids)]]);
+    const { all, check } = f.url.skeletons;
+    add([
+      `p.url_id IN (SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?))
+                    UNION ALL SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\')`,
+      [JSON.stringify(all), JSON.stringify(check), f.url.like],
+    ]);
   } else if (f.url?.skeletons && mode === 'range') {
-    // Row by row: the profile's URL's skeleton among the matching ones (a set built once per query).
-    add([`(SELECT skel_id FROM profile_url WHERE id = p.url_id) IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.skeletons.ids)]]);
+    // Row by row: the profile's URL's skeleton among those matching whole, or among the others and the URL matching.
+    const { all, check } = f.url.skeletons;
+    add([
+      `EXISTS (SELECT 1 FROM profile_url x WHERE x.id = p.url_id
+                 AND (x.skel_id IN (SELECT value FROM json_each(?)) OR (x.skel_id IN (SELECT value FROM json_each(?)) AND x.url LIKE ? ESCAPE '\\')))`,
+      [JSON.stringify(all), JSON.stringify(check), f.url.like],
+    ]);
   }
   else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
   else if (f.url) add([`${col('url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
@@ -718,12 +754,45 @@ function rangeCondition(column: string, [low, high]: [string, string | null]): [
 }
 
 /**
- * A URL with each run of ASCII digits replaced by one '#'. A needle with neither digits nor '#' occurs in a URL
- * exactly when it occurs in its skeleton (an occurrence holds no digit, so it lies between two runs; LIKE folds
- * ASCII letters only, never into digits), which is what the URL search relies on.
+ * A URL's skeleton: each run of ASCII digits after the scheme, host and port (from the first '/' after '//')
+ * replaced by one '#'. A needle with neither digits nor '#' occurs in a URL exactly when it occurs in its
+ * skeleton: an occurrence holds no digit, so no run is inside it, and its characters are the URL's (LIKE folds
+ * ASCII letters only, never into digits or '#'). The host part is kept as it is, so that a port or an address
+ * (`:3000`, `127.0.0.1`) is found in the skeletons too.
  */
 export function urlSkeleton(url: string): string {
-  return url.replace(/[0-9]+/g, '#');
+  const authority = url.indexOf('//');
+  const path = authority < 0 ? 0 : url.indexOf('/', authority + 2);
+  if (path < 0) return url;
+  return url.slice(0, path) + url.slice(path).replace(/[0-9]+/g, '#');
+}
+
+/**
+ * Which URLs of a skeleton contain a needle (with digits, without '#'), as LIKE '%needle%' matches (ASCII letters
+ * folded): 'all' when the skeleton contains the needle itself (an occurrence without '#' is in every URL of the
+ * skeleton); 'some' when the needle fits once each '#' is read as any digits (each run of digits of the needle
+ * lies on the same digits or on a '#'); 'none' otherwise, since every URL's occurrence would give such a fit.
+ */
+export class SkeletonMatcher {
+  private readonly folded: string;
+  private readonly fit: RegExp;
+
+  constructor(needle: string) {
+    this.folded = foldAscii(needle);
+    const parts = this.folded.split(/([0-9]+)/);
+    this.fit = new RegExp(parts.map((part, i) => (i % 2 === 1 ? `(?:${part}|#)` : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join(''));
+  }
+
+  match(skeleton: string): 'all' | 'some' | 'none' {
+    const folded = foldAscii(skeleton);
+    if (folded.includes(this.folded)) return 'all';
+    return this.fit.test(folded) ? 'some' : 'none';
+  }
+}
+
+/** ASCII letters in lower case, others unchanged: the case folding of SQLite's LIKE. */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -324,6 +324,29 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')));
   });
 
+  it('searches a URL part with digits found in more than a thousand distinct URLs', async () => {
+    const profiles = Array.from({ length: 3000 }, (_, i) =>
+      record(i.toString(16).padStart(6, '0'), {
+        time: T0 + i * 1000,
+        url: `http://localhost:${i % 3 === 0 ? 8080 : 3000}/Item/${i}?p=${i % 13}`,
+        method: i % 4 === 0 ? 'POST' : 'GET',
+      }),
+    );
+    for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
+    const expected = (test: (p: ProfileRecord) => boolean, limit = 10) => {
+      const matches = profiles.filter(test).reverse();
+      return { total: matches.length, rows: matches.slice(0, limit).map(summary) };
+    };
+    const has = (part: string) => (p: ProfileRecord) => p.url.toLowerCase().includes(part);
+    for (const url of [':3000/', '0/item/', 'item/1', '=1', '1?p=1', '8080/item/2', 'host:8080']) {
+      expect(await storage.find({ limit: 10, url })).toEqual(expected(has(url)));
+    }
+    expect(await storage.find({ limit: 10, url: ':3000/', method: 'POST' })).toEqual(expected((p) => has(':3000/')(p) && p.method === 'POST'));
+    expect(await storage.find({ limit: 5, url: 'item/1', start: T0 + 100_000, end: T0 + 1_500_000 })).toEqual(
+      expected((p) => has('item/1')(p) && p.time >= T0 + 100_000 && p.time <= T0 + 1_500_000, 5),
+    );
+  });
+
   it('matches URL parts with digits and "#" exactly (a store may group URLs that differ by numbers)', async () => {
     await storage.write([
       record('000001', { url: 'http://localhost/item/12/edit', time: T0 + 1 }),
@@ -339,6 +362,8 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     expect(await find('#/')).toEqual({ total: 1, tokens: ['000003'] });
     expect(await find('m/1')).toEqual({ total: 1, tokens: ['000001'] });
     expect(await find('/7/')).toEqual({ total: 1, tokens: ['000002'] });
+    expect(await find('7')).toEqual({ total: 1, tokens: ['000002'] });
+    expect(await find('/1')).toEqual({ total: 1, tokens: ['000001'] });
     expect(await find('/EDIT')).toEqual({ total: 4, tokens: ['000004', '000003', '000002', '000001'] });
     expect((await storage.find({ limit: 10, url: 'item/', method: 'GET', statusCode: '2' })).total).toBe(2);
     expect((await storage.find({ limit: 10, url: 'item/', start: T0 + 2, end: T0 + 3 })).total).toBe(1);
