@@ -28,15 +28,6 @@ type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { 
 /** A row of COLUMNS: the list columns as ProfileSummary names them. */
 type SummaryRow = ProfileSummary;
 
-interface PrunedRow {
-  id: bigint;
-  token: string;
-  ip: string;
-  method: string;
-  urlId: bigint;
-  status: bigint;
-  time: bigint;
-}
 
 /**
  * The key of a profile: its time in the high bits, its write sequence within that millisecond in the low 20.
@@ -179,6 +170,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('journal_size_limit = 67108864');
       db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
       migrate(db);
+      db.exec(`CREATE TEMP TABLE IF NOT EXISTS profile_gone (
+        id INTEGER PRIMARY KEY, token TEXT, ip TEXT, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
+      )`);
       checkLayout(db, this.options.file);
     } catch (error) {
       db.close();
@@ -239,7 +233,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
         ips.add([ip]);
       });
-      this.addCounts(hours, ips, 1);
+      this.addCounts(hours, ips);
       const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
       for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
     })();
@@ -314,22 +308,20 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   /**
    * Deletes the oldest profiles, a chunk per transaction (sized to take about PRUNE_SLICE_MS), letting the event
-   * loop run between chunks: pruning a hundred thousand profiles never blocks requests for long.
+   * loop run between chunks: pruning a hundred thousand profiles never blocks requests for long. Each chunk is a
+   * few set-wise statements (PRUNE_CHUNK_SQL), whatever its size.
    */
   async prune(policy: RetentionPolicy): Promise<string[]> {
     this.connection();
     const removed: string[] = [];
-    const columns = 'id, token, ip, method, url_id AS urlId, status, time';
     if (policy.maxAgeMs > 0) {
-      const cutoff = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
-      const oldest = this.statement(`SELECT ${columns} FROM profile WHERE id < ? ORDER BY id LIMIT ?`).safeIntegers(true);
-      while (this.pruneSlice((chunk) => oldest.all(cutoff, chunk) as PrunedRow[], removed)) await yieldToEventLoop();
+      const below = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
+      while (this.pruneSlice(below - 1n, Number.MAX_SAFE_INTEGER, removed)) await yieldToEventLoop();
     }
     if (policy.maxProfiles > 0) {
-      const oldest = this.statement(`SELECT ${columns} FROM profile ORDER BY id LIMIT ?`).safeIntegers(true);
       for (;;) {
         const excess = this.total() - policy.maxProfiles;
-        if (excess <= 0 || !this.pruneSlice((chunk) => oldest.all(Math.min(chunk, excess)) as PrunedRow[], removed)) break;
+        if (excess <= 0 || !this.pruneSlice(MAX_ID, excess, removed)) break;
         await yieldToEventLoop();
       }
     }
@@ -436,67 +428,30 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return [...duplicates];
   }
 
-  private addCounts(hours: Counter, ips: Counter, sign: 1 | -1): void {
+  private addCounts(hours: Counter, ips: Counter): void {
     const hour = this.statement(
       'INSERT INTO profile_count (hour, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (hour, method, status) DO UPDATE SET n = n + excluded.n',
     );
     const ip = this.statement('INSERT INTO profile_ip_count (ip, n) VALUES (?, ?) ON CONFLICT (ip) DO UPDATE SET n = n + excluded.n');
-    for (const [[h, method, status], n] of hours) hour.run(h, method, status, sign * n);
-    for (const [[address], n] of ips) ip.run(address, sign * n);
-    if (sign < 0) {
-      const goneHour = this.statement('DELETE FROM profile_count WHERE hour = ? AND method = ? AND status = ? AND n <= 0');
-      const goneIp = this.statement('DELETE FROM profile_ip_count WHERE ip = ? AND n <= 0');
-      for (const [[h, method, status]] of hours) goneHour.run(h, method, status);
-      for (const [[address]] of ips) goneIp.run(address);
-    }
+    for (const [[h, method, status], n] of hours) hour.run(h, method, status, n);
+    for (const [[address], n] of ips) ip.run(address, n);
   }
 
-  /** Deletes one chunk (the rows `select` returns: the oldest, consecutive); false when there was none. */
-  private pruneSlice(select: (chunk: number) => PrunedRow[], removed: string[]): boolean {
+  /** Deletes one chunk: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
+  private pruneSlice(maxId: bigint, atMost: number, removed: string[]): boolean {
     const started = performance.now();
     const done = this.connection().transaction(() => {
-      const rows = select(this.pruneChunk);
-      if (rows.length === 0) return false;
-      const first = rows[0].id;
-      const last = rows[rows.length - 1].id;
-      this.statement('DELETE FROM profile WHERE id BETWEEN ? AND ?').run(first, last);
-      this.statement('DELETE FROM profile_data WHERE id BETWEEN ? AND ?').run(first, last);
-      const hours = new Counter();
-      const ips = new Counter();
-      const urls = new Counter();
-      for (const row of rows) {
-        hours.add([Math.floor(Number(row.time) / HOUR), row.method.toUpperCase(), Number(row.status)]);
-        ips.add([row.ip]);
-        urls.add([Number(row.urlId)]);
-        removed.push(row.token);
-      }
-      this.addCounts(hours, ips, -1);
-      // URLs no profile has any more leave the dictionary and the trigram index.
-      const release = this.statement('UPDATE profile_url SET n = n - ? WHERE id = ? RETURNING n, url, skel_id AS skelId');
-      const unindex = this.statement(`INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded) VALUES ('delete', ?, lower(?))`);
-      const forget = this.statement('DELETE FROM profile_url WHERE id = ?');
-      const skeletons = new Counter();
-      for (const [[urlId], n] of urls) {
-        const left = release.get(n, urlId) as { n: number; url: string; skelId: number } | undefined;
-        if (!left) continue;
-        skeletons.add([left.skelId], n);
-        if (left.n <= 0) {
-          unindex.run(urlId, left.url);
-          forget.run(urlId);
-        }
-      }
-      const releaseSkeleton = this.statement('UPDATE profile_url_skeleton SET n = n - ? WHERE id = ? RETURNING n').pluck();
-      const forgetSkeleton = this.statement('DELETE FROM profile_url_skeleton WHERE id = ?');
-      for (const [[skeleton], n] of skeletons) {
-        const left = releaseSkeleton.get(n, skeleton) as number | undefined;
-        if (left !== undefined && left <= 0) forgetSkeleton.run(skeleton);
-      }
+      this.statement('DELETE FROM temp.profile_gone').run();
+      const taken = this.statement(PRUNE_TAKE_SQL).run(maxId, Math.min(this.pruneChunk, atMost)).changes;
+      if (taken === 0) return false;
+      for (const sql of PRUNE_CHUNK_SQL) this.statement(sql).run();
+      for (const token of this.statement('SELECT token FROM temp.profile_gone ORDER BY id').pluck().iterate() as IterableIterator<string>) removed.push(token);
       return true;
     })();
     const elapsed = performance.now() - started;
     if (done && elapsed > 0) {
       // At most doubling: one quick slice (pages already cached) must not make the next one long.
-      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, 10_000, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
+      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, PRUNE_CHUNK_MAX, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
     }
     return done;
   }
@@ -630,6 +585,40 @@ const URL_IDS_MAX = 1000;
 const TOKEN_PAGE = 20_000;
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
+/** Most profiles deleted in one prune transaction. */
+const PRUNE_CHUNK_MAX = 20_000;
+/** The largest key. */
+const MAX_ID = (1n << 63n) - 1n;
+
+/**
+ * A prune chunk: the profiles going (the oldest, consecutive keys) are first copied into the temporary table
+ * profile_gone, with their URL's skeleton; then every running total, URL and skeleton count is lowered by one
+ * grouped statement each, the URLs and skeletons no profile has any more leave (the URLs their trigram index
+ * too), and the profiles and their data are deleted as one key range.
+ */
+const PRUNE_TAKE_SQL = `
+  INSERT INTO temp.profile_gone (id, token, ip, method, url_id, skel_id, status, time)
+  SELECT p.id, p.token, p.ip, p.method, p.url_id, u.skel_id, p.status, p.time
+  FROM profile p CROSS JOIN profile_url u ON u.id = p.url_id
+  WHERE p.id <= ? ORDER BY p.id LIMIT ?`;
+const PRUNE_CHUNK_SQL = [
+  `UPDATE profile_count SET n = n - g.k
+   FROM (SELECT time / ${HOUR} AS hour, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+   WHERE profile_count.hour = g.hour AND profile_count.method = g.method AND profile_count.status = g.status`,
+  `DELETE FROM profile_count WHERE n <= 0
+   AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
+  `UPDATE profile_ip_count SET n = n - g.k FROM (SELECT ip, count(*) AS k FROM temp.profile_gone GROUP BY ip) AS g WHERE profile_ip_count.ip = g.ip`,
+  'DELETE FROM profile_ip_count WHERE ip IN (SELECT ip FROM temp.profile_gone) AND n <= 0',
+  'UPDATE profile_url SET n = n - g.k FROM (SELECT url_id, count(*) AS k FROM temp.profile_gone GROUP BY url_id) AS g WHERE profile_url.id = g.url_id',
+  `UPDATE profile_url_skeleton SET n = n - g.k
+   FROM (SELECT skel_id, count(*) AS k FROM temp.profile_gone GROUP BY skel_id) AS g WHERE profile_url_skeleton.id = g.skel_id`,
+  `INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded)
+   SELECT 'delete', id, lower(url) FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0`,
+  'DELETE FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
+  'DELETE FROM profile_url_skeleton WHERE id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
+  'DELETE FROM profile WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
+  'DELETE FROM profile_data WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
+];
 /** Reading the next row of a walk costs about this fraction of a match sought through an index (measured). */
 const WALK_ROW_COST = 0.25;
 /** A combination of filters with a time range holding at most this many profiles is counted over that range. */

@@ -290,6 +290,19 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     it.each(cases.map((c) => [JSON.stringify(c), c] as const))('%s', async (_name, criteria) => {
       expect(await storage.find(criteria)).toEqual(expected(criteria));
     });
+
+    it('keeps every count exact once the oldest are pruned', async () => {
+      const oldest = all.map((p, i) => ({ p, i })).sort((a, b) => a.p.time - b.p.time || a.i - b.i);
+      const removed = await storage.prune({ maxProfiles: 350, maxAgeMs: 0, now: T0 });
+      expect(removed).toEqual(oldest.slice(0, all.length - 350).map(({ p }) => p.token));
+      const kept = new Set(oldest.slice(all.length - 350).map(({ p }) => p.token));
+      for (const criteria of cases) {
+        const whole = expected({ ...criteria, limit: all.length });
+        const left = whole.rows.filter((row) => kept.has(row.token));
+        expect(await storage.find(criteria)).toEqual({ total: left.length, rows: left.slice(0, criteria.limit) });
+      }
+      expect(await storage.count()).toBe(350);
+    });
   });
 
   it('finds the newest matches when they are common overall but missing among the newest', async () => {
