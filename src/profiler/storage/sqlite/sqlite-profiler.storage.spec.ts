@@ -146,6 +146,31 @@ describe('SqliteProfilerStorage', () => {
       }
     });
 
+    it('prunes a file in a worker thread, writes waiting for each chunk, every count exact', async () => {
+      const file = join(dir, 'prune.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      const profiles = Array.from({ length: 6000 }, (_, i) =>
+        record((0x100000 + i).toString(16), { time: 1_000_000 + i, url: `http://localhost/item/${i % 700}`, method: i % 5 === 0 ? 'POST' : 'GET', ip: `10.0.${i % 300}.1` }),
+      );
+      for (let i = 0; i < profiles.length; i += 1000) await store.write(profiles.slice(i, i + 1000));
+      const pruning = store.prune({ maxProfiles: 1000, maxAgeMs: 0, now: 0 });
+      const late = record('200000', { time: 2_000_000, url: 'http://localhost/late' });
+      await store.write([late]);
+      const removed = await pruning;
+      expect(removed).toEqual(profiles.slice(0, removed.length).map((p) => p.token));
+      expect(removed.length).toBeGreaterThanOrEqual(5000);
+      expect(await store.count()).toBe(profiles.length + 1 - removed.length);
+      const kept = [...profiles.slice(removed.length), late];
+      expect((await store.find({ limit: 1, method: 'POST' })).total).toBe(kept.filter((p) => p.method === 'POST').length);
+      expect((await store.find({ limit: 1, ip: '10.0.1' })).total).toBe(kept.filter((p) => p.ip.startsWith('10.0.1')).length);
+      expect((await store.find({ limit: 1, url: 'item/' })).total).toBe(kept.filter((p) => p.url.includes('item/')).length);
+      expect((await store.find({ limit: 1, url: 'item/69' })).total).toBe(kept.filter((p) => p.url.includes('item/69')).length);
+      expect(await store.read(profiles[0].token)).toBeNull();
+      expect(await store.read(late.token)).toEqual(late);
+      await store.close();
+    });
+
     it('refuses a store written by a newer schema', async () => {
       const file = join(dir, 'future.sqlite');
       const db = new Database(file);

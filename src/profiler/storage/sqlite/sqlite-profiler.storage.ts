@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
+import { PruneWorker } from './prune-worker.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 
@@ -143,6 +144,12 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   readonly shared = false;
   private db?: Database.Database;
   private checkpointer?: WalCheckpointer;
+  /** Prunes a file's profiles in a worker thread (an in-memory store prunes on the event loop). */
+  private pruner?: PruneWorker;
+  /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
+  private pruning: Promise<unknown> | null = null;
+  /** Rows deleted per worker chunk, adapted to keep each at about PRUNE_WORKER_SLICE_MS. */
+  private workerChunk = 5000;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
   /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
@@ -170,9 +177,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('journal_size_limit = 67108864');
       db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
       migrate(db);
-      db.exec(`CREATE TEMP TABLE IF NOT EXISTS profile_gone (
-        id INTEGER PRIMARY KEY, token TEXT, ip TEXT, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
-      )`);
+      db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.options.file);
     } catch (error) {
       db.close();
@@ -187,12 +192,14 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         if (this.db === db) db.pragma('wal_autocheckpoint = 1000');
       });
       this.checkpointer.start();
+      this.pruner = new PruneWorker(this.options.file, { setup: PRUNE_SETUP_SQL, take: PRUNE_TAKE_SQL, chunk: PRUNE_CHUNK_SQL });
     }
   }
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
     const blobs = await this.encodeAll(profiles);
+    await this.prunerIdle();
     const db = this.connection();
     const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n, skel_id AS skelId');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
@@ -307,21 +314,22 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   /**
-   * Deletes the oldest profiles, a chunk per transaction (sized to take about PRUNE_SLICE_MS), letting the event
-   * loop run between chunks: pruning a hundred thousand profiles never blocks requests for long. Each chunk is a
-   * few set-wise statements (PRUNE_CHUNK_SQL), whatever its size.
+   * Deletes the oldest profiles, a chunk per transaction, each a few set-wise statements (PRUNE_CHUNK_SQL). A
+   * file's chunks run in a worker thread (PruneWorker), about PRUNE_WORKER_SLICE_MS each, the store's writes
+   * waiting for each (asynchronously); an in-memory store's run on the event loop, about PRUNE_SLICE_MS each, with
+   * the event loop free between them. Either way pruning a hundred thousand profiles never blocks requests.
    */
   async prune(policy: RetentionPolicy): Promise<string[]> {
     this.connection();
     const removed: string[] = [];
     if (policy.maxAgeMs > 0) {
       const below = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
-      while (this.pruneSlice(below - 1n, Number.MAX_SAFE_INTEGER, removed)) await yieldToEventLoop();
+      while (await this.pruneNext(below - 1n, Number.MAX_SAFE_INTEGER, removed)) await yieldToEventLoop();
     }
     if (policy.maxProfiles > 0) {
       for (;;) {
         const excess = this.total() - policy.maxProfiles;
-        if (excess <= 0 || !this.pruneSlice(MAX_ID, excess, removed)) break;
+        if (excess <= 0 || !(await this.pruneNext(MAX_ID, excess, removed))) break;
         await yieldToEventLoop();
       }
     }
@@ -329,6 +337,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   async clear(): Promise<number> {
+    await this.prunerIdle();
     const db = this.connection();
     return db.transaction(() => {
       const count = this.statement('SELECT count(*) FROM profile').pluck().get() as number;
@@ -369,6 +378,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     if (!db) return;
     this.db = undefined;
     this.statements.clear();
+    await this.pruning?.catch(() => undefined);
+    await this.pruner?.stop();
+    this.pruner = undefined;
     await this.checkpointer?.stop();
     this.checkpointer = undefined;
     try {
@@ -437,7 +449,30 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     for (const [[address], n] of ips) ip.run(address, n);
   }
 
-  /** Deletes one chunk: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
+  /** Resolves when no prune chunk is under way in the worker. */
+  private async prunerIdle(): Promise<void> {
+    while (this.pruning) await this.pruning.catch(() => undefined);
+  }
+
+  /** Deletes one chunk (in the worker for a file): the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
+  private async pruneNext(maxId: bigint, atMost: number, removed: string[]): Promise<boolean> {
+    if (!this.pruner) return this.pruneSlice(maxId, atMost, removed);
+    await this.prunerIdle();
+    const chunk = this.pruner.chunk(maxId, Math.min(this.workerChunk, atMost));
+    this.pruning = chunk;
+    try {
+      const { tokens, ms } = await chunk;
+      for (const token of tokens) removed.push(token);
+      if (tokens.length > 0 && ms > 0) {
+        this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
+      }
+      return tokens.length > 0;
+    } finally {
+      if (this.pruning === chunk) this.pruning = null;
+    }
+  }
+
+  /** Deletes one chunk on the event loop: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
   private pruneSlice(maxId: bigint, atMost: number, removed: string[]): boolean {
     const started = performance.now();
     const done = this.connection().transaction(() => {
@@ -585,6 +620,8 @@ const URL_IDS_MAX = 1000;
 const TOKEN_PAGE = 20_000;
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
+/** Target duration of one prune transaction in the worker, in milliseconds (the store's writes wait that long at most). */
+const PRUNE_WORKER_SLICE_MS = 250;
 /** Most profiles deleted in one prune transaction. */
 const PRUNE_CHUNK_MAX = 20_000;
 /** The largest key. */
@@ -596,6 +633,10 @@ const MAX_ID = (1n << 63n) - 1n;
  * grouped statement each, the URLs and skeletons no profile has any more leave (the URLs their trigram index
  * too), and the profiles and their data are deleted as one key range.
  */
+const PRUNE_SETUP_SQL = `
+  CREATE TEMP TABLE IF NOT EXISTS profile_gone (
+    id INTEGER PRIMARY KEY, token TEXT, ip TEXT, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
+  )`;
 const PRUNE_TAKE_SQL = `
   INSERT INTO temp.profile_gone (id, token, ip, method, url_id, skel_id, status, time)
   SELECT p.id, p.token, p.ip, p.method, p.url_id, u.skel_id, p.status, p.time
