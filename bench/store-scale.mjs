@@ -3,7 +3,11 @@
 // to remove 100,000 profiles (and the longest the event loop was blocked meanwhile), and seeding the token registry.
 //
 //   npm run build && node bench/store-scale.mjs [--profiles=1000000] [--file=/tmp/shopkernel-store-scale.sqlite]
-//                                               [--batch=500] [--runs=200] [--reuse]
+//                                               [--batch=500] [--runs=200] [--reuse] [--dbstat] [--no-http]
+//
+// --dbstat lists the bytes of each table and index; --no-http skips timing the pages over HTTP (the built
+// application, dist/main.js, started on the store with retention off). The output ends with issue 7's targets,
+// each with its figure and "met" or "MISSED".
 //
 // --reuse keeps an existing file that already holds the profiles (filling a million takes several minutes);
 // after measuring prune it writes 100,000 new profiles back, so the file can be reused again.
@@ -243,8 +247,14 @@ async function main() {
     log(`|${'-'.repeat(48)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`);
   };
   // kind: which target of issue 7 a query belongs to ('combined' and 'other' are reported, not targets).
+  // Combined filters (not a target) count through an index and can take long: fewer runs.
   const q = async (kind, name, criteria) =>
-    results.push({ kind, ...(await measure(name, RUNS, (i) => storage.find(typeof criteria === 'function' ? criteria(i) : criteria))) });
+    results.push({
+      kind,
+      ...(await measure(kind === 'combined' ? `${name} (${Math.max(10, Math.floor(RUNS / 10))} runs)` : name, kind === 'combined' ? Math.max(10, Math.floor(RUNS / 10)) : RUNS, (i) =>
+        storage.find(typeof criteria === 'function' ? criteria(i) : criteria),
+      )),
+    });
   header();
   await q('latest', 'latest 10, no filter', { limit: 10 });
   await q('latest', 'latest 50, no filter', { limit: 50 });
@@ -312,16 +322,39 @@ async function main() {
 
   // Prune 100,000 (the oldest), chunked; the event loop's longest block meanwhile.
   log('');
+  // Meanwhile, as an application would: a batch of 20 profiles written every 50 ms, and a search every 50 ms (the
+  // newest 10), each timed. The prune keeps the newest count - PRUNED: it also removes as many as were written meanwhile.
   const count = await storage.count();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const t = performance.now();
+  const during = { writes: [], searches: [], written: 0 };
+  let pruneDone = false;
+  const traffic = (async () => {
+    let k = 0;
+    while (!pruneDone) {
+      const batch = Array.from({ length: 20 }, (_, j) => sampleProfile(PROFILES * 4 + k * 20 + j, { time: latest + 100_000 + k * 20 + j, token: tokens.next() }));
+      k++;
+      let s = performance.now();
+      await storage.write(batch);
+      during.writes.push(performance.now() - s);
+      during.written += batch.length;
+      s = performance.now();
+      await storage.find({ limit: 10 });
+      during.searches.push(performance.now() - s);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
   const removed = await storage.prune({ maxProfiles: count - PRUNED, maxAgeMs: 0, now: Date.now() });
   const pruneMs = performance.now() - t;
+  pruneDone = true;
+  await traffic;
   delay.disable();
   tokens.release(removed);
   const pruneBlock = delay.max / 1e6;
-  log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
+  const longest = (list) => Math.max(0, ...list);
+  log(`prune() removed ${removed.length} profiles (${PRUNED} + the ${during.written} written meanwhile) in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
+  log(`  meanwhile: ${during.writes.length} writes of 20 profiles (longest ${longest(during.writes).toFixed(1)} ms: a write waits for the prune chunk under way), ${during.searches.length} searches (longest ${longest(during.searches).toFixed(1)} ms)`);
   // By age: the next 50,000 or so (their times are those the fill gave them).
   let cutoff = END - SPAN;
   let n = 0;
@@ -356,7 +389,7 @@ async function main() {
     target('search page p95 <= 20 ms: over HTTP', worst(searches).p95 <= 20, `worst p95 ${ms(worst(searches).p95)} (${worst(searches).name})`);
   }
   target('<= 4 KB on disk per typical profile', bytes / stored <= 4096, `${(bytes / stored).toFixed(0)} bytes per profile`);
-  target(`pruning ${PRUNED} profiles <= 2 s`, pruneMs <= 2000 && removed.length === PRUNED, `${(pruneMs / 1000).toFixed(2)} s for ${removed.length}`);
+  target(`pruning ${PRUNED} profiles <= 2 s`, pruneMs <= 2000 && removed.length >= PRUNED, `${(pruneMs / 1000).toFixed(2)} s for ${removed.length}`);
   target('... without blocking requests (longest event-loop block <= 20 ms)', pruneBlock <= 20, `longest block ${pruneBlock.toFixed(1)} ms`);
   const combined = worst(results.filter((r) => r.kind === 'combined'));
   log(`(not a target) combined filters: worst p95 ${ms(combined.p95)} (${combined.name})`);
