@@ -239,8 +239,6 @@ async function main() {
   const pick = (list, i) => list[i % list.length];
   const randomToken = (i) => allTokens[(i * 7919 + 13) % allTokens.length].toString(16).padStart(6, '0');
   log('');
-  log(`| ${'query (limit 10 unless said)'.padEnd(46)} | ${'total'.padStart(8)} | ${'p50'.padStart(10)} | ${'p95'.padStart(10)} |`);
-  log(`|${'-'.repeat(48)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`);
   const results = [];
   const header = () => {
     log(`| ${'query (limit 10 unless said)'.padEnd(46)} | ${'total'.padStart(8)} | ${'p50'.padStart(10)} | ${'p95'.padStart(10)} |`);

@@ -73,7 +73,7 @@ export class PruneWorker {
   constructor(
     private readonly file: string,
     private readonly statements: PruneWorkerStatements,
-    private readonly cacheSize = -65536,
+    private readonly cacheSize = -131072,
   ) {}
 
   /** Deletes one chunk: the oldest profiles with a key up to `maxId`, at most `atMost`. */

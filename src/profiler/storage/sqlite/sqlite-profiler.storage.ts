@@ -149,7 +149,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
   private pruning: Promise<unknown> | null = null;
   /** Rows deleted per worker chunk, adapted to keep each at about PRUNE_WORKER_SLICE_MS. */
-  private workerChunk = 5000;
+  private workerChunk = 10_000;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
   /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
@@ -501,11 +501,11 @@ export class SqliteProfilerStorage extends ProfilerStorage {
    * The URLs containing `needle`, exactly what LIKE '%needle%' matches, found the cheapest way:
    * - a needle without digits (nor '#') is in a URL exactly when it is in its skeleton: the matching skeletons,
    *   by LIKE over the few thousand of them;
-   * - a needle with digits: the ids of its distinct URLs through the trigrams, when at most URL_IDS_MAX (a page,
-   *   an order: rare); if more (a port, an address: common), through the skeletons: those containing the needle
-   *   itself (digits kept in the host part) match whole, those that may hold it once their '#'s are digits
-   *   are checked URL by URL (SkeletonMatcher), the others cannot match;
-   * - a needle with '#': LIKE over the distinct URLs.
+   * - a needle with digits, through the skeletons: those containing the needle itself (digits kept in the host
+   *   part) match whole, those that may hold it once their '#'s are digits are checked URL by URL
+   *   (SkeletonMatcher), the others cannot match. When the URLs to check are many (`orders/42`: every order
+   *   page may), the trigrams give the ids of its distinct URLs instead if at most URL_IDS_MAX have it;
+   * - a needle with '#': its distinct URLs' ids through the trigrams if few, else LIKE over the distinct URLs.
    */
   private matchUrls(needle: string): UrlMatch {
     const like = `%${escapeLike(needle)}%`;
@@ -513,15 +513,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       const rows = this.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
       return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [] } };
     }
-    if ([...needle].length >= 3) {
-      const found = this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`)
-        .pluck()
-        .all(needle) as number[];
-      if (found.length <= URL_IDS_MAX) return { like, ids: found, skeletons: null };
-    }
-    if (needle.includes('#')) return { like, ids: null, skeletons: null };
+    if (needle.includes('#')) return { like, ids: this.trigramIds(needle), skeletons: null };
     const matcher = new SkeletonMatcher(needle);
     const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[] };
+    let toCheck = 0;
     for (const [id, skeleton, n] of this.statement('SELECT id, skeleton, n FROM profile_url_skeleton').raw().iterate() as IterableIterator<[number, string, number]>) {
       const match = matcher.match(skeleton);
       if (match === 'all') {
@@ -529,9 +524,23 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         skeletons.allProfiles += n;
       } else if (match === 'some') {
         skeletons.check.push(id);
+        toCheck += n;
       }
     }
+    if (toCheck > SKELETON_CHECK_MAX) {
+      const ids = this.trigramIds(needle);
+      if (ids) return { like, ids, skeletons: null };
+    }
     return { like, ids: null, skeletons };
+  }
+
+  /** The ids of the distinct URLs containing `needle` (3 characters or more), through the trigrams; null if more than URL_IDS_MAX. */
+  private trigramIds(needle: string): number[] | null {
+    if ([...needle].length < 3) return null;
+    const found = this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`)
+      .pluck()
+      .all(needle) as number[];
+    return found.length <= URL_IDS_MAX ? found : null;
   }
 
   private countMatches(f: Filters): number {
@@ -616,14 +625,16 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 const ENCODE_CONCURRENCY = 4;
 /** A URL needle found in at most this many distinct URLs is searched through their ids. */
 const URL_IDS_MAX = 1000;
+/** A needle with digits whose skeletons leave more profiles than this to check URL by URL tries the trigrams first. */
+const SKELETON_CHECK_MAX = 20_000;
 /** Tokens read per query by allTokens(). */
 const TOKEN_PAGE = 20_000;
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
 /** Target duration of one prune transaction in the worker, in milliseconds (the store's writes wait that long at most). */
-const PRUNE_WORKER_SLICE_MS = 250;
+const PRUNE_WORKER_SLICE_MS = 1000;
 /** Most profiles deleted in one prune transaction. */
-const PRUNE_CHUNK_MAX = 20_000;
+const PRUNE_CHUNK_MAX = 50_000;
 /** The largest key. */
 const MAX_ID = (1n << 63n) - 1n;
 
