@@ -22,8 +22,10 @@ type Statement = Database.Statement<unknown[], unknown>;
 interface UrlMatch {
   like: string;
   ids: number[] | null;
-  skeletons: { all: number[]; allProfiles: number; check: number[] } | null;
+  skeletons: { all: number[]; allProfiles: number; check: number[]; checkProfiles: number } | null;
 }
+/** The filter whose index drives a search through the indexes (the others checked row by row). */
+type Driver = 'ip' | 'method' | 'status' | 'token' | 'url';
 type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
 
 /** A row of COLUMNS: the list columns as ProfileSummary names them. */
@@ -511,12 +513,11 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const like = `%${escapeLike(needle)}%`;
     if (!needle.includes('#') && !/[0-9]/.test(needle)) {
       const rows = this.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
-      return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [] } };
+      return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [], checkProfiles: 0 } };
     }
     if (needle.includes('#')) return { like, ids: this.trigramIds(needle), skeletons: null };
     const matcher = new SkeletonMatcher(needle);
-    const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[] };
-    let toCheck = 0;
+    const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[], checkProfiles: 0 };
     for (const [id, skeleton, n] of this.statement('SELECT id, skeleton, n FROM profile_url_skeleton').raw().iterate() as IterableIterator<[number, string, number]>) {
       const match = matcher.match(skeleton);
       if (match === 'all') {
@@ -524,10 +525,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         skeletons.allProfiles += n;
       } else if (match === 'some') {
         skeletons.check.push(id);
-        toCheck += n;
+        skeletons.checkProfiles += n;
       }
     }
-    if (toCheck > SKELETON_CHECK_MAX) {
+    if (skeletons.checkProfiles > SKELETON_CHECK_MAX) {
       const ids = this.trigramIds(needle);
       if (ids) return { like, ids, skeletons: null };
     }
@@ -568,8 +569,36 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       ) as number;
     }
     const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : Infinity;
-    const [where, params] = conditions(f, inRange <= RANGE_COUNT_MAX ? 'range' : 'index', f.fromId, f.toId);
+    const [where, params] = inRange <= RANGE_COUNT_MAX ? conditions(f, 'range', f.fromId, f.toId) : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
     return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+  }
+
+  /**
+   * For a combination of filters searched through the indexes: the filter matching the fewest profiles (known
+   * from the running totals and URL counts), whose index then drives the query, the others checked row by row.
+   * SQLite alone would often pick the index of a common value. Null for a single filter.
+   */
+  private driver(f: Filters): Driver | null {
+    const estimates: [Driver, number][] = [];
+    const none = { ip: null, url: null, token: null, method: null, status: null };
+    if (f.ip !== null) {
+      const [sql, params] = rangeCondition('ip', f.ip);
+      estimates.push(['ip', this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number]);
+    }
+    if (f.method !== null) estimates.push(['method', this.countByTotals({ ...f, ...none, method: f.method }, 0, MAX_TIME)]);
+    if (f.status !== null) estimates.push(['status', this.countByTotals({ ...f, ...none, status: f.status }, 0, MAX_TIME)]);
+    if (f.token !== null) estimates.push(['token', this.total() / 16 ** f.token[0].length]);
+    if (f.url !== null) {
+      const { ids, skeletons } = f.url;
+      const n = ids
+        ? (this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(ids)) as number)
+        : skeletons
+          ? skeletons.allProfiles + skeletons.checkProfiles
+          : Infinity;
+      estimates.push(['url', n]);
+    }
+    if (estimates.length < 2) return null;
+    return estimates.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
   }
 
   /** Matches by method, status and time, from the hourly totals plus the rows of the partial hours at the ends. */
@@ -617,7 +646,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       // Otherwise the matches are rarer among the newest than overall: seek them.
       if (rows.length === limit || from === f.fromId) return rows;
     }
-    return select(...conditions(f, f.timeBounded && inRange <= 4 * total + 2000 ? 'range' : 'index', f.fromId, f.toId));
+    if (f.timeBounded && inRange <= 4 * total + 2000) return select(...conditions(f, 'range', f.fromId, f.toId));
+    return select(...conditions(f, 'index', f.fromId, f.toId, this.driver(f)));
   }
 }
 
@@ -752,11 +782,13 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
 /**
  * The WHERE clause of a search between two keys, written so that SQLite drives the query the chosen way: `walk`
  * and `range` through the table's key range, checking the other conditions row by row (hidden from the indexes
- * by a unary +); `index` through the filters' indexes (the key range hidden), for rare matches. `walk` is only
+ * by a unary +); `index` through the filters' indexes (the key range hidden), for rare matches: only the
+ * `driver`'s index when one is given (the others hidden too), else SQLite picks. `walk` is only
  * used in a SELECT that joins the profile's URL (u).
  */
-function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint): [string, unknown[]] {
-  const col = (name: string) => (mode === 'index' ? `p.${name}` : `+p.${name}`);
+function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint, driver: Driver | null = null): [string, unknown[]] {
+  const indexed = (key: Driver) => mode === 'index' && (driver === null || driver === key);
+  const col = (key: Driver, name: string = key) => (indexed(key) ? `p.${name}` : `+p.${name}`);
   const where = [mode === 'index' ? '+p.id BETWEEN ? AND ?' : 'p.id BETWEEN ? AND ?'];
   const params: unknown[] = [fromId, toId];
   const add = ([sql, values]: [string, unknown[]]) => {
@@ -767,15 +799,15 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) add(rangeCondition(col('token'), f.token));
-  if (f.url?.ids) add([`${col('url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
-  else if (f.url?.skeletons && mode === 'index') {
+  if (f.url?.ids) add([`${col('url', 'url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
+  else if (f.url?.skeletons && indexed('url')) {
     const { all, check } = f.url.skeletons;
     add([
       `p.url_id IN (SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?))
                     UNION ALL SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\')`,
       [JSON.stringify(all), JSON.stringify(check), f.url.like],
     ]);
-  } else if (f.url?.skeletons && mode === 'range') {
+  } else if (f.url?.skeletons && mode !== 'walk') {
     // Row by row: the profile's URL's skeleton among those matching whole, or among the others and the URL matching.
     const { all, check } = f.url.skeletons;
     add([
@@ -785,7 +817,7 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
     ]);
   }
   else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
-  else if (f.url) add([`${col('url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
+  else if (f.url) add([`${col('url', 'url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
   return [where.join(' AND '), params];
 }
 
