@@ -6,11 +6,13 @@ import { Worker } from 'node:worker_threads';
  * chunk in one transaction (the statements come from the store: `take` copies the profiles going into the
  * temporary table profile_gone, `chunk` lowers the counts and deletes them) and answers with their tokens.
  */
+// busy_timeout as the store's own connection: a store locked by another process fails a chunk quickly (the
+// retention reports it and tries again at its next run) instead of holding the store's writes.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = 250');
 db.pragma('synchronous = NORMAL');
 db.pragma('temp_store = MEMORY');
 db.pragma('cache_size = ' + workerData.cacheSize);

@@ -99,7 +99,7 @@ describe('SqliteProfilerStorage', () => {
       // Back to version 1 as it was: no seq column, no URL skeletons.
       const db = new Database(file);
       db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
-      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton');
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
       db.pragma('user_version = 1');
       db.close();
       const reopened = new SqliteProfilerStorage({ file });
@@ -123,13 +123,15 @@ describe('SqliteProfilerStorage', () => {
       ]);
       await store.close();
       const db = new Database(file);
-      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton');
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
       db.pragma('user_version = 2');
       db.close();
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
       expect((await reopened.find({ limit: 10, url: 'shoe-12' })).total).toBe(2);
+      expect((await reopened.find({ limit: 10, token: '0' })).total).toBe(4);
+      expect((await reopened.find({ limit: 10, token: '00' })).total).toBe(4);
       await reopened.write([record('000005', { url: 'http://localhost:3000/product/red-shoe-99' })]);
       expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(4);
       await reopened.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });

@@ -125,6 +125,13 @@ const MIGRATIONS: string[] = [
   INSERT INTO profile_url_skeleton (skeleton, n) SELECT url_skeleton(url), sum(n) FROM profile_url GROUP BY 1;
   UPDATE profile_url SET skel_id = s.id FROM profile_url_skeleton s WHERE s.skeleton = url_skeleton(profile_url.url);
   CREATE INDEX profile_url_skel ON profile_url (skel_id);
+  -- Running totals per first two characters of the token: a token prefix of one or two characters matches a
+  -- sixteenth or a 256th of the store, counted here instead of over tens of thousands of index entries.
+  CREATE TABLE profile_token_count (
+    prefix TEXT NOT NULL PRIMARY KEY,
+    n INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO profile_token_count (prefix, n) SELECT substr(token, 1, 2), count(*) FROM profile GROUP BY 1;
   `,
 ];
 
@@ -219,6 +226,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
       const ips = new Counter();
+      const prefixes = new Counter();
       const skeletons = new Counter();
       const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
       profiles.forEach((profile, i) => {
@@ -241,8 +249,11 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         insertData.run(id, blobs[i]);
         hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
         ips.add([ip]);
+        prefixes.add([[...String(profile.token)].slice(0, 2).join('')]);
       });
       this.addCounts(hours, ips);
+      const prefix = this.statement('INSERT INTO profile_token_count (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n');
+      for (const [[p], n] of prefixes) prefix.run(p, n);
       const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
       for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
     })();
@@ -351,6 +362,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         DELETE FROM profile_url_skeleton;
         DELETE FROM profile_count;
         DELETE FROM profile_ip_count;
+        DELETE FROM profile_token_count;
       `);
       return count;
     })();
@@ -551,6 +563,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       const [sql, params] = rangeCondition('ip', f.ip);
       return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
     }
+    if (f.token !== null && [...f.token[0]].length <= 2 && f.ip === null && f.method === null && f.status === null && f.url === null && !f.timeBounded) {
+      const [sql, params] = rangeCondition('prefix', f.token);
+      return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_token_count WHERE ${sql}`).pluck().get(...params) as number;
+    }
     if (f.url !== null && !others && !f.timeBounded) {
       if (f.url.skeletons) {
         const { allProfiles, check } = f.url.skeletons;
@@ -691,6 +707,9 @@ const PRUNE_CHUNK_SQL = [
    AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
   `UPDATE profile_ip_count SET n = n - g.k FROM (SELECT ip, count(*) AS k FROM temp.profile_gone GROUP BY ip) AS g WHERE profile_ip_count.ip = g.ip`,
   'DELETE FROM profile_ip_count WHERE ip IN (SELECT ip FROM temp.profile_gone) AND n <= 0',
+  `UPDATE profile_token_count SET n = n - g.k
+   FROM (SELECT substr(token, 1, 2) AS prefix, count(*) AS k FROM temp.profile_gone GROUP BY 1) AS g WHERE profile_token_count.prefix = g.prefix`,
+  'DELETE FROM profile_token_count WHERE n <= 0',
   'UPDATE profile_url SET n = n - g.k FROM (SELECT url_id, count(*) AS k FROM temp.profile_gone GROUP BY url_id) AS g WHERE profile_url.id = g.url_id',
   `UPDATE profile_url_skeleton SET n = n - g.k
    FROM (SELECT skel_id, count(*) AS k FROM temp.profile_gone GROUP BY skel_id) AS g WHERE profile_url_skeleton.id = g.skel_id`,
@@ -726,6 +745,7 @@ const LAYOUT: Record<string, string[]> = {
   profile_data: ['id', 'data'],
   profile_count: ['hour', 'method', 'status', 'n'],
   profile_ip_count: ['ip', 'n'],
+  profile_token_count: ['prefix', 'n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
 };
