@@ -94,7 +94,7 @@ async function fill(storage, tokens, count, from, to, indexBase) {
 }
 
 function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** p50 and p95 of `runs` sequential calls, one table row. */
@@ -327,50 +327,50 @@ async function main() {
 
   // Prune 100,000 (the oldest), chunked; the event loop's longest block meanwhile.
   log('');
-  // Meanwhile, as an application would: a batch of 20 profiles written every 50 ms, and a search every 50 ms (the
-  // newest 10), each timed. The prune keeps the newest count - PRUNED: it also removes as many as were written meanwhile.
+  // Prune the oldest PRUNED by count, alone: its time, and the longest the event loop was blocked meanwhile.
   const count = await storage.count();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const t = performance.now();
-  const during = { writes: [], searches: [], written: 0 };
-  let pruneDone = false;
+  const removed = await storage.prune({ maxProfiles: count - PRUNED, maxAgeMs: 0, now: Date.now() });
+  const pruneMs = performance.now() - t;
+  delay.disable();
+  tokens.release(removed);
+  const pruneBlock = delay.max / 1e6;
+  log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
+
+  // Then by age, the next 50,000 or so (their times are those the fill gave them), with traffic as an application
+  // would have: a batch of 20 profiles written and a search (the newest 10) every 50 ms, each timed. A write's
+  // time includes waiting for the prune chunk under way (and its own transaction, which blocks the event loop).
+  let cutoff = END - SPAN;
+  let n = 0;
+  for (const time of times(PROFILES, END - SPAN, END)) if (n++ === PRUNED + 50_000) cutoff = time;
+  const during = { writes: [], searches: [] };
+  let pruning = true;
   const traffic = (async () => {
-    let k = 0;
-    while (!pruneDone) {
+    for (let k = 0; pruning; k++) {
       const batch = Array.from({ length: 20 }, (_, j) => sampleProfile(PROFILES * 4 + k * 20 + j, { time: latest + 100_000 + k * 20 + j, token: tokens.next() }));
-      k++;
       let s = performance.now();
       await storage.write(batch);
       during.writes.push(performance.now() - s);
-      during.written += batch.length;
       s = performance.now();
       await storage.find({ limit: 10 });
       during.searches.push(performance.now() - s);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
-  const removed = await storage.prune({ maxProfiles: count - PRUNED, maxAgeMs: 0, now: Date.now() });
-  const pruneMs = performance.now() - t;
-  pruneDone = true;
-  await traffic;
-  delay.disable();
-  tokens.release(removed);
-  const pruneBlock = delay.max / 1e6;
-  const longest = (list) => Math.max(0, ...list);
-  log(`prune() removed ${removed.length} profiles (${PRUNED} + the ${during.written} written meanwhile) in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
-  log(`  meanwhile: ${during.writes.length} writes of 20 profiles (longest ${longest(during.writes).toFixed(1)} ms: a write waits for the prune chunk under way), ${during.searches.length} searches (longest ${longest(during.searches).toFixed(1)} ms)`);
-  // By age: the next 50,000 or so (their times are those the fill gave them).
-  let cutoff = END - SPAN;
-  let n = 0;
-  for (const time of times(PROFILES, END - SPAN, END)) if (n++ === PRUNED + 50_000) cutoff = time;
-  const ageDelay = monitorEventLoopDelay({ resolution: 1 });
-  ageDelay.enable();
   const ageT = performance.now();
   const byAge = await storage.prune({ maxProfiles: 0, maxAgeMs: latest - cutoff, now: latest });
-  ageDelay.disable();
-  log(`prune() by age removed ${byAge.length} more in ${((performance.now() - ageT) / 1000).toFixed(2)} s; event loop blocked: p99 ${(ageDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(ageDelay.max / 1e6).toFixed(1)} ms`);
+  const ageMs = performance.now() - ageT;
+  pruning = false;
+  await traffic;
   tokens.release(byAge);
+  const sorted = (list) => [...list].sort((a, b) => a - b);
+  const searchesDuring = sorted(during.searches);
+  const writesDuring = sorted(during.writes);
+  log(`prune() by age removed ${byAge.length} more in ${(ageMs / 1000).toFixed(2)} s, with traffic meanwhile:`);
+  log(`  ${searchesDuring.length} searches: p50 ${ms(percentile(searchesDuring, 50))}, p95 ${ms(percentile(searchesDuring, 95))}, longest ${ms(searchesDuring.at(-1) ?? 0)}`);
+  log(`  ${writesDuring.length} writes of 20 profiles: p50 ${ms(percentile(writesDuring, 50))}, longest ${ms(writesDuring.at(-1) ?? 0)} (waiting for the prune chunk under way)`);
   log(`Garbage collections of this process: ${gcs.length}, longest ${Math.max(0, ...gcs).toFixed(1)} ms (they count in the event-loop blocks above)`);
 
   // The targets of issue 7 (item 3), each with its figure.
@@ -395,7 +395,9 @@ async function main() {
   }
   target('<= 4 KB on disk per typical profile', bytes / stored <= 4096, `${(bytes / stored).toFixed(0)} bytes per profile`);
   target(`pruning ${PRUNED} profiles <= 2 s`, pruneMs <= 2000 && removed.length >= PRUNED, `${(pruneMs / 1000).toFixed(2)} s for ${removed.length}`);
-  target('... without blocking requests (longest event-loop block <= 20 ms)', pruneBlock <= 20, `longest block ${pruneBlock.toFixed(1)} ms`);
+  target('... without blocking requests: longest event-loop block <= 20 ms', pruneBlock <= 20, `longest block ${pruneBlock.toFixed(1)} ms`);
+  const searchP95 = percentile(searchesDuring, 95) ?? 0;
+  target('... without blocking requests: searches during a prune, p95 <= 20 ms', searchP95 <= 20, `p95 ${ms(searchP95)} (${searchesDuring.length} searches)`);
   const combined = worst(results.filter((r) => r.kind === 'combined'));
   log(`(not a target) combined filters: worst p95 ${ms(combined.p95)} (${combined.name})`);
   log('');

@@ -62,7 +62,7 @@ export interface PruneChunkResult {
  * Deletes chunks of old profiles from a SQLite file in a worker thread. better-sqlite3 is synchronous: on the
  * event loop, a chunk must stay a few milliseconds, and a hundred thousand profiles then take hundreds of
  * transactions, each writing back the index pages it touched (the deletes are spread over the token, IP and URL
- * indexes). In a worker a chunk may take a hundred milliseconds: far fewer pages are written per profile, and
+ * indexes). In a worker a chunk may take a second or two: far fewer pages are written per profile, and
  * requests are not held up at all (readers never wait in WAL mode; the store's writes wait for the chunk, see
  * SqliteProfilerStorage.write).
  */

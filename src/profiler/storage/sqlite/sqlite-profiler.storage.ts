@@ -158,7 +158,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
   private pruning: Promise<unknown> | null = null;
   /** Rows deleted per worker chunk, adapted to keep each at about PRUNE_WORKER_SLICE_MS. */
-  private workerChunk = 10_000;
+  private workerChunk = 20_000;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
   /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
@@ -678,9 +678,9 @@ const TOKEN_PAGE = 20_000;
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
 /** Target duration of one prune transaction in the worker, in milliseconds (the store's writes wait that long at most). */
-const PRUNE_WORKER_SLICE_MS = 1000;
+const PRUNE_WORKER_SLICE_MS = 1500;
 /** Most profiles deleted in one prune transaction. */
-const PRUNE_CHUNK_MAX = 50_000;
+const PRUNE_CHUNK_MAX = 100_000;
 /** The largest key. */
 const MAX_ID = (1n << 63n) - 1n;
 
