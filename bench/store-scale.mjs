@@ -339,12 +339,13 @@ async function main() {
   const pruneBlock = delay.max / 1e6;
   log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
 
-  // Then by age, the next 50,000 or so (their times are those the fill gave them), with traffic as an application
+  // Then by age, the next PRUNED / 2 or so (their times are those the fill gave them), with traffic as an application
   // would have: a batch of 20 profiles written and a search (the newest 10) every 50 ms, each timed. A write's
   // time includes waiting for the prune chunk under way (and its own transaction, which blocks the event loop).
   let cutoff = END - SPAN;
   let n = 0;
-  for (const time of times(PROFILES, END - SPAN, END)) if (n++ === PRUNED + 50_000) cutoff = time;
+  const ageIndex = Math.min(PROFILES - 1, PRUNED + Math.floor(PRUNED / 2));
+  for (const time of times(PROFILES, END - SPAN, END)) if (n++ === ageIndex) cutoff = time;
   const during = { writes: [], searches: [] };
   let pruning = true;
   const traffic = (async () => {
