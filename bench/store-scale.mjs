@@ -307,7 +307,7 @@ async function main() {
   results.push({ kind: 'other', ...(await measure('children(token)', RUNS, (i) => storage.children(randomToken(i * 11 + 1)))) });
   // Writes: the whole call (compression on the thread pool included), and how long the event loop was blocked
   // (the transaction). Ten batches first, unmeasured: an application writing all along has the pages cached.
-  const batches = Array.from({ length: 50 }, (_, i) =>
+  let batches = Array.from({ length: 50 }, (_, i) =>
     Array.from({ length: 200 }, (_, j) => sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() })),
   );
   for (const batch of batches.splice(0, 10)) await storage.write(batch);
@@ -316,6 +316,7 @@ async function main() {
   await measure('write() of a batch of 200 new profiles', batches.length, (i) => storage.write(batches[i]));
   writeDelay.disable();
   log(`  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`);
+  batches = null; // a smaller heap: this process's own garbage collections count in the event-loop blocks below
 
   let http = [];
   if (!args['no-http']) {
@@ -340,26 +341,33 @@ async function main() {
   log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s; event loop blocked: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
 
   // Then by age, the next PRUNED / 2 or so (their times are those the fill gave them), with traffic as an application
-  // would have: a batch of 20 profiles written and a search (the newest 10) every 50 ms, each timed. A write's
-  // time includes waiting for the prune chunk under way (and its own transaction, which blocks the event loop).
+  // would have, each timed: a search (the newest 10) every 20 ms, and a batch of 20 profiles written every 100 ms
+  // (the write buffer's batches). A write's time includes waiting for the prune chunk under way.
   let cutoff = END - SPAN;
   let n = 0;
   const ageIndex = Math.min(PROFILES - 1, PRUNED + Math.floor(PRUNED / 2));
   for (const time of times(PROFILES, END - SPAN, END)) if (n++ === ageIndex) cutoff = time;
   const during = { writes: [], searches: [] };
   let pruning = true;
-  const traffic = (async () => {
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const writer = (async () => {
     for (let k = 0; pruning; k++) {
       const batch = Array.from({ length: 20 }, (_, j) => sampleProfile(PROFILES * 4 + k * 20 + j, { time: latest + 100_000 + k * 20 + j, token: tokens.next() }));
-      let s = performance.now();
+      const s = performance.now();
       await storage.write(batch);
       during.writes.push(performance.now() - s);
-      s = performance.now();
-      await storage.find({ limit: 10 });
-      during.searches.push(performance.now() - s);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await pause(100);
     }
   })();
+  const searcher = (async () => {
+    while (pruning) {
+      const s = performance.now();
+      await storage.find({ limit: 10 });
+      during.searches.push(performance.now() - s);
+      await pause(20);
+    }
+  })();
+  const traffic = Promise.all([writer, searcher]);
   const ageT = performance.now();
   const byAge = await storage.prune({ maxProfiles: 0, maxAgeMs: latest - cutoff, now: latest });
   const ageMs = performance.now() - ageT;
