@@ -139,14 +139,15 @@ const MIGRATIONS: string[] = [
  * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
- * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning goes in chunks
- * of about ten milliseconds with the event loop free between them, and WAL checkpoints (which write megabytes
- * back and fsync) run in a worker thread.
+ * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning a file runs in
+ * a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight milliseconds with the event
+ * loop free between them), and WAL checkpoints (which write megabytes back and fsync) run in a worker thread.
  *
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
- * trigram index `profile_url_trigram`), `profile_data` (one compressed blob per profile) and the running totals
- * `profile_count` (per hour, method and status) and `profile_ip_count`; `profile.seq` numbers the writes (the
- * last number given in `profile_write`), for tokensSince.
+ * trigram index `profile_url_trigram` and their skeleton), `profile_url_skeleton` (URLs with their digits
+ * folded, see urlSkeleton()), `profile_data` (one compressed blob per profile) and the running totals
+ * `profile_count` (per hour, method and status), `profile_ip_count` and `profile_token_count` (per first two
+ * characters); `profile.seq` numbers the writes (the last number given in `profile_write`), for tokensSince.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
   /** One writer: this process. */
@@ -161,7 +162,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   private workerChunk = 20_000;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
-  /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
+  /** Rows deleted per prune transaction on the event loop (in memory), adapted to keep each at about PRUNE_SLICE_MS. */
   private pruneChunk = 100;
 
   constructor(private readonly options: SqliteProfilerStorageOptions) {
