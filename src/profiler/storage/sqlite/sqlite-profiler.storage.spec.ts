@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
-import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import { SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
 
 async function memoryStore(): Promise<SqliteProfilerStorage> {
   const storage = new SqliteProfilerStorage({ file: ':memory:' });
@@ -13,6 +13,22 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
 
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore });
+
+  it('folds the digits of a URL path into skeletons, keeping scheme, host and port', () => {
+    expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe('http://127.0.0.1:3000/product/red-shoe-#?page=#');
+    expect(urlSkeleton('https://shop.test')).toBe('https://shop.test');
+    expect(urlSkeleton('/orders/42')).toBe('/orders/#');
+  });
+
+  it('tells which URLs of a skeleton may contain a needle with digits', () => {
+    const skeleton = 'http://localhost:3000/Item/#/edit?p=#';
+    expect(new SkeletonMatcher(':3000/item').match(skeleton)).toBe('all');
+    expect(new SkeletonMatcher('item/12/').match(skeleton)).toBe('some');
+    expect(new SkeletonMatcher('2/edit?P=1').match(skeleton)).toBe('some');
+    expect(new SkeletonMatcher(':8080/').match(skeleton)).toBe('none');
+    expect(new SkeletonMatcher('item/1/p').match(skeleton)).toBe('none');
+    expect(new SkeletonMatcher('a.c1').match('http://abc.test/#')).toBe('none');
+  });
 
   it('refuses to work before open() and after close()', async () => {
     const closed = new SqliteProfilerStorage({ file: ':memory:' });
@@ -33,7 +49,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('creates the directory, the schema (user_version 2) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 3) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -41,7 +57,7 @@ describe('SqliteProfilerStorage', () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(2);
+        expect(db.pragma('user_version', { simple: true })).toBe(3);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       } finally {
         db.close();
@@ -67,7 +83,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other.sqlite');
       const db = new Database(file);
       db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 2');
+      db.pragma('user_version = 3');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
@@ -80,9 +96,10 @@ describe('SqliteProfilerStorage', () => {
       await store.open();
       await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
       await store.close();
-      // Back to version 1 as it was: no seq column.
+      // Back to version 1 as it was: no seq column, no URL skeletons.
       const db = new Database(file);
       db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
       db.pragma('user_version = 1');
       db.close();
       const reopened = new SqliteProfilerStorage({ file });
@@ -92,6 +109,68 @@ describe('SqliteProfilerStorage', () => {
       await reopened.write([record('000003', { time: 500 })]);
       expect((await reopened.tokensSince(first.cursor)).tokens).toEqual(['000003']);
       await reopened.close();
+    });
+
+    it('migrates a version 2 store: URL skeletons counted from the distinct URLs', async () => {
+      const file = join(dir, 'v2.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([
+        record('000001', { url: 'http://localhost:3000/product/red-shoe-12' }),
+        record('000002', { url: 'http://localhost:3000/product/red-shoe-12' }),
+        record('000003', { url: 'http://localhost:3000/product/red-shoe-7' }),
+        record('000004', { url: 'http://localhost:3000/cart' }),
+      ]);
+      await store.close();
+      const db = new Database(file);
+      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
+      db.pragma('user_version = 2');
+      db.close();
+      const reopened = new SqliteProfilerStorage({ file });
+      await reopened.open();
+      expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
+      expect((await reopened.find({ limit: 10, url: 'shoe-12' })).total).toBe(2);
+      expect((await reopened.find({ limit: 10, token: '0' })).total).toBe(4);
+      expect((await reopened.find({ limit: 10, token: '00' })).total).toBe(4);
+      await reopened.write([record('000005', { url: 'http://localhost:3000/product/red-shoe-99' })]);
+      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(4);
+      await reopened.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
+      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(1);
+      await reopened.close();
+      const check = new Database(file, { readonly: true });
+      try {
+        expect(check.prepare('SELECT skeleton, n FROM profile_url_skeleton ORDER BY skeleton').all()).toEqual([
+          { skeleton: 'http://localhost:3000/cart', n: 1 },
+          { skeleton: 'http://localhost:3000/product/red-shoe-#', n: 1 },
+        ]);
+      } finally {
+        check.close();
+      }
+    });
+
+    it('prunes a file in a worker thread, writes waiting for each chunk, every count exact', async () => {
+      const file = join(dir, 'prune.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      const profiles = Array.from({ length: 6000 }, (_, i) =>
+        record((0x100000 + i).toString(16), { time: 1_000_000 + i, url: `http://localhost/item/${i % 700}`, method: i % 5 === 0 ? 'POST' : 'GET', ip: `10.0.${i % 300}.1` }),
+      );
+      for (let i = 0; i < profiles.length; i += 1000) await store.write(profiles.slice(i, i + 1000));
+      const pruning = store.prune({ maxProfiles: 1000, maxAgeMs: 0, now: 0 });
+      const late = record('200000', { time: 2_000_000, url: 'http://localhost/late' });
+      await store.write([late]);
+      const removed = await pruning;
+      expect(removed).toEqual(profiles.slice(0, removed.length).map((p) => p.token));
+      expect(removed.length).toBeGreaterThanOrEqual(5000);
+      expect(await store.count()).toBe(profiles.length + 1 - removed.length);
+      const kept = [...profiles.slice(removed.length), late];
+      expect((await store.find({ limit: 1, method: 'POST' })).total).toBe(kept.filter((p) => p.method === 'POST').length);
+      expect((await store.find({ limit: 1, ip: '10.0.1' })).total).toBe(kept.filter((p) => p.ip.startsWith('10.0.1')).length);
+      expect((await store.find({ limit: 1, url: 'item/' })).total).toBe(kept.filter((p) => p.url.includes('item/')).length);
+      expect((await store.find({ limit: 1, url: 'item/69' })).total).toBe(kept.filter((p) => p.url.includes('item/69')).length);
+      expect(await store.read(profiles[0].token)).toBeNull();
+      expect(await store.read(late.token)).toEqual(late);
+      await store.close();
     });
 
     it('refuses a store written by a newer schema', async () => {

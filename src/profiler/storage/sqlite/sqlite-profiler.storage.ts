@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
+import { PruneWorker } from './prune-worker.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 
@@ -13,25 +14,23 @@ export interface SqliteProfilerStorageOptions {
 }
 
 type Statement = Database.Statement<unknown[], unknown>;
-/** The URL filter: the ids of the matching distinct URLs when few, and the LIKE pattern. */
+/**
+ * The URL filter: the LIKE pattern, and either the ids of the matching distinct URLs (when few) or the URL
+ * skeletons (see the schema) whose every URL matches (`all`, with their number of profiles) and those some of
+ * whose URLs may match (`check`: their URLs are checked with LIKE); null both: LIKE over every distinct URL.
+ */
 interface UrlMatch {
   like: string;
   ids: number[] | null;
+  skeletons: { all: number[]; allProfiles: number; check: number[]; checkProfiles: number } | null;
 }
+/** The filter whose index drives a search through the indexes (the others checked row by row). */
+type Driver = 'ip' | 'method' | 'status' | 'token' | 'url';
 type Filters = Omit<NonNullable<ReturnType<typeof compileCriteria>>, 'url'> & { url: UrlMatch | null };
 
 /** A row of COLUMNS: the list columns as ProfileSummary names them. */
 type SummaryRow = ProfileSummary;
 
-interface PrunedRow {
-  id: bigint;
-  token: string;
-  ip: string;
-  method: string;
-  urlId: bigint;
-  status: bigint;
-  time: bigint;
-}
 
 /**
  * The key of a profile: its time in the high bits, its write sequence within that millisecond in the low 20.
@@ -41,7 +40,7 @@ interface PrunedRow {
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
@@ -112,29 +111,58 @@ const MIGRATIONS: string[] = [
   CREATE TABLE profile_write (last INTEGER NOT NULL);
   INSERT INTO profile_write (last) SELECT coalesce(max(seq), 0) FROM profile;
   `,
+  `
+  -- URL skeletons: each distinct URL with the runs of digits of its path and query replaced by one '#'
+  -- (url_skeleton(), a function of the connection; scheme, host and port are kept), with the number of profiles
+  -- that have one of its URLs. URLs differ mostly by ids and page numbers: a few thousand skeletons stand for
+  -- hundreds of thousands of distinct URLs, and count the matches of a common URL needle (see urlSkeleton()).
+  CREATE TABLE profile_url_skeleton (
+    id INTEGER PRIMARY KEY,
+    skeleton TEXT NOT NULL UNIQUE,
+    n INTEGER NOT NULL
+  );
+  ALTER TABLE profile_url ADD COLUMN skel_id INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO profile_url_skeleton (skeleton, n) SELECT url_skeleton(url), sum(n) FROM profile_url GROUP BY 1;
+  UPDATE profile_url SET skel_id = s.id FROM profile_url_skeleton s WHERE s.skeleton = url_skeleton(profile_url.url);
+  CREATE INDEX profile_url_skel ON profile_url (skel_id);
+  -- Running totals per first two characters of the token: a token prefix of one or two characters matches a
+  -- sixteenth or a 256th of the store, counted here instead of over tens of thousands of index entries.
+  CREATE TABLE profile_token_count (
+    prefix TEXT NOT NULL PRIMARY KEY,
+    n INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO profile_token_count (prefix, n) SELECT substr(token, 1, 2), count(*) FROM profile GROUP BY 1;
+  `,
 ];
 
 /**
  * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
- * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning goes in chunks
- * of about ten milliseconds with the event loop free between them, and WAL checkpoints (which write megabytes
- * back and fsync) run in a worker thread.
+ * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning a file runs in
+ * a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight milliseconds with the event
+ * loop free between them), and WAL checkpoints (which write megabytes back and fsync) run in a worker thread.
  *
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
- * trigram index `profile_url_trigram`), `profile_data` (one compressed blob per profile) and the running totals
- * `profile_count` (per hour, method and status) and `profile_ip_count`; `profile.seq` numbers the writes (the
- * last number given in `profile_write`), for tokensSince.
+ * trigram index `profile_url_trigram` and their skeleton), `profile_url_skeleton` (URLs with their digits
+ * folded, see urlSkeleton()), `profile_data` (one compressed blob per profile) and the running totals
+ * `profile_count` (per hour, method and status), `profile_ip_count` and `profile_token_count` (per first two
+ * characters); `profile.seq` numbers the writes (the last number given in `profile_write`), for tokensSince.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
   /** One writer: this process. */
   readonly shared = false;
   private db?: Database.Database;
   private checkpointer?: WalCheckpointer;
+  /** Prunes a file's profiles in a worker thread (an in-memory store prunes on the event loop). */
+  private pruner?: PruneWorker;
+  /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
+  private pruning: Promise<unknown> | null = null;
+  /** Rows deleted per worker chunk, adapted to keep each at about PRUNE_WORKER_SLICE_MS. */
+  private workerChunk = 20_000;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
-  /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS (from 100: a big store deletes ~15 rows a ms). */
+  /** Rows deleted per prune transaction on the event loop (in memory), adapted to keep each at about PRUNE_SLICE_MS. */
   private pruneChunk = 100;
 
   constructor(private readonly options: SqliteProfilerStorageOptions) {
@@ -157,7 +185,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('temp_store = MEMORY');
       db.pragma('cache_size = -32768');
       db.pragma('journal_size_limit = 67108864');
+      db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
       migrate(db);
+      db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.options.file);
     } catch (error) {
       db.close();
@@ -172,15 +202,19 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         if (this.db === db) db.pragma('wal_autocheckpoint = 1000');
       });
       this.checkpointer.start();
+      this.pruner = new PruneWorker(this.options.file, { setup: PRUNE_SETUP_SQL, take: PRUNE_TAKE_SQL, chunk: PRUNE_CHUNK_SQL });
     }
   }
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
     const blobs = await this.encodeAll(profiles);
+    await this.prunerIdle();
     const db = this.connection();
-    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n');
+    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n, skel_id AS skelId');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
+    const upsertSkeleton = this.statement('INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id').pluck();
+    const setSkeleton = this.statement('UPDATE profile_url SET skel_id = ? WHERE id = ?');
     const insert = this.statement(
       `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq)
        VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
@@ -193,6 +227,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
       const ips = new Counter();
+      const prefixes = new Counter();
+      const skeletons = new Counter();
       const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
       profiles.forEach((profile, i) => {
         const time = clampTime(profile.time);
@@ -200,16 +236,27 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         const method = String(profile.method ?? '');
         const ip = String(profile.ip ?? '');
         const url = String(profile.url ?? '');
-        const { id: urlId, n } = upsertUrl.get(url) as { id: number; n: number };
-        if (n === 1) indexUrl.run(urlId, url);
+        const { id: urlId, n, skelId } = upsertUrl.get(url) as { id: number; n: number; skelId: number };
+        let skeleton = skelId;
+        if (n === 1) {
+          indexUrl.run(urlId, url);
+          skeleton = upsertSkeleton.get(urlSkeleton(url)) as number;
+          setSkeleton.run(skeleton, urlId);
+        }
+        skeletons.add([skeleton]);
         const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as {
           id: bigint;
         };
         insertData.run(id, blobs[i]);
         hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
         ips.add([ip]);
+        prefixes.add([[...String(profile.token)].slice(0, 2).join('')]);
       });
-      this.addCounts(hours, ips, 1);
+      this.addCounts(hours, ips);
+      const prefix = this.statement('INSERT INTO profile_token_count (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n');
+      for (const [[p], n] of prefixes) prefix.run(p, n);
+      const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
+      for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
     })();
   }
 
@@ -243,7 +290,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const compiled = compileCriteria(criteria);
     if (!compiled) return { total: 0, rows: [] };
     const url = compiled.url === null ? null : this.matchUrls(compiled.url);
-    if (url?.ids?.length === 0) return { total: 0, rows: [] };
+    if (url?.ids?.length === 0 || (url?.skeletons && url.skeletons.all.length === 0 && url.skeletons.check.length === 0)) return { total: 0, rows: [] };
     const filters = { ...compiled, url };
     const total = this.countMatches(filters);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
@@ -290,23 +337,22 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   /**
-   * Deletes the oldest profiles, a chunk per transaction (sized to take about PRUNE_SLICE_MS), letting the event
-   * loop run between chunks: pruning a hundred thousand profiles never blocks requests for long.
+   * Deletes the oldest profiles, a chunk per transaction, each a few set-wise statements (PRUNE_CHUNK_SQL). A
+   * file's chunks run in a worker thread (PruneWorker), about PRUNE_WORKER_SLICE_MS each, the store's writes
+   * waiting for each (asynchronously); an in-memory store's run on the event loop, about PRUNE_SLICE_MS each, with
+   * the event loop free between them. Either way pruning a hundred thousand profiles never blocks requests.
    */
   async prune(policy: RetentionPolicy): Promise<string[]> {
     this.connection();
     const removed: string[] = [];
-    const columns = 'id, token, ip, method, url_id AS urlId, status, time';
     if (policy.maxAgeMs > 0) {
-      const cutoff = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
-      const oldest = this.statement(`SELECT ${columns} FROM profile WHERE id < ? ORDER BY id LIMIT ?`).safeIntegers(true);
-      while (this.pruneSlice((chunk) => oldest.all(cutoff, chunk) as PrunedRow[], removed)) await yieldToEventLoop();
+      const below = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
+      while (await this.pruneNext(below - 1n, Number.MAX_SAFE_INTEGER, removed)) await yieldToEventLoop();
     }
     if (policy.maxProfiles > 0) {
-      const oldest = this.statement(`SELECT ${columns} FROM profile ORDER BY id LIMIT ?`).safeIntegers(true);
       for (;;) {
         const excess = this.total() - policy.maxProfiles;
-        if (excess <= 0 || !this.pruneSlice((chunk) => oldest.all(Math.min(chunk, excess)) as PrunedRow[], removed)) break;
+        if (excess <= 0 || !(await this.pruneNext(MAX_ID, excess, removed))) break;
         await yieldToEventLoop();
       }
     }
@@ -314,6 +360,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   async clear(): Promise<number> {
+    await this.prunerIdle();
     const db = this.connection();
     return db.transaction(() => {
       const count = this.statement('SELECT count(*) FROM profile').pluck().get() as number;
@@ -322,8 +369,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         DELETE FROM profile_data;
         INSERT INTO profile_url_trigram (profile_url_trigram) VALUES ('delete-all');
         DELETE FROM profile_url;
+        DELETE FROM profile_url_skeleton;
         DELETE FROM profile_count;
         DELETE FROM profile_ip_count;
+        DELETE FROM profile_token_count;
       `);
       return count;
     })();
@@ -353,6 +402,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     if (!db) return;
     this.db = undefined;
     this.statements.clear();
+    await this.pruning?.catch(() => undefined);
+    await this.pruner?.stop();
+    this.pruner = undefined;
     await this.checkpointer?.stop();
     this.checkpointer = undefined;
     try {
@@ -400,58 +452,53 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return [...duplicates];
   }
 
-  private addCounts(hours: Counter, ips: Counter, sign: 1 | -1): void {
+  private addCounts(hours: Counter, ips: Counter): void {
     const hour = this.statement(
       'INSERT INTO profile_count (hour, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (hour, method, status) DO UPDATE SET n = n + excluded.n',
     );
     const ip = this.statement('INSERT INTO profile_ip_count (ip, n) VALUES (?, ?) ON CONFLICT (ip) DO UPDATE SET n = n + excluded.n');
-    for (const [[h, method, status], n] of hours) hour.run(h, method, status, sign * n);
-    for (const [[address], n] of ips) ip.run(address, sign * n);
-    if (sign < 0) {
-      const goneHour = this.statement('DELETE FROM profile_count WHERE hour = ? AND method = ? AND status = ? AND n <= 0');
-      const goneIp = this.statement('DELETE FROM profile_ip_count WHERE ip = ? AND n <= 0');
-      for (const [[h, method, status]] of hours) goneHour.run(h, method, status);
-      for (const [[address]] of ips) goneIp.run(address);
+    for (const [[h, method, status], n] of hours) hour.run(h, method, status, n);
+    for (const [[address], n] of ips) ip.run(address, n);
+  }
+
+  /** Resolves when no prune chunk is under way in the worker. */
+  private async prunerIdle(): Promise<void> {
+    while (this.pruning) await this.pruning.catch(() => undefined);
+  }
+
+  /** Deletes one chunk (in the worker for a file): the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
+  private async pruneNext(maxId: bigint, atMost: number, removed: string[]): Promise<boolean> {
+    if (!this.pruner) return this.pruneSlice(maxId, atMost, removed);
+    await this.prunerIdle();
+    const chunk = this.pruner.chunk(maxId, Math.min(this.workerChunk, atMost));
+    this.pruning = chunk;
+    try {
+      const { tokens, ms } = await chunk;
+      for (const token of tokens) removed.push(token);
+      if (tokens.length > 0 && ms > 0) {
+        this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
+      }
+      return tokens.length > 0;
+    } finally {
+      if (this.pruning === chunk) this.pruning = null;
     }
   }
 
-  /** Deletes one chunk (the rows `select` returns: the oldest, consecutive); false when there was none. */
-  private pruneSlice(select: (chunk: number) => PrunedRow[], removed: string[]): boolean {
+  /** Deletes one chunk on the event loop: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
+  private pruneSlice(maxId: bigint, atMost: number, removed: string[]): boolean {
     const started = performance.now();
     const done = this.connection().transaction(() => {
-      const rows = select(this.pruneChunk);
-      if (rows.length === 0) return false;
-      const first = rows[0].id;
-      const last = rows[rows.length - 1].id;
-      this.statement('DELETE FROM profile WHERE id BETWEEN ? AND ?').run(first, last);
-      this.statement('DELETE FROM profile_data WHERE id BETWEEN ? AND ?').run(first, last);
-      const hours = new Counter();
-      const ips = new Counter();
-      const urls = new Counter();
-      for (const row of rows) {
-        hours.add([Math.floor(Number(row.time) / HOUR), row.method.toUpperCase(), Number(row.status)]);
-        ips.add([row.ip]);
-        urls.add([Number(row.urlId)]);
-        removed.push(row.token);
-      }
-      this.addCounts(hours, ips, -1);
-      // URLs no profile has any more leave the dictionary and the trigram index.
-      const release = this.statement('UPDATE profile_url SET n = n - ? WHERE id = ? RETURNING n, url');
-      const unindex = this.statement(`INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded) VALUES ('delete', ?, lower(?))`);
-      const forget = this.statement('DELETE FROM profile_url WHERE id = ?');
-      for (const [[urlId], n] of urls) {
-        const left = release.get(n, urlId) as { n: number; url: string } | undefined;
-        if (left && left.n <= 0) {
-          unindex.run(urlId, left.url);
-          forget.run(urlId);
-        }
-      }
+      this.statement('DELETE FROM temp.profile_gone').run();
+      const taken = this.statement(PRUNE_TAKE_SQL).run(maxId, Math.min(this.pruneChunk, atMost)).changes;
+      if (taken === 0) return false;
+      for (const sql of PRUNE_CHUNK_SQL) this.statement(sql).run();
+      for (const token of this.statement('SELECT token FROM temp.profile_gone ORDER BY id').pluck().iterate() as IterableIterator<string>) removed.push(token);
       return true;
     })();
     const elapsed = performance.now() - started;
     if (done && elapsed > 0) {
       // At most doubling: one quick slice (pages already cached) must not make the next one long.
-      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, 10_000, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
+      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, PRUNE_CHUNK_MAX, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
     }
     return done;
   }
@@ -463,19 +510,48 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   // --- search ------------------------------------------------------------------------------------------------
 
   /**
-   * The distinct URLs containing `needle`: their ids when there are at most URL_IDS_MAX (found through the
-   * trigrams, or with LIKE for needles shorter than a trigram), else only the LIKE pattern (a common needle is
-   * then counted by one scan of the distinct URLs, cheaper than reading its trigrams' long lists, and checked
-   * row by row while walking). Both ways match exactly what LIKE '%needle%' matches.
+   * The URLs containing `needle`, exactly what LIKE '%needle%' matches, found the cheapest way:
+   * - a needle without digits (nor '#') is in a URL exactly when it is in its skeleton: the matching skeletons,
+   *   by LIKE over the few thousand of them;
+   * - a needle with digits, through the skeletons: those containing the needle itself (digits kept in the host
+   *   part) match whole, those that may hold it once their '#'s are digits are checked URL by URL
+   *   (SkeletonMatcher), the others cannot match. When the URLs to check are many (`orders/42`: every order
+   *   page may), the trigrams give the ids of its distinct URLs instead if at most URL_IDS_MAX have it;
+   * - a needle with '#': its distinct URLs' ids through the trigrams if few, else LIKE over the distinct URLs.
    */
   private matchUrls(needle: string): UrlMatch {
     const like = `%${escapeLike(needle)}%`;
-    const found = (
-      [...needle].length >= 3
-        ? this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(needle)
-        : this.statement(`SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\' LIMIT ${URL_IDS_MAX + 1}`).pluck().all(like)
-    ) as number[];
-    return { like, ids: found.length <= URL_IDS_MAX ? found : null };
+    if (!needle.includes('#') && !/[0-9]/.test(needle)) {
+      const rows = this.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
+      return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [], checkProfiles: 0 } };
+    }
+    if (needle.includes('#')) return { like, ids: this.trigramIds(needle), skeletons: null };
+    const matcher = new SkeletonMatcher(needle);
+    const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[], checkProfiles: 0 };
+    for (const [id, skeleton, n] of this.statement('SELECT id, skeleton, n FROM profile_url_skeleton').raw().iterate() as IterableIterator<[number, string, number]>) {
+      const match = matcher.match(skeleton);
+      if (match === 'all') {
+        skeletons.all.push(id);
+        skeletons.allProfiles += n;
+      } else if (match === 'some') {
+        skeletons.check.push(id);
+        skeletons.checkProfiles += n;
+      }
+    }
+    if (skeletons.checkProfiles > SKELETON_CHECK_MAX) {
+      const ids = this.trigramIds(needle);
+      if (ids) return { like, ids, skeletons: null };
+    }
+    return { like, ids: null, skeletons };
+  }
+
+  /** The ids of the distinct URLs containing `needle` (3 characters or more), through the trigrams; null if more than URL_IDS_MAX. */
+  private trigramIds(needle: string): number[] | null {
+    if ([...needle].length < 3) return null;
+    const found = this.statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`)
+      .pluck()
+      .all(needle) as number[];
+    return found.length <= URL_IDS_MAX ? found : null;
   }
 
   private countMatches(f: Filters): number {
@@ -485,7 +561,21 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       const [sql, params] = rangeCondition('ip', f.ip);
       return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
     }
+    if (f.token !== null && [...f.token[0]].length <= 2 && f.ip === null && f.method === null && f.status === null && f.url === null && !f.timeBounded) {
+      const [sql, params] = rangeCondition('prefix', f.token);
+      return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_token_count WHERE ${sql}`).pluck().get(...params) as number;
+    }
     if (f.url !== null && !others && !f.timeBounded) {
+      if (f.url.skeletons) {
+        const { allProfiles, check } = f.url.skeletons;
+        if (check.length === 0) return allProfiles;
+        return (
+          allProfiles
+          + (this.statement(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\'`)
+            .pluck()
+            .get(JSON.stringify(check), f.url.like) as number)
+        );
+      }
       return (
         f.url.ids
           ? this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(f.url.ids))
@@ -493,8 +583,36 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       ) as number;
     }
     const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : Infinity;
-    const [where, params] = conditions(f, inRange <= RANGE_COUNT_MAX ? 'range' : 'index', f.fromId, f.toId);
+    const [where, params] = inRange <= RANGE_COUNT_MAX ? conditions(f, 'range', f.fromId, f.toId) : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
     return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+  }
+
+  /**
+   * For a combination of filters searched through the indexes: the filter matching the fewest profiles (known
+   * from the running totals and URL counts), whose index then drives the query, the others checked row by row.
+   * SQLite alone would often pick the index of a common value. Null for a single filter.
+   */
+  private driver(f: Filters): Driver | null {
+    const estimates: [Driver, number][] = [];
+    const none = { ip: null, url: null, token: null, method: null, status: null };
+    if (f.ip !== null) {
+      const [sql, params] = rangeCondition('ip', f.ip);
+      estimates.push(['ip', this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number]);
+    }
+    if (f.method !== null) estimates.push(['method', this.countByTotals({ ...f, ...none, method: f.method }, 0, MAX_TIME)]);
+    if (f.status !== null) estimates.push(['status', this.countByTotals({ ...f, ...none, status: f.status }, 0, MAX_TIME)]);
+    if (f.token !== null) estimates.push(['token', this.total() / 16 ** f.token[0].length]);
+    if (f.url !== null) {
+      const { ids, skeletons } = f.url;
+      const n = ids
+        ? (this.statement('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(ids)) as number)
+        : skeletons
+          ? skeletons.allProfiles + skeletons.checkProfiles
+          : Infinity;
+      estimates.push(['url', n]);
+    }
+    if (estimates.length < 2) return null;
+    return estimates.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
   }
 
   /** Matches by method, status and time, from the hourly totals plus the rows of the partial hours at the ends. */
@@ -542,16 +660,62 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       // Otherwise the matches are rarer among the newest than overall: seek them.
       if (rows.length === limit || from === f.fromId) return rows;
     }
-    return select(...conditions(f, f.timeBounded && inRange <= 4 * total + 2000 ? 'range' : 'index', f.fromId, f.toId));
+    if (f.timeBounded && inRange <= 4 * total + 2000) return select(...conditions(f, 'range', f.fromId, f.toId));
+    return select(...conditions(f, 'index', f.fromId, f.toId, this.driver(f)));
   }
 }
 
 /** A URL needle found in at most this many distinct URLs is searched through their ids. */
 const URL_IDS_MAX = 1000;
+/** A needle with digits whose skeletons leave more profiles than this to check URL by URL tries the trigrams first. */
+const SKELETON_CHECK_MAX = 20_000;
 /** Tokens read per query by allTokens(). */
 const TOKEN_PAGE = 20_000;
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
+/** Target duration of one prune transaction in the worker, in milliseconds (the store's writes wait that long at most). */
+const PRUNE_WORKER_SLICE_MS = 1500;
+/** Most profiles deleted in one prune transaction. */
+const PRUNE_CHUNK_MAX = 100_000;
+/** The largest key. */
+const MAX_ID = (1n << 63n) - 1n;
+
+/**
+ * A prune chunk: the profiles going (the oldest, consecutive keys) are first copied into the temporary table
+ * profile_gone, with their URL's skeleton; then every running total, URL and skeleton count is lowered by one
+ * grouped statement each, the URLs and skeletons no profile has any more leave (the URLs their trigram index
+ * too), and the profiles and their data are deleted as one key range.
+ */
+const PRUNE_SETUP_SQL = `
+  CREATE TEMP TABLE IF NOT EXISTS profile_gone (
+    id INTEGER PRIMARY KEY, token TEXT, ip TEXT, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
+  )`;
+const PRUNE_TAKE_SQL = `
+  INSERT INTO temp.profile_gone (id, token, ip, method, url_id, skel_id, status, time)
+  SELECT p.id, p.token, p.ip, p.method, p.url_id, u.skel_id, p.status, p.time
+  FROM profile p CROSS JOIN profile_url u ON u.id = p.url_id
+  WHERE p.id <= ? ORDER BY p.id LIMIT ?`;
+const PRUNE_CHUNK_SQL = [
+  `UPDATE profile_count SET n = n - g.k
+   FROM (SELECT time / ${HOUR} AS hour, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+   WHERE profile_count.hour = g.hour AND profile_count.method = g.method AND profile_count.status = g.status`,
+  `DELETE FROM profile_count WHERE n <= 0
+   AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
+  `UPDATE profile_ip_count SET n = n - g.k FROM (SELECT ip, count(*) AS k FROM temp.profile_gone GROUP BY ip) AS g WHERE profile_ip_count.ip = g.ip`,
+  'DELETE FROM profile_ip_count WHERE ip IN (SELECT ip FROM temp.profile_gone) AND n <= 0',
+  `UPDATE profile_token_count SET n = n - g.k
+   FROM (SELECT substr(token, 1, 2) AS prefix, count(*) AS k FROM temp.profile_gone GROUP BY 1) AS g WHERE profile_token_count.prefix = g.prefix`,
+  'DELETE FROM profile_token_count WHERE n <= 0',
+  'UPDATE profile_url SET n = n - g.k FROM (SELECT url_id, count(*) AS k FROM temp.profile_gone GROUP BY url_id) AS g WHERE profile_url.id = g.url_id',
+  `UPDATE profile_url_skeleton SET n = n - g.k
+   FROM (SELECT skel_id, count(*) AS k FROM temp.profile_gone GROUP BY skel_id) AS g WHERE profile_url_skeleton.id = g.skel_id`,
+  `INSERT INTO profile_url_trigram (profile_url_trigram, rowid, folded)
+   SELECT 'delete', id, lower(url) FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0`,
+  'DELETE FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
+  'DELETE FROM profile_url_skeleton WHERE id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
+  'DELETE FROM profile WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
+  'DELETE FROM profile_data WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
+];
 /** Reading the next row of a walk costs about this fraction of a match sought through an index (measured). */
 const WALK_ROW_COST = 0.25;
 /** A combination of filters with a time range holding at most this many profiles is counted over that range. */
@@ -572,10 +736,12 @@ function migrate(db: Database.Database): void {
 /** The columns each table of the current schema has (those queries name). */
 const LAYOUT: Record<string, string[]> = {
   profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq'],
-  profile_url: ['id', 'url', 'n'],
+  profile_url: ['id', 'url', 'n', 'skel_id'],
+  profile_url_skeleton: ['id', 'skeleton', 'n'],
   profile_data: ['id', 'data'],
   profile_count: ['hour', 'method', 'status', 'n'],
   profile_ip_count: ['ip', 'n'],
+  profile_token_count: ['prefix', 'n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
 };
@@ -632,11 +798,13 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
 /**
  * The WHERE clause of a search between two keys, written so that SQLite drives the query the chosen way: `walk`
  * and `range` through the table's key range, checking the other conditions row by row (hidden from the indexes
- * by a unary +); `index` through the filters' indexes (the key range hidden), for rare matches. `walk` is only
+ * by a unary +); `index` through the filters' indexes (the key range hidden), for rare matches: only the
+ * `driver`'s index when one is given (the others hidden too), else SQLite picks. `walk` is only
  * used in a SELECT that joins the profile's URL (u).
  */
-function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint): [string, unknown[]] {
-  const col = (name: string) => (mode === 'index' ? `p.${name}` : `+p.${name}`);
+function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint, driver: Driver | null = null): [string, unknown[]] {
+  const indexed = (key: Driver) => mode === 'index' && (driver === null || driver === key);
+  const col = (key: Driver, name: string = key) => (indexed(key) ? `p.${name}` : `+p.${name}`);
   const where = [mode === 'index' ? '+p.id BETWEEN ? AND ?' : 'p.id BETWEEN ? AND ?'];
   const params: unknown[] = [fromId, toId];
   const add = ([sql, values]: [string, unknown[]]) => {
@@ -647,15 +815,73 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) add(rangeCondition(col('token'), f.token));
-  if (f.url?.ids) add([`${col('url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
+  if (f.url?.ids) add([`${col('url', 'url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
+  else if (f.url?.skeletons && indexed('url')) {
+    const { all, check } = f.url.skeletons;
+    add([
+      `p.url_id IN (SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?))
+                    UNION ALL SELECT id FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\')`,
+      [JSON.stringify(all), JSON.stringify(check), f.url.like],
+    ]);
+  } else if (f.url?.skeletons && mode !== 'walk') {
+    // Row by row: the profile's URL's skeleton among those matching whole, or among the others and the URL matching.
+    const { all, check } = f.url.skeletons;
+    add([
+      `EXISTS (SELECT 1 FROM profile_url x WHERE x.id = p.url_id
+                 AND (x.skel_id IN (SELECT value FROM json_each(?)) OR (x.skel_id IN (SELECT value FROM json_each(?)) AND x.url LIKE ? ESCAPE '\\')))`,
+      [JSON.stringify(all), JSON.stringify(check), f.url.like],
+    ]);
+  }
   else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
-  else if (f.url) add([`${col('url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
+  else if (f.url) add([`${col('url', 'url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
   return [where.join(' AND '), params];
 }
 
 /** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */
 function rangeCondition(column: string, [low, high]: [string, string | null]): [string, unknown[]] {
   return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
+}
+
+/**
+ * A URL's skeleton: each run of ASCII digits after the scheme, host and port (from the first '/' after '//')
+ * replaced by one '#'. A needle with neither digits nor '#' occurs in a URL exactly when it occurs in its
+ * skeleton: an occurrence holds no digit, so no run is inside it, and its characters are the URL's (LIKE folds
+ * ASCII letters only, never into digits or '#'). The host part is kept as it is, so that a port or an address
+ * (`:3000`, `127.0.0.1`) is found in the skeletons too.
+ */
+export function urlSkeleton(url: string): string {
+  const authority = url.indexOf('//');
+  const path = authority < 0 ? 0 : url.indexOf('/', authority + 2);
+  if (path < 0) return url;
+  return url.slice(0, path) + url.slice(path).replace(/[0-9]+/g, '#');
+}
+
+/**
+ * Which URLs of a skeleton contain a needle (with digits, without '#'), as LIKE '%needle%' matches (ASCII letters
+ * folded): 'all' when the skeleton contains the needle itself (an occurrence without '#' is in every URL of the
+ * skeleton); 'some' when the needle fits once each '#' is read as any digits (each run of digits of the needle
+ * lies on the same digits or on a '#'); 'none' otherwise, since every URL's occurrence would give such a fit.
+ */
+export class SkeletonMatcher {
+  private readonly folded: string;
+  private readonly fit: RegExp;
+
+  constructor(needle: string) {
+    this.folded = foldAscii(needle);
+    const parts = this.folded.split(/([0-9]+)/);
+    this.fit = new RegExp(parts.map((part, i) => (i % 2 === 1 ? `(?:${part}|#)` : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join(''));
+  }
+
+  match(skeleton: string): 'all' | 'some' | 'none' {
+    const folded = foldAscii(skeleton);
+    if (folded.includes(this.folded)) return 'all';
+    return this.fit.test(folded) ? 'some' : 'none';
+  }
+}
+
+/** ASCII letters in lower case, others unchanged: the case folding of SQLite's LIKE. */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function yieldToEventLoop(): Promise<void> {
@@ -666,11 +892,11 @@ function yieldToEventLoop(): Promise<void> {
 class Counter implements Iterable<[(string | number)[], number]> {
   private readonly counts = new Map<string, [(string | number)[], number]>();
 
-  add(key: (string | number)[]): void {
+  add(key: (string | number)[], n = 1): void {
     const id = key.join('\u0000');
     const entry = this.counts.get(id);
-    if (entry) entry[1]++;
-    else this.counts.set(id, [key, 1]);
+    if (entry) entry[1] += n;
+    else this.counts.set(id, [key, n]);
   }
 
   [Symbol.iterator](): Iterator<[(string | number)[], number]> {

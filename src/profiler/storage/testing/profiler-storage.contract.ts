@@ -290,6 +290,19 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     it.each(cases.map((c) => [JSON.stringify(c), c] as const))('%s', async (_name, criteria) => {
       expect(await storage.find(criteria)).toEqual(expected(criteria));
     });
+
+    it('keeps every count exact once the oldest are pruned', async () => {
+      const oldest = all.map((p, i) => ({ p, i })).sort((a, b) => a.p.time - b.p.time || a.i - b.i);
+      const removed = await storage.prune({ maxProfiles: 350, maxAgeMs: 0, now: T0 });
+      expect(removed).toEqual(oldest.slice(0, all.length - 350).map(({ p }) => p.token));
+      const kept = new Set(oldest.slice(all.length - 350).map(({ p }) => p.token));
+      for (const criteria of cases) {
+        const whole = expected({ ...criteria, limit: all.length });
+        const left = whole.rows.filter((row) => kept.has(row.token));
+        expect(await storage.find(criteria)).toEqual({ total: left.length, rows: left.slice(0, criteria.limit) });
+      }
+      expect(await storage.count()).toBe(350);
+    });
   });
 
   it('finds the newest matches when they are common overall but missing among the newest', async () => {
@@ -322,6 +335,51 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expected((p) => items(p) && p.time >= T0 + 100_000 && p.time <= T0 + 400_000, 5),
     );
     expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')));
+  });
+
+  it('searches a URL part with digits found in more than a thousand distinct URLs', async () => {
+    const profiles = Array.from({ length: 3000 }, (_, i) =>
+      record(i.toString(16).padStart(6, '0'), {
+        time: T0 + i * 1000,
+        url: `http://localhost:${i % 3 === 0 ? 8080 : 3000}/Item/${i}?p=${i % 13}`,
+        method: i % 4 === 0 ? 'POST' : 'GET',
+      }),
+    );
+    for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
+    const expected = (test: (p: ProfileRecord) => boolean, limit = 10) => {
+      const matches = profiles.filter(test).reverse();
+      return { total: matches.length, rows: matches.slice(0, limit).map(summary) };
+    };
+    const has = (part: string) => (p: ProfileRecord) => p.url.toLowerCase().includes(part);
+    for (const url of [':3000/', '0/item/', 'item/1', '=1', '1?p=1', '8080/item/2', 'host:8080']) {
+      expect(await storage.find({ limit: 10, url })).toEqual(expected(has(url)));
+    }
+    expect(await storage.find({ limit: 10, url: ':3000/', method: 'POST' })).toEqual(expected((p) => has(':3000/')(p) && p.method === 'POST'));
+    expect(await storage.find({ limit: 5, url: 'item/1', start: T0 + 100_000, end: T0 + 1_500_000 })).toEqual(
+      expected((p) => has('item/1')(p) && p.time >= T0 + 100_000 && p.time <= T0 + 1_500_000, 5),
+    );
+  });
+
+  it('matches URL parts with digits and "#" exactly (a store may group URLs that differ by numbers)', async () => {
+    await storage.write([
+      record('000001', { url: 'http://localhost/item/12/edit', time: T0 + 1 }),
+      record('000002', { url: 'http://localhost/item/7/edit', time: T0 + 2 }),
+      record('000003', { url: 'http://localhost/item#/edit', time: T0 + 3 }),
+      record('000004', { url: 'http://localhost/items/edit', time: T0 + 4 }),
+    ]);
+    const find = async (url: string) => {
+      const result = await storage.find({ limit: 10, url });
+      return { total: result.total, tokens: tokensOf(result.rows) };
+    };
+    expect(await find('item/')).toEqual({ total: 2, tokens: ['000002', '000001'] });
+    expect(await find('#/')).toEqual({ total: 1, tokens: ['000003'] });
+    expect(await find('m/1')).toEqual({ total: 1, tokens: ['000001'] });
+    expect(await find('/7/')).toEqual({ total: 1, tokens: ['000002'] });
+    expect(await find('7')).toEqual({ total: 1, tokens: ['000002'] });
+    expect(await find('/1')).toEqual({ total: 1, tokens: ['000001'] });
+    expect(await find('/EDIT')).toEqual({ total: 4, tokens: ['000004', '000003', '000002', '000001'] });
+    expect((await storage.find({ limit: 10, url: 'item/', method: 'GET', statusCode: '2' })).total).toBe(2);
+    expect((await storage.find({ limit: 10, url: 'item/', start: T0 + 2, end: T0 + 3 })).total).toBe(1);
   });
 
   it('folds the case of ASCII letters only in URLs (as LIKE does)', async () => {
