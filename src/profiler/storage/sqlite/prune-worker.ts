@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stop-worker.js';
 
 /**
  * The pruner's code, run in a worker thread with its own connection to the store: on each message it deletes one
@@ -95,11 +96,7 @@ export class PruneWorker {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage('close');
-    const timeout = setTimeout(() => void worker.terminate(), 5000);
-    await exited;
-    clearTimeout(timeout);
+    await stopWorker(worker, 5000);
   }
 
   private start(): Worker {

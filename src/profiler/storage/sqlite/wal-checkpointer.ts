@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stop-worker.js';
 
 /**
  * The checkpointer's code, run in a worker thread with its own connection: every `intervalMs` a PASSIVE
@@ -60,10 +61,6 @@ export class WalCheckpointer {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage('close');
-    const timeout = setTimeout(() => void worker.terminate(), 2000);
-    await exited;
-    clearTimeout(timeout);
+    await stopWorker(worker, 2000);
   }
 }
