@@ -31,36 +31,28 @@ export function handleClientErrors(server: Server, limits: ClientErrorLimits): v
   });
 }
 
+/** Node's parser errors (llhttp's codes) and the answer each gets. */
+const ANSWERS: Record<string, [number, string]> = {
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'The chunk extensions of the request body are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request was not received in time.'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'The request has both Content-Length and Transfer-Encoding.'],
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'The request has an invalid Transfer-Encoding.'],
+  HPE_INVALID_CONTENT_LENGTH: [400, 'The request has an invalid Content-Length.'],
+  HPE_INVALID_HEADER_TOKEN: [400, 'The request has an invalid header field.'],
+  HPE_INVALID_METHOD: [400, 'The request method is invalid.'],
+  HPE_INVALID_URL: [400, 'The request-target is invalid.'],
+  HPE_INVALID_VERSION: [400, 'The HTTP version is invalid.'],
+};
+
 function describe(error: ParserError, limits: ClientErrorLimits): [number, string] {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW': {
-      const line = requestLine(error.rawPacket);
-      if (line.complete ? line.length > limits.maxUrlLength : line.length > 0) {
-        return [414, `The request URL is longer than ${Math.min(limits.maxUrlLength, limits.maxHeaderSize)} bytes.`];
-      }
-      return [431, `The request's header section is larger than ${limits.maxHeaderSize} bytes.`];
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const line = requestLine(error.rawPacket);
+    if (line.complete ? line.length > limits.maxUrlLength : line.length > 0) {
+      return [414, `The request URL is longer than ${Math.min(limits.maxUrlLength, limits.maxHeaderSize)} bytes.`];
     }
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return [413, 'The chunk extensions of the request body are too large.'];
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'The request was not received in time.'];
-    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return [400, 'The request has both Content-Length and Transfer-Encoding.'];
-    case 'HPE_INVALID_TRANSFER_ENCODING':
-      return [400, 'The request has an invalid Transfer-Encoding.'];
-    case 'HPE_INVALID_CONTENT_LENGTH':
-      return [400, 'The request has an invalid Content-Length.'];
-    case 'HPE_INVALID_HEADER_TOKEN':
-      return [400, 'The request has an invalid header field.'];
-    case 'HPE_INVALID_METHOD':
-      return [400, 'The request method is invalid.'];
-    case 'HPE_INVALID_URL':
-      return [400, 'The request-target is invalid.'];
-    case 'HPE_INVALID_VERSION':
-      return [400, 'The HTTP version is invalid.'];
-    default:
-      return [400, 'The request could not be parsed as HTTP/1.1.'];
+    return [431, `The request's header section is larger than ${limits.maxHeaderSize} bytes.`];
   }
+  return (error.code !== undefined && Object.hasOwn(ANSWERS, error.code) ? ANSWERS[error.code] : undefined) ?? [400, 'The request could not be parsed as HTTP/1.1.'];
 }
 
 /**
