@@ -7,6 +7,9 @@ import { LogLevel } from './logging/log-level.js';
 
 export type ListenerCallable = (event: any) => void;
 
+/** One row per listener of every event, in each event's call order: `[event, listener name, priority]`. */
+export type ListenerTable = ReadonlyArray<readonly [string, string, number]>;
+
 export interface RegisteredListener {
   event: string;
   /** `Class::method`, the identifier the logs and the Events panel show. */
@@ -17,7 +20,8 @@ export interface RegisteredListener {
   readonly busHandler: (event: KernelEvent) => void;
 }
 
-const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
+/** The message of the DEBUG `event` entry written for each listener notified. */
+export const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
 const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}".';
 
 /** Marks an event object with the state of its current dispatch. */
@@ -46,6 +50,8 @@ interface DispatchState {
 @Injectable()
 export class KernelEventDispatcher {
   private readonly listeners = new Map<string, RegisteredListener[]>();
+  /** `table()` and each listener's row in it; rebuilt after a listener is added or removed. */
+  private cachedTable: { rows: ListenerTable; index: Map<RegisteredListener, number> } | undefined;
 
   constructor(
     private readonly bus: EventEmitter2,
@@ -71,6 +77,7 @@ export class KernelEventDispatcher {
     if (index === -1) index = list.length;
     list.splice(index, 0, listener);
     this.listeners.set(event, list);
+    this.cachedTable = undefined;
     this.rebind(event, list);
     return listener;
   }
@@ -81,6 +88,7 @@ export class KernelEventDispatcher {
     const index = list.indexOf(listener);
     if (index === -1) return;
     list.splice(index, 1);
+    this.cachedTable = undefined;
     this.bus.off(listener.event, listener.busHandler);
   }
 
@@ -91,6 +99,28 @@ export class KernelEventDispatcher {
 
   get events(): string[] {
     return [...this.listeners.keys()];
+  }
+
+  /**
+   * Every listener of every event as one table, the same array until a listener is added or removed: a profile
+   * stores it with its calls as indexes into it, instead of every call's names (most of a profile otherwise).
+   */
+  table(): ListenerTable {
+    return this.indexedTable().rows;
+  }
+
+  private indexedTable(): { rows: ListenerTable; index: Map<RegisteredListener, number> } {
+    if (this.cachedTable) return this.cachedTable;
+    const rows: Array<readonly [string, string, number]> = [];
+    const index = new Map<RegisteredListener, number>();
+    for (const list of this.listeners.values()) {
+      for (const listener of list) {
+        index.set(listener, rows.length);
+        rows.push([listener.event, listener.name, listener.priority]);
+      }
+    }
+    this.cachedTable = { rows, index };
+    return this.cachedTable;
   }
 
   /**
@@ -137,9 +167,11 @@ export class KernelEventDispatcher {
   private trace(event: KernelEvent, called: Called[], context: KernelContext): void {
     if (!this.logger.tracing) return;
     const stopped = event.isPropagationStopped();
+    const table = this.indexedTable().index;
     for (let i = 0; i < called.length; i++) {
       const { listener, start, duration } = called[i];
       const isLast = i === called.length - 1;
+      const callIndex = context.listenerCalls.length;
       context.listenerCalls.push({
         event: event.name,
         listener: listener.name,
@@ -147,8 +179,9 @@ export class KernelEventDispatcher {
         start: start - context.start,
         duration,
         stoppedPropagation: stopped && isLast,
+        tableIndex: table.get(listener) ?? -1,
       });
-      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, { event: event.name, listener: listener.name }, context);
+      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, { event: event.name, listener: listener.name }, context).listenerCall = callIndex;
       if (stopped && isLast) {
         this.logger.record(LogLevel.DEBUG, 'event', STOPPED, { listener: listener.name, event: event.name }, context);
       }

@@ -12,6 +12,8 @@ export interface ListenerCall {
   start: number;
   duration: number;
   stoppedPropagation: boolean;
+  /** The listener's row in `KernelEventDispatcher.table()` when the call was made (a compact reference to store). */
+  tableIndex: number;
 }
 
 /** Where the response of a request stands, so that every phase runs exactly once. */

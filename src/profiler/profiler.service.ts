@@ -168,8 +168,27 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     this.buffer.add(profile.toRecord());
   }
 
+  /** A profile as its panels read it: each collector's compact stored form expanded (DataCollector.expand). */
   async load(token: string): Promise<ProfileRecord | null> {
-    return this.buffer.get(token) ?? (await this.storage.read(token));
+    const record = this.buffer.get(token) ?? (await this.storage.read(token));
+    return record && this.expand(record);
+  }
+
+  private expand(record: ProfileRecord): ProfileRecord {
+    const data = { ...record.data };
+    for (const collector of this.collectorList) {
+      if (!collector.expand || data[collector.name] === undefined) continue;
+      try {
+        data[collector.name] = collector.expand(record.data[collector.name], record);
+      } catch (error) {
+        // Shown as stored: a panel with odd data is better than no profile.
+        this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" could not read its stored data: {message}', {
+          collector: collector.name,
+          message: `${classOf(error)}: ${messageOf(error)}`,
+        });
+      }
+    }
+    return { ...record, data };
   }
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {

@@ -10,6 +10,11 @@ const PLACEHOLDER = /\{([A-Za-z0-9_.]+)\}/g;
  */
 export class LogEntry {
   private interpolated?: string;
+  /**
+   * For the kernel's `Notified event` entries: the index of the listener call (KernelContext.listenerCalls) it
+   * reports, so a store can keep the entry as a reference to that call instead of its text.
+   */
+  listenerCall?: number;
 
   constructor(
     readonly level: LogLevel,

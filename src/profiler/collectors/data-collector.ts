@@ -57,6 +57,13 @@ export abstract class DataCollector<Data = unknown> {
    */
   timeline?(context: KernelContext): TimelineBar[];
 
+  /**
+   * For a collector that stores a compact form (indexes, numbers, references to another collector's data) rather
+   * than what its panel reads: turns the stored value back into `Data` when a profile is loaded (panels, the
+   * `.json` export), never while collecting. `record` is the whole profile as stored.
+   */
+  expand?(stored: unknown, record: ProfileRecord): Data;
+
   /** Whether the profile has something for this panel (collectors without data are left out of the menu). */
   hasData(data: Data | undefined): boolean {
     return data !== undefined;

@@ -1,15 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { KernelEventDispatcher } from '../../lifecycle/event-dispatcher.js';
+import { KernelEventDispatcher, type ListenerTable } from '../../lifecycle/event-dispatcher.js';
 import type { KernelContext, ListenerCall } from '../../lifecycle/kernel-context.js';
 import { KernelEvents } from '../../lifecycle/kernel.events.js';
 import { DataCollector } from './data-collector.js';
 
-/** A listener call as the kernel recorded it (times in milliseconds since the request entered the kernel). */
-export type StoredListenerCall = ListenerCall;
+/** A listener call as the panel shows it (times in milliseconds since the request entered the kernel). */
+export type StoredListenerCall = Omit<ListenerCall, 'tableIndex'>;
 
 export interface EventsData {
   called: StoredListenerCall[];
   notCalled: { event: string; listener: string; priority: number }[];
+}
+
+/**
+ * What is stored: the dispatcher's listener table (the same array for every profile until a listener is added or
+ * removed) and each call as three integers, `[row in the table, start µs, duration µs]`, flattened. A request
+ * notifies some thirty listeners; as objects with their names their calls were a third of a profile's JSON, and
+ * the Logs and Performance panels repeated them twice more (both now derive them from here).
+ */
+export interface CompactEvents {
+  listeners: ListenerTable;
+  calls: number[];
+  /** Indexes of the calls that stopped propagation. */
+  stopped: number[];
 }
 
 const KERNEL_EVENT_ORDER: string[] = Object.values(KernelEvents);
@@ -26,17 +39,26 @@ export class EventsCollector extends DataCollector<EventsData> {
   }
 
   override lateCollect(context: KernelContext): EventsData {
-    const called = context.listenerCalls.map((c) => ({ ...c }));
-    const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
-    const notCalled: EventsData['notCalled'] = [];
-    for (const event of this.dispatcher.events) {
-      // kernel.terminate runs after the profile is collected: its listeners are neither called nor not called yet.
-      if (event === KernelEvents.TERMINATE) continue;
-      for (const listener of this.dispatcher.getListeners(event)) {
-        if (!seen.has(`${event}\u0000${listener.name}`)) notCalled.push({ event, listener: listener.name, priority: listener.priority });
-      }
+    const table = this.dispatcher.table();
+    const calls = context.listenerCalls;
+    const flat = new Array<number>(calls.length * 3);
+    const stopped: number[] = [];
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i];
+      const row = table[call.tableIndex];
+      // A listener added or removed while the request ran: this profile keeps its calls by name.
+      if (!row || row[1] !== call.listener || row[0] !== call.event) return this.verbose(context);
+      flat[i * 3] = call.tableIndex;
+      flat[i * 3 + 1] = Math.round(call.start * 1000);
+      flat[i * 3 + 2] = Math.round(call.duration * 1000);
+      if (call.stoppedPropagation) stopped.push(i);
     }
-    return { called, notCalled };
+    const compact: CompactEvents = { listeners: table, calls: flat, stopped };
+    return compact as unknown as EventsData;
+  }
+
+  override expand(stored: unknown): EventsData {
+    return expandEvents(stored);
   }
 
   override panel(data: EventsData): object {
@@ -50,6 +72,44 @@ export class EventsCollector extends DataCollector<EventsData> {
     const notCalled = [...data.notCalled].sort((a, b) => order(a.event) - order(b.event));
     return { groups, calledCount: data.called.length, notCalled, notCalledCount: notCalled.length };
   }
+
+  /** The calls by name (what every profile stored before the compact form). */
+  private verbose(context: KernelContext): EventsData {
+    const called = context.listenerCalls.map(({ tableIndex: _, ...call }) => call);
+    const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
+    const notCalled: EventsData['notCalled'] = [];
+    for (const [event, listener, priority] of this.dispatcher.table()) {
+      if (event !== KernelEvents.TERMINATE && !seen.has(`${event}\u0000${listener}`)) notCalled.push({ event, listener, priority });
+    }
+    return { called, notCalled };
+  }
+}
+
+/** The Events data of a profile as stored, compact or by name; empty when the profile has none. */
+export function expandEvents(stored: unknown): EventsData {
+  if (!stored || typeof stored !== 'object') return { called: [], notCalled: [] };
+  if ('called' in stored) return stored as EventsData;
+  const { listeners, calls, stopped } = stored as CompactEvents;
+  const stops = new Set(stopped);
+  const calledRows = new Set<number>();
+  const called: StoredListenerCall[] = [];
+  for (let i = 0; i * 3 < calls.length; i++) {
+    const row = listeners[calls[i * 3]];
+    calledRows.add(calls[i * 3]);
+    called.push({
+      event: row?.[0] ?? '?',
+      listener: row?.[1] ?? '?',
+      priority: row?.[2] ?? 0,
+      start: calls[i * 3 + 1] / 1000,
+      duration: calls[i * 3 + 2] / 1000,
+      stoppedPropagation: stops.has(i),
+    });
+  }
+  // kernel.terminate runs after the profile is collected: its listeners are neither called nor not called yet.
+  const notCalled = listeners
+    .filter(([event], row) => event !== KernelEvents.TERMINATE && !calledRows.has(row))
+    .map(([event, listener, priority]) => ({ event, listener, priority }));
+  return { called, notCalled };
 }
 
 function order(event: string): number {

@@ -6,6 +6,9 @@ import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/loggin
 import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
 import { Redactor } from '../redaction/redactor.js';
+import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import type { ProfileRecord } from '../storage/profile-record.js';
+import { expandEvents } from './events.collector.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -19,6 +22,12 @@ export interface StoredLog {
   /** Milliseconds since the epoch. */
   time: number;
 }
+
+/**
+ * A kernel `Notified event` entry as stored: `[index of its listener call in the Events data, time]`. Those
+ * entries are most of a request's log, and their event and listener are already in the Events data.
+ */
+export type NotificationRef = [call: number, time: number];
 
 export interface LogsData {
   entries: StoredLog[];
@@ -39,16 +48,31 @@ export class LogsCollector extends DataCollector<LogsData> {
     const kept = context.logs.slice(0, MAX_ENTRIES);
     const visible = pathSegments(context.request.pathInfo);
     return {
-      entries: kept.map((entry) => ({
-        level: entry.level,
-        channel: entry.channel,
-        message: Redactor.text(entry.template),
-        context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
-        time: entry.timestamp,
-      })),
+      entries: kept.map((entry) => entry.listenerCall !== undefined
+        ? ([entry.listenerCall, entry.timestamp] satisfies NotificationRef) as unknown as StoredLog
+        : {
+          level: entry.level,
+          channel: entry.channel,
+          message: Redactor.text(entry.template),
+          context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
+          time: entry.timestamp,
+        }),
       truncated: context.logs.length - kept.length,
       counts,
     };
+  }
+
+  override expand(stored: unknown, record: ProfileRecord): LogsData {
+    const data = stored as LogsData;
+    if (!data.entries.some((entry) => Array.isArray(entry))) return data;
+    const calls = expandEvents(record.data.events).called;
+    const entries = data.entries.map((entry): StoredLog => {
+      if (!Array.isArray(entry)) return entry;
+      const [index, time] = entry as unknown as NotificationRef;
+      const call = calls[index];
+      return { level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event: call?.event ?? '?', listener: call?.listener ?? '?' }, time };
+    });
+    return { ...data, entries };
   }
 
   override badge(data: LogsData): PanelBadge | null {

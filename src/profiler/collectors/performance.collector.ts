@@ -5,6 +5,8 @@ import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js
 import { DataCollector, type PanelBadge, type TimelineBar } from './data-collector.js';
 import { ProfilerService } from '../profiler.service.js';
 import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
+import { expandEvents } from './events.collector.js';
+import type { ProfileRecord } from '../storage/profile-record.js';
 
 /** The kernel's own bars; collectors add theirs under other names (`query`, …). */
 export type SectionCategory = 'event' | 'listener' | 'controller' | 'template' | (string & {});
@@ -17,6 +19,11 @@ export interface Section extends TimelineBar {
 }
 
 export interface PerformanceData {
+  /**
+   * 2: the kernel's event and listener bars are not stored but derived from the Events data when the profile is
+   * loaded (they were most of the stored timeline). Absent in profiles stored with every bar.
+   */
+  version?: 2;
   /** Until the whole response was written. */
   total: number;
   /** Until kernel.response started (the application's work). */
@@ -44,16 +51,6 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
 
   override lateCollect(context: KernelContext): PerformanceData {
     const sections: Section[] = [];
-    let dispatch: Section | undefined;
-    for (const call of context.listenerCalls) {
-      if (!dispatch || dispatch.name !== call.event) {
-        dispatch = { name: call.event, category: 'event', start: call.start, duration: 0, listeners: 0 };
-        sections.push(dispatch);
-      }
-      dispatch.listeners = (dispatch.listeners ?? 0) + 1;
-      dispatch.duration = Math.max(dispatch.duration, call.start + call.duration - dispatch.start);
-      sections.push({ name: call.listener, category: 'listener', start: call.start, duration: call.duration });
-    }
     const controller = context.get<ControllerCall>(CONTROLLER_CALL);
     if (controller) sections.push({ name: controller.controller, category: 'controller', start: controller.start, duration: controller.duration ?? 0 });
     for (const render of context.get<TemplateRender[]>(TEMPLATE_RENDERS) ?? []) {
@@ -62,9 +59,26 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     for (const collector of this.profiler.collectors) {
       if (collector.timeline) sections.push(...collector.timeline(context));
     }
-    sections.sort((a, b) => a.start - b.start || rank(a.category) - rank(b.category));
     const response = context.listenerCalls.find((c) => c.event === 'kernel.response');
-    return { total: context.elapsed(), untilResponse: response ? response.start : null, sections };
+    return { version: 2, total: context.elapsed(), untilResponse: response ? response.start : null, sections };
+  }
+
+  override expand(stored: unknown, record: ProfileRecord): PerformanceData {
+    const data = stored as PerformanceData;
+    if (data.version !== 2) return data;
+    const sections: Section[] = [...data.sections];
+    let dispatch: Section | undefined;
+    for (const call of expandEvents(record.data.events).called) {
+      if (!dispatch || dispatch.name !== call.event) {
+        dispatch = { name: call.event, category: 'event', start: call.start, duration: 0, listeners: 0 };
+        sections.push(dispatch);
+      }
+      dispatch.listeners = (dispatch.listeners ?? 0) + 1;
+      dispatch.duration = Math.max(dispatch.duration, call.start + call.duration - dispatch.start);
+      sections.push({ name: call.listener, category: 'listener', start: call.start, duration: call.duration });
+    }
+    sections.sort((a, b) => a.start - b.start || rank(a.category) - rank(b.category));
+    return { total: data.total, untilResponse: data.untilResponse, sections };
   }
 
   override badge(data: PerformanceData): PanelBadge {

@@ -30,7 +30,7 @@ describe('ProfileCodec', () => {
     for (let i = 0; i < 100; i++) {
       const { data } = sampleProfile(i);
       const blob = await codec.encode(data);
-      expect(blob[0]).toBe(ProfileFormat.DEFLATE_DICTIONARY_V1);
+      expect(blob[0]).toBe(ProfileFormat.DEFLATE_DICTIONARY_V2);
       expect(blob.length).toBeLessThan(2048);
       total += blob.length;
       expect(await codec.decode(blob)).toEqual(data);
@@ -70,9 +70,19 @@ describe('ProfileCodec', () => {
     });
   });
 
-  it('keeps format 1 dictionary byte for byte (a changed dictionary is a new format)', () => {
+  it('decodes format 2 as first written (compact collector data)', async () => {
+    const v2 = Buffer.from('02ab26be0f8fab210b6f3d1a1ba156fb8646063a26160618351ce6b81d78d0caccdcccc0d80c5ccac4c6d6d60200', 'hex');
+    expect(await codec.decode(v2)).toEqual({
+      events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 120, 480], stopped: [] },
+      logs: { entries: [[0, 1767603600000]] },
+    });
+  });
+
+  it('keeps the dictionaries of formats 1 and 2 byte for byte (a changed dictionary is a new format)', () => {
     expect(ProfileCodec.dictionaryV1.length).toBe(9235);
     expect(createHash('sha256').update(ProfileCodec.dictionaryV1).digest('hex')).toBe('203d84852b84a315b57bdb64162084d9b08836ac6ed44acc4ee898ffa053a1ad');
+    expect(ProfileCodec.dictionaryV2.length).toBe(8345);
+    expect(createHash('sha256').update(ProfileCodec.dictionaryV2).digest('hex')).toBe('f51ffd8409320377e193c6c7a8f47a900ea72ffedf68d8e4e210942baa395e47');
   });
 
   it('rejects an unknown format tag and an empty blob', async () => {

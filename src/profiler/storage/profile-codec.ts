@@ -1,9 +1,8 @@
 import { promisify } from 'node:util';
-import { deflateRaw, inflateRaw } from 'node:zlib';
+import { deflateRawSync, inflateRaw } from 'node:zlib';
 import { configure } from 'safe-stable-stringify';
-import { CompressionWorker } from './compression-worker.js';
+import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
 
-const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
 
 /** JSON of anything that is not plain JSON (BigInt, cycles): a profile must never fail to encode. */
@@ -16,12 +15,14 @@ const lenientStringify = configure({ bigint: true, circularValue: '[Circular]', 
 export const ProfileFormat = {
   /** UTF-8 JSON, uncompressed (written when compressing would not make it smaller). */
   JSON: 0x00,
-  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V1` as zlib's preset dictionary, level 9. */
+  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V1` as zlib's preset dictionary (written until schema 3's profiles). */
   DEFLATE_DICTIONARY_V1: 0x01,
+  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` (the compact collector data) as preset dictionary. */
+  DEFLATE_DICTIONARY_V2: 0x02,
 } as const;
 
 /**
- * Format 1's preset dictionary: the JSON every profile repeats (collector names, keys, listener names, log
+ * Format 1's preset dictionary (decoding only since format 2): the JSON every profile repeats (collector names, keys, listener names, log
  * templates, header names and values), as the collectors write it. Deflate looks back into it as if it preceded
  * each blob, so a typical 12 KB profile compresses to about 1.2 KB instead of 2.6 KB. zlib favours what comes
  * last (shorter distances), so the most repeated fragments (log entries, listener calls) are at the end.
@@ -167,51 +168,48 @@ const DICTIONARY_V1 = Buffer.from(
   'utf8',
 );
 
-const LEVEL = 9;
-/** Longest the JSON of a write batch is made without letting requests in between (milliseconds). */
+/**
+ * zlib's level 2: with the dictionary, a 5.7 KB home-page profile becomes about 450 bytes in about 30 µs; level 9
+ * saves a few per cent of that for twice the time, and the time is the profiler's cost per request.
+ */
+const LEVEL = 2;
+/** Longest a write batch is encoded without letting requests in between (milliseconds). */
 const ENCODE_SLICE_MS = 4;
 
 /**
  * Encodes a profile's collector data to a compact blob and back: JSON, then raw deflate with a preset dictionary
- * (format 1), on the compression worker's thread (CompressionWorker), so a batch of profiles compresses off the
- * event loop. Each
- * blob starts with its format tag (ProfileFormat); decoding accepts every format ever written.
+ * (format 2). Each blob starts with its format tag (ProfileFormat); decoding accepts every format ever written.
  *
- * Measured on the sample profiles (12.1 KB of JSON on average): deflate 2.64 KB, brotli quality 5 2.48 KB,
- * quality 11 2.21 KB (15 ms per profile), deflate with this dictionary 1.20 KB (0.1 to 0.2 ms). Node's brotli
- * takes no custom dictionary, so deflate with one wins by far.
+ * Encoding runs when a write batch is stored, after the responses were sent, synchronously: JSON and deflate of a
+ * typical profile take some 60 µs together, less than a round trip to a worker thread or zlib's thread pool would
+ * cost the event loop (those were tried: the message and the stream per blob cost more than the deflate itself on
+ * a busy core). A batch is encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop between them.
+ *
+ * Measured on a home-page profile (5.7 KB of JSON): deflate without dictionary 2.1 KB, with DICTIONARY_V1 (the
+ * older, verbose shapes) 1.3 KB, with DICTIONARY_V2 about 450 bytes.
  */
 export class ProfileCodec {
   /** The dictionary of format 1 (read-only use: tests pin it). */
   static readonly dictionaryV1: Buffer = DICTIONARY_V1;
+  /** The dictionary of format 2 (read-only use: tests pin it). */
+  static readonly dictionaryV2: Buffer = DICTIONARY_V2;
 
   async encode(data: Record<string, unknown>): Promise<Buffer> {
-    const text = stringify(data);
-    const json = UTF8.encode(text);
-    const length = json.length;
-    const compressed = await compress(json, text);
-    return compressed.length < length
-      ? Buffer.concat([Buffer.of(ProfileFormat.DEFLATE_DICTIONARY_V1), compressed])
-      : Buffer.concat([Buffer.of(ProfileFormat.JSON), Buffer.from(text, 'utf8')]);
+    return encodeNow(data);
   }
 
-  /**
-   * Encodes a write batch. Every blob goes to the compression worker as soon as its JSON is made, so the batch
-   * crosses to the worker in a few messages, not one round trip per profile (under load each round trip waits for
-   * a turn of a busy event loop: a batch of 100 took most of a second that way); the JSON is made in slices of
-   * about ENCODE_SLICE_MS, with a turn of the event loop between them, so a big batch does not hold the requests.
-   */
+  /** Encodes a write batch, in order, yielding to the event loop every ENCODE_SLICE_MS so requests go on. */
   async encodeMany(items: ReadonlyArray<Record<string, unknown>>): Promise<Buffer[]> {
-    const blobs: Array<Promise<Buffer>> = [];
+    const blobs: Buffer[] = [];
     let sliceStart = performance.now();
     for (let i = 0; i < items.length; i++) {
-      blobs.push(this.encode(items[i]));
+      blobs.push(encodeNow(items[i]));
       if (i < items.length - 1 && performance.now() - sliceStart >= ENCODE_SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
-    return Promise.all(blobs);
+    return blobs;
   }
 
   async decode(blob: Uint8Array): Promise<Record<string, unknown>> {
@@ -223,29 +221,24 @@ export class ProfileCodec {
         return JSON.parse(body.toString('utf8'));
       case ProfileFormat.DEFLATE_DICTIONARY_V1:
         return JSON.parse((await inflateRawAsync(body, { dictionary: DICTIONARY_V1 })).toString('utf8'));
+      case ProfileFormat.DEFLATE_DICTIONARY_V2:
+        return JSON.parse((await inflateRawAsync(body, { dictionary: DICTIONARY_V2 })).toString('utf8'));
       default:
         throw new Error(`Unknown profile blob format ${tag} (written by a newer version of the application?)`);
     }
   }
 }
 
-const UTF8 = new TextEncoder();
-
-/**
- * Format 1's deflate of `json` (the UTF-8 of `text`, handed over to the worker), on the compression worker; on
- * zlib's thread pool where the worker cannot run.
- */
-async function compress(json: Uint8Array, text: string): Promise<Buffer> {
-  const worker = CompressionWorker.shared(LEVEL, DICTIONARY_V1, 'deflate-dictionary-v1');
-  if (worker) {
-    try {
-      return await worker.compress(json);
-    } catch {
-      // The worker died: this blob goes to zlib's thread pool, the next one to a new worker.
-    }
-  }
-  return deflateRawAsync(Buffer.from(text, 'utf8'), { level: LEVEL, dictionary: DICTIONARY_V1 });
+function encodeNow(data: Record<string, unknown>): Buffer {
+  const json = Buffer.from(stringify(data), 'utf8');
+  const compressed = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V2 });
+  return compressed.length < json.length
+    ? Buffer.concat([TAG_V2, compressed])
+    : Buffer.concat([TAG_JSON, json]);
 }
+
+const TAG_V2 = Buffer.of(ProfileFormat.DEFLATE_DICTIONARY_V2);
+const TAG_JSON = Buffer.of(ProfileFormat.JSON);
 
 function stringify(data: Record<string, unknown>): string {
   try {

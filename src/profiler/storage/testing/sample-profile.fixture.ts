@@ -1,8 +1,8 @@
 import type { ProfileRecord } from '../profile-record.js';
 
 /**
- * Synthetic but realistic profiles, shaped as the collectors record them (request, response, exception, logs,
- * events, routing, performance, memory, templates, config), with varied methods, statuses, client IPs and URLs.
+ * Synthetic but realistic profiles, shaped as the collectors store them (request, response, exception, logs,
+ * events, routing, performance, memory, templates, config; listener calls compact, see EventsCollector), with varied methods, statuses, client IPs and URLs.
  * Deterministic: the same index gives the same profile. Used by the storage specs and by bench/store-scale.mjs.
  */
 export interface SampleProfileOptions {
@@ -89,6 +89,17 @@ const EXCEPTION_LISTENERS: [string, number][] = [
   ['DebugErrorListener::onKernelException', -96],
   ['ErrorListener::onKernelException', -128],
 ];
+
+/** The dispatcher's listener table (KernelEventDispatcher.table()), which compact Events data index into. */
+const LISTENER_TABLE: Array<[string, string, number]> = [
+  ...REQUEST_LISTENERS.map(([listener, priority]): [string, string, number] => ['kernel.request', listener, priority]),
+  ...RESPONSE_LISTENERS.map(([listener, priority]): [string, string, number] => ['kernel.response', listener, priority]),
+  ['kernel.finish_request', 'LocaleListener::onKernelFinishRequest', 0],
+  ['kernel.finish_request', 'RouterListener::onKernelFinishRequest', 0],
+  ['kernel.terminate', 'ProfilerListener::onKernelTerminate', -1024],
+  ...EXCEPTION_LISTENERS.map(([listener, priority]): [string, string, number] => ['kernel.exception', listener, priority]),
+];
+const tableRow = (event: string, listener: string) => LISTENER_TABLE.findIndex(([e, l]) => e === event && l === listener);
 
 /** A small seeded generator (mulberry32): the same index always gives the same profile. */
 class Random {
@@ -178,9 +189,11 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
   call('kernel.terminate', ['ProfilerListener::onKernelTerminate', -1024]);
   const total = clock + r.ms(0.5);
 
-  const logs: { level: number; channel: string; message: string; context: Record<string, unknown>; time: number }[] = [];
+  // As the collectors store them: a kernel notification is [its call's index, time] (LogsCollector).
+  const logs: Array<{ level: number; channel: string; message: string; context: Record<string, unknown>; time: number } | [number, number]> = [];
   const log = (level: number, channel: string, message: string, context: Record<string, unknown>) => logs.push({ level, channel, message, context, time: time + Math.floor(logs.length / 6) });
-  for (const c of calls.filter((c) => c.event === 'kernel.request')) log(100, 'event', 'Notified event "{event}" to listener "{listener}".', { event: c.event, listener: c.listener });
+  const notified = (index: number) => logs.push([index, time + Math.floor(logs.length / 6)]);
+  calls.forEach((c, i) => c.event === 'kernel.request' && notified(i));
   if (matched) {
     const params = path.split('/').filter(Boolean).slice(1, 2);
     log(200, 'request', 'Matched route "{route}".', { route: route.name, route_parameters: { _route: route.name, _controller: route.controller, ...(params.length ? { [route.routePath.split(':')[1] ?? 'id']: params[0] } : {}) }, request_uri: url, method: route.method });
@@ -201,7 +214,8 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
     log(400, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}', { class: 'NotFoundHttpException', message: `No route found for "${route.method} ${url}"`, file: 'src/lifecycle/listeners/router.listener.ts', line: 71 });
   }
   if (failed && matched) log(statusCode >= 500 ? 500 : 400, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}', { class: statusCode >= 500 ? 'Error' : 'HttpException', message: STATUS_TEXT[statusCode] ?? 'Error', file: 'src/shop/catalogue/catalogue.service.ts', line: r.int(20, 200) });
-  for (const c of calls.filter((c) => c.event !== 'kernel.request')) log(100, 'event', 'Notified event "{event}" to listener "{listener}".', { event: c.event, listener: c.listener });
+  calls.forEach((c, i) => c.event !== 'kernel.request' && notified(i));
+  const levelOf = (l: (typeof logs)[number]) => (Array.isArray(l) ? 100 : l.level);
 
   const hasBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
   const headers: Record<string, string> = {
@@ -259,26 +273,19 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
         }],
       },
     } : {}),
-    logs: { entries: logs, truncated: 0, counts: { errors: logs.filter((l) => l.level >= 400).length, warnings: 0, deprecations: 0, debug: logs.filter((l) => l.level === 100).length } },
+    logs: { entries: logs, truncated: 0, counts: { errors: logs.filter((l) => levelOf(l) >= 400).length, warnings: 0, deprecations: 0, debug: logs.filter((l) => levelOf(l) === 100).length } },
+    // As EventsCollector stores them: the listener table, and each call as [row, start µs, duration µs].
     events: {
-      called: calls,
-      notCalled: [
-        ...(failed ? [] : EXCEPTION_LISTENERS.map(([listener, priority]) => ({ event: 'kernel.exception', listener, priority }))),
-        ...(matched ? [] : REQUEST_LISTENERS.slice(5).map(([listener, priority]) => ({ event: 'kernel.request', listener, priority }))),
-      ],
+      listeners: LISTENER_TABLE,
+      calls: calls.flatMap((c) => [tableRow(c.event, c.listener), Math.round(c.start * 1000), Math.round(c.duration * 1000)]),
+      stopped: calls.flatMap((c, i) => (c.stoppedPropagation ? [i] : [])),
     },
     routing: {
       method: route.method, path, route: matched ? route.name : null, routePath: matched ? route.routePath : null, params: {}, controller: matched ? route.controller : null, redirectTo: null,
       failure: matched ? null : { status: statusCode, messages: [{ class: 'ResourceNotFoundException', message: `No routes found for "${path}".` }] },
     },
-    performance: {
-      total,
-      untilResponse: responseStart,
-      sections: calls.flatMap((c, i) => [
-        ...(i === 0 || calls[i - 1].event !== c.event ? [{ name: c.event, category: 'event', start: c.start, duration: c.duration, listeners: calls.filter((x) => x.event === c.event).length }] : []),
-        { name: c.listener, category: 'listener', start: c.start, duration: c.duration },
-      ]).concat(controller ? [controller] : []),
-    },
+    // Version 2: the event and listener bars are derived from the Events data when the profile is read.
+    performance: { version: 2, total, untilResponse: responseStart, sections: controller ? [controller] : [] },
     memory: { rss: r.int(90, 160) * MB + r.int(0, MB), peakRss: 171 * MB + r.int(0, MB), heapUsed: r.int(30, 70) * MB + r.int(0, MB), heapTotal: 80 * MB + r.int(0, MB), external: 4 * MB + r.int(0, MB), arrayBuffers: r.int(100, 900) * 1024 },
     ...(route.template ? { templates: { renders: [{ name: route.template, start: responseStart - r.ms(4), duration: r.ms(3.5), error: null }] } } : {}),
     config: {
