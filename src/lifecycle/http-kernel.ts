@@ -2,7 +2,6 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import bodyParser from 'body-parser';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import onFinished from 'on-finished';
 import { STATUS_CODES } from 'node:http';
 import { AppConfig } from '../config/app-config.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
@@ -88,7 +87,9 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     context.requestStack.push(request);
     (req as any)[KERNEL_CONTEXT] = context;
     (res as any)[KERNEL_CONTEXT] = context;
-    onFinished(res, () => this.terminate(context));
+    // Node emits a response's 'close' once it has been written whole or its connection has gone (on-finished, which
+    // also watches the socket, cost a listener pair and a closure per request for the same answer).
+    res.once('close', () => this.terminate(context));
     kernelContextStorage.run(context, () => {
       for (const hook of this.startHooks) {
         try {
@@ -281,10 +282,10 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     this.finishRequest(context);
     context.phase = ResponsePhase.Committed;
     const final = handle.body;
-    if (!streamed) context.responseSize = final === undefined ? 0 : Buffer.byteLength(final);
-    if (!streamed && handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) {
-      res.setHeader('Content-Length', final === undefined ? 0 : Buffer.byteLength(final));
-    }
+    if (streamed) return final;
+    const size = final === undefined ? 0 : Buffer.byteLength(final);
+    context.responseSize = size;
+    if (handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) res.setHeader('Content-Length', size);
     return final;
   }
 

@@ -15,6 +15,7 @@ import { pathSegments, toJsonSafe } from '../collectors/json-safe.js';
 import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
 import { plainTrace } from './plain-trace.js';
+import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import type { FlattenedException } from './flattened-exception.js';
 import { Redactor } from '../redaction/redactor.js';
 
@@ -44,6 +45,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     // Its own Handlebars environment: the exception chain partial is shared with the profiler's Exception panel.
     const handlebars = hbs.create().handlebars;
     handlebars.registerPartial('exception-chain', readFileSync(join(dir, 'partials', 'exception-chain.hbs'), 'utf8'));
+    registerExceptionFramesHelper(handlebars, join(dir, 'partials'));
     this.chainCss = readFileSync(join(dir, 'partials', 'exception-chain.css'), 'utf8');
     this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }

@@ -7,8 +7,17 @@ export interface TraceSource {
   frames: readonly { function: string; file: string; line: number; column: number }[];
 }
 
+/** The frame lines of frozen frame lists (the ExceptionFlattener's, one per call path), kept with them. */
+const frameLines = new WeakMap<object, string>();
+
 /** `[i/n] Class: message` then one `at function (file:line:column)` per frame: ready to copy. */
 export function plainTrace(e: TraceSource): string {
   const head = e.count > 1 ? `[${e.position}/${e.count}] ${e.class}: ${e.message}` : `${e.class}: ${e.message}`;
-  return [head, ...e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`)].join('\n');
+  if (e.frames.length === 0) return head;
+  let lines = frameLines.get(e.frames);
+  if (lines === undefined) {
+    lines = e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`).join('\n');
+    if (Object.isFrozen(e.frames)) frameLines.set(e.frames, lines);
+  }
+  return `${head}\n${lines}`;
 }

@@ -3,6 +3,7 @@ import hbs from 'hbs';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { registerExceptionFramesHelper } from '../error-page/exception-frames.helper.js';
 import { AppConfig } from '../../config/app-config.js';
 
 type Template = (context: object) => string;
@@ -34,6 +35,7 @@ export class ProfilerViews implements OnModuleInit {
       this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
     }
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    registerExceptionFramesHelper(this.handlebars, shared);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
     for (const file of hbsFiles(join(root, 'panels'))) this.templates.set(`panels/${basename(file, '.hbs')}`, this.compile(file));
   }
