@@ -32,6 +32,7 @@ import { classOf, headersOf, messageOf, statusOf } from './errors/exception-stat
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 import { NativeControllers } from './routing/native-controllers.js';
+import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
 
 /**
  * The kernel: turns each request into a response through the kernel events (see docs/ARCHITECTURE.md).
@@ -48,6 +49,7 @@ import { NativeControllers } from './routing/native-controllers.js';
 export class HttpKernel implements KernelEntry, OnModuleInit {
   private readonly bodyParsers: RequestHandler[];
   private readonly startHooks: ((context: KernelContext) => void)[] = [];
+  private adapter!: KernelHttpAdapter;
 
   constructor(
     private readonly config: AppConfig,
@@ -67,6 +69,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     if (!(adapter instanceof KernelHttpAdapter)) {
       throw new Error('Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).');
     }
+    this.adapter = adapter;
     // Express then believes X-Forwarded-For/Proto/Host from these peers only (req.ip, req.protocol, req.host).
     adapter.getInstance().set('trust proxy', this.config.trustedProxies.length > 0 ? this.config.trustedProxies : false);
     adapter.bindKernel(this);
@@ -173,8 +176,9 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
    */
   private readBody(context: KernelContext, index: number, next: NextFunction): void {
     const parser = this.bodyParsers[index];
-    if (!parser) {
-      kernelContextStorage.run(context, () => next());
+    // Without a body (no Content-Length, no Transfer-Encoding: type-is's test) the parsers would only pass it on.
+    if (!parser || (index === 0 && !hasBody(context.request.raw))) {
+      kernelContextStorage.run(context, () => this.callHandler(context, next));
       return;
     }
     parser(context.request.raw, context.res, (error?: unknown) => {
@@ -182,6 +186,27 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
         if (error) this.handleThrowable(bodyError(error), context);
         else this.readBody(context, index + 1, next);
       });
+    });
+  }
+
+  /**
+   * Hands the request to the matched route's Nest handler (guards, KernelInterceptor, pipes, the controller): called
+   * directly when the adapter allows it, with the route's parameters as Express would set them, else through Express's
+   * router. A handler that passes the request on without an error (a version filter that does not match) gets
+   * Express's routing after all; an error it passes on goes to kernel.exception.
+   */
+  private callHandler(context: KernelContext, next: NextFunction): void {
+    const matched = context.get<RouteMatch>(MATCHED_ROUTE);
+    const handler = matched && this.adapter.directHandler(matched.route);
+    if (!handler) {
+      next();
+      return;
+    }
+    const req = context.request.raw;
+    req.params = { ...matched.params };
+    handler(req, context.res, (error?: unknown) => {
+      if (error !== undefined && error !== 'route' && error !== 'router') this.handleThrowable(error, context);
+      else next();
     });
   }
 
@@ -311,6 +336,11 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
       }
     });
   }
+}
+
+/** Whether a request has a body: type-is's `hasBody`, which body-parser asks before anything else. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN));
 }
 
 /** Applies f to a value that may still be coming. */

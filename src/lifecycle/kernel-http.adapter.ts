@@ -29,6 +29,9 @@ export class KernelHttpAdapter extends ExpressAdapter {
   readonly routes = new RouteCollection();
   private kernel?: KernelEntry;
   private closing = false;
+  private readonly entry: Handler;
+  /** The handlers `directHandler` may call, for the Express stack of the given length. */
+  private direct: { stackLength: number; handlers: Set<unknown> } | undefined;
 
   constructor(instance: express.Express = express()) {
     super(instance);
@@ -37,13 +40,14 @@ export class KernelHttpAdapter extends ExpressAdapter {
     // Automatic ETags would be computed before kernel.response changes the body (the debug toolbar); HTTP
     // caching is decided by the application's listeners instead.
     instance.set('etag', false);
-    instance.use((req: Request, res: Response, next: NextFunction) => {
+    this.entry = (req: Request, res: Response, next: NextFunction) => {
       // Shutting down: a keep-alive client that always has a request in flight would hold server.close() (and
       // the shutdown behind it) for ever, so every connection ends after the response it carries.
       if (this.closing) res.setHeader('Connection', 'close');
       if (this.kernel) this.kernel.handle(req, res, next);
       else next();
-    });
+    };
+    instance.use(this.entry);
     hookResponse(instance.response, () => this.kernel);
   }
 
@@ -54,6 +58,28 @@ export class KernelHttpAdapter extends ExpressAdapter {
 
   bindKernel(kernel: KernelEntry): void {
     this.kernel = kernel;
+  }
+
+  /**
+   * The function Nest registered for a route the kernel's router matched, when the kernel may call it itself: only
+   * when every layer of the Express stack between the kernel's entry and that route is a route (nothing a module
+   * added with `app.use()` or Nest middleware would be skipped). Express would only route the request again, to
+   * the same handler (the router and Express agree by construction), at the cost of a regular-expression match per
+   * route before it. Undefined: let Express route it (`next()`).
+   */
+  directHandler(route: Route): Handler | undefined {
+    const handler = route.handler as Handler | undefined;
+    if (!handler) return undefined;
+    const stack: Array<{ handle?: unknown; route?: { stack?: Array<{ handle?: unknown }> } }> = (this.getInstance() as any).router?.stack ?? [];
+    if (this.direct?.stackLength !== stack.length) {
+      const handlers = new Set<unknown>();
+      const start = stack.findIndex((layer) => layer.handle === this.entry);
+      for (let i = start + 1; start !== -1 && i < stack.length && stack[i].route; i++) {
+        for (const layer of stack[i].route!.stack ?? []) handlers.add(layer.handle);
+      }
+      this.direct = { stackLength: stack.length, handlers };
+    }
+    return this.direct.handlers.has(handler) ? handler : undefined;
   }
 
   override get(...args: any[]): any { return (super.get as (...a: any[]) => any).apply(this, this.record(['GET'], args)); }

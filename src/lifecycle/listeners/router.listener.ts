@@ -11,7 +11,7 @@ import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../ker
 import { KernelLogger } from '../logging/kernel-logger.js';
 import { LogLevel } from '../logging/log-level.js';
 import { REDIRECT_CONTROLLER } from '../routing/native-controllers.js';
-import type { RouteMatch } from '../routing/route-match.js';
+import { MATCHED_ROUTE, type RouteMatch } from '../routing/route-match.js';
 import { RouteTable } from '../routing/route-table.js';
 import { ROUTER_CONTEXT, type RouterContext } from '../routing/url-generator.js';
 
@@ -58,6 +58,7 @@ export class RouterListener {
     for (const [name, value] of Object.entries(parameters)) if (name !== '_route' && name !== '_controller') routeParams[name] = value;
     Object.assign(request.attributes, parameters);
     request.attributes._route_params = routeParams;
+    if (match.redirectTo === undefined) request.context.set<RouteMatch>(MATCHED_ROUTE, match);
   }
 
   /** Router context restore: URL generation goes back to the parent request's scheme and host. */

@@ -7,3 +7,10 @@ export interface RouteMatch {
   /** Set when only the path with its trailing slash toggled matched (GET/HEAD): redirect there. */
   redirectTo?: string;
 }
+
+/**
+ * Where the RouterListener leaves the route it matched on the KernelContext (a route, not a redirect), so the kernel
+ * can call that route's handler itself (KernelHttpAdapter.directHandler) instead of letting Express route the
+ * request a second time.
+ */
+export const MATCHED_ROUTE = Symbol('shopkernel.matched-route');
