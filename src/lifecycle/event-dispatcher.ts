@@ -32,8 +32,9 @@ interface Called {
   duration: number;
 }
 interface DispatchState {
-  /** What has been called, in order. */
+  /** What has been called, in order (only when someone will see it: KernelLogger.tracing). */
   called: Called[];
+  timed: boolean;
   /** A listener is waiting for its task: the listeners after it are queued here, called once it resolves. */
   waiting: Promise<unknown> | undefined;
   deferred: RegisteredListener[];
@@ -130,7 +131,7 @@ export class KernelEventDispatcher {
    * `event.settled` (undefined when nothing waited) resolves after the last one, or rejects with the first error.
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
-    const state: DispatchState = { called: [], waiting: undefined, deferred: [] };
+    const state: DispatchState = { called: [], timed: this.logger.tracing, waiting: undefined, deferred: [] };
     (event as any)[DISPATCH] = state;
     try {
       this.bus.emit(event.name, event);
@@ -200,6 +201,15 @@ export class KernelEventDispatcher {
  * duration then runs until they have settled (the session load shows its real cost in the Events panel).
  */
 function call(listener: RegisteredListener, event: KernelEvent, state: DispatchState): void {
+  if (!state.timed) {
+    event[WAITING_TASKS] = undefined;
+    listener.callable(event);
+    const tasks = event[WAITING_TASKS];
+    if (!tasks) return;
+    event[WAITING_TASKS] = undefined;
+    state.waiting = Promise.all(tasks);
+    return;
+  }
   const start = performance.now();
   const called: Called = { listener, start, duration: 0 };
   state.called.push(called);
