@@ -1,9 +1,28 @@
+import Database from 'better-sqlite3';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
-import { createTestApp } from './support/create-test-app.js';
+import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
+import { ProfilerFixturesModule } from './fixtures/profiler-fixtures.module.js';
+import { createTestApp, type TestAppOptions } from './support/create-test-app.js';
 import { storedProfiles } from './support/profiler.js';
 
 const HOST = 'shop.test';
+
+/** The generic error page: the status and nothing else. */
+function genericPage(status: number): string {
+  const heading = `${status} ${STATUS_CODES[status]}`;
+  return (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">' +
+    `<title>${heading}</title></head><body><h1>${heading}</h1><ul><li>The server returned a "${heading}".</li></ul></body></html>\n`
+  );
+}
+
+/** What a debug page or header would give away: exception classes, messages, stack frames, the profiler itself. */
+const DEBUG_DETAILS = ['Exception', 'Error:', 'No route found', 'Boom from a controller', ' at ', 'src/', '.ts:', 'node_modules', 'Stack', 'sk-toolbar', '_profiler', 'Profile'];
 
 describe('Who may see the profiler and debug details (e2e)', () => {
   const apps: NestExpressApplication[] = [];
@@ -74,6 +93,78 @@ describe('Who may see the profiler and debug details (e2e)', () => {
     const off = await app({ APP_DEBUG: '0' });
     const res = await request(off.getHttpServer()).get('/_profiler/').set('Host', HOST).expect(404);
     expect(res.headers['x-debug-token']).toBeUndefined();
+  });
+
+  it('shows nothing of the profiler with APP_DEBUG off: no toolbar, no token headers, plain 404s for its routes (a stored profile too), generic error pages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shopkernel-debug-off-'));
+    const running = new Set<NestExpressApplication>();
+    const start = async (options: TestAppOptions) => {
+      const started = await createTestApp(options);
+      running.add(started);
+      return started;
+    };
+    const stop = async (started: NestExpressApplication) => {
+      running.delete(started);
+      await started.close();
+    };
+    try {
+      // A profile recorded while debug was on, in the store the debug-off instance is given: it must not be served.
+      const file = join(dir, 'profiles.sqlite');
+      const on = await start({ env: { PROFILER_DSN: `sqlite:${file}` } });
+      const recorded = await request(on.getHttpServer()).get('/').set('Host', HOST).expect(200);
+      const token: string = recorded.headers['x-debug-token'];
+      expect(token).toMatch(/^[0-9a-f]{6}$/);
+      expect((await storedProfiles(on)).total).toBe(1);
+      await stop(on);
+      const storedTokens = () => {
+        const db = new Database(file, { readonly: true, fileMustExist: true });
+        try {
+          return (db.prepare('SELECT token FROM profile').all() as { token: string }[]).map((r) => r.token);
+        } finally {
+          db.close();
+        }
+      };
+      expect(storedTokens()).toEqual([token]);
+
+      const off = await start({ env: { APP_DEBUG: '0', PROFILER_DSN: `sqlite:${file}` }, imports: [KernelFixturesModule, ProfilerFixturesModule] });
+      const http = () => request(off.getHttpServer());
+
+      for (const path of ['/', '/pfx/page']) {
+        const page = await http().get(path).set('Host', HOST).expect(200);
+        expect(page.headers['content-type']).toMatch(/^text\/html/);
+        expect(page.text).toContain('</body>');
+        expect(page.text).not.toContain('sk-toolbar');
+        expect(page.text).not.toContain('_profiler');
+        expect(page.headers['x-debug-token']).toBeUndefined();
+        expect(page.headers['x-debug-token-link']).toBeUndefined();
+        expect(page.headers['content-security-policy'] ?? '').not.toMatch(/nonce-/);
+      }
+
+      for (const path of [`/_profiler/${token}.json`, `/_profiler/${token}`, '/_profiler/latest', '/_profiler/search', '/_profiler/search?limit=10', '/_profiler/']) {
+        const html = await http().get(path).set('Host', HOST).expect(404);
+        expect({ path, body: html.text }).toEqual({ path, body: genericPage(404) });
+        expect(html.headers['x-debug-token']).toBeUndefined();
+        expect(html.headers['x-debug-token-link']).toBeUndefined();
+        expect(html.headers['x-debug-exception']).toBeUndefined();
+        const json = await http().get(path).set('Host', HOST).set('Accept', 'application/json').expect(404);
+        expect({ path, body: json.body }).toEqual({ path, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' } });
+        for (const detail of DEBUG_DETAILS) expect({ path, detail, found: html.text.includes(detail) || json.text.includes(detail) }).toEqual({ path, detail, found: false });
+      }
+
+      const error = await http().get('/fixture/boom').set('Host', HOST).expect(500);
+      expect(error.text).toBe(genericPage(500));
+      expect(Object.keys(error.headers).filter((name) => name.startsWith('x-debug'))).toEqual([]);
+      for (const detail of DEBUG_DETAILS) expect({ detail, found: error.text.includes(detail) }).toEqual({ detail, found: false });
+      const jsonError = await http().get('/fixture/boom').set('Host', HOST).set('Accept', 'application/json').expect(500);
+      expect(jsonError.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Internal Server Error' });
+
+      // Nothing was recorded either.
+      await stop(off);
+      expect(storedTokens()).toEqual([token]);
+    } finally {
+      for (const started of running) await started.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start with a malformed PROFILER_ALLOWED_IPS', async () => {

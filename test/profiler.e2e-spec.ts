@@ -382,6 +382,26 @@ describe('Request profiler (e2e)', () => {
       const requestPanel = await get(`/_profiler/${token}?panel=request`).expect(200);
       expect(requestPanel.text).toContain('(1000 more characters, truncated)');
     });
+
+    it('keeps of a body each parsed value cut at 2,000 characters, 100 keys a level, 6 levels, and of a body it does not parse only type and length', async () => {
+      const wide: Record<string, string> = {};
+      for (let i = 0; i < 150; i++) wide[`k${i}`] = 'v';
+      const json = { long: 'y'.repeat(2500), other: 'z'.repeat(2500), wide, deep: { a: { b: { c: { d: { e: { f: 'bottom' } } } } } } };
+      const parsed = await request(app.getHttpServer()).post('/pfx/flood').set('Host', HOST).send(json).expect(200);
+      const body = ((await storedProfile(app, parsed.headers['x-debug-token'])).data.request as { body: { parsed: Record<string, unknown> } }).body;
+      expect(body.parsed.long).toBe(`${'y'.repeat(2000)}… (500 more characters, truncated)`);
+      expect(body.parsed.other).toBe(`${'z'.repeat(2000)}… (500 more characters, truncated)`);
+      expect(Object.keys(body.parsed.wide as object)).toHaveLength(101);
+      expect((body.parsed.wide as Record<string, string>)['…']).toBe('50 more keys, truncated');
+      expect(JSON.stringify(body.parsed.deep)).toContain('depth limit');
+      expect(JSON.stringify(body.parsed.deep)).not.toContain('bottom');
+
+      // Plain text is not parsed (the login refuses it): nothing of it is kept.
+      const plain = await request(app.getHttpServer()).post('/api/login').set('Host', HOST).set('Content-Type', 'text/plain').send(`password=hunter2&note=${'q'.repeat(100)}`).expect(400);
+      const profile = await storedProfile(app, plain.headers['x-debug-token']);
+      expect((profile.data.request as { body: unknown }).body).toEqual({ contentType: 'text/plain', length: 122, parsed: null, excerpt: null });
+      expect(JSON.stringify(profile.data)).not.toContain('hunter2');
+    });
   });
 
   describe('retention', () => {

@@ -1,91 +1,225 @@
 import Database from 'better-sqlite3';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'node-html-parser';
+import pg from 'pg';
 import request from 'supertest';
+import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { MASK } from '../src/profiler/redaction/redactor.js';
 import { ProfileCodec } from '../src/profiler/storage/profile-codec.js';
 import { createTestApp } from './support/create-test-app.js';
-import { storedProfile } from './support/profiler.js';
+import { describePostgres, POSTGRES_URL } from './support/postgres.js';
+import { settle, storedProfile } from './support/profiler.js';
 
 const SECRETS = {
   password: 'hunter2-very-secret',
   bearer: 'tok_live_bearer_9f8e',
+  proxyAuthorization: 'cHJveHk6c2VjcmV0X3Byb3h5XzQ0',
   apiKey: 'key_live_4d3c2b',
+  partnerApiKey: 'pkey_live_8e7f6a',
   cookie: 'cookie_value_7a6b',
+  cardNumber: '4111111111111111',
+  /** Three digits occur by chance (in tokens, times): the store is searched for it as a JSON string, `"737"`. */
+  cvv: '737',
   queryToken: 'qtok_1a2b3c',
   loyalty: 'LN-424242',
   urlPassword: 'pw_in_url_55',
   envSecret: 'sk_live_env_0099',
 };
 
-describe('Secrets never reach the profile store raw (e2e)', () => {
+/** A stored profile as the store holds it: its row's URL column and its data blob, decoded by the test itself. */
+interface RawProfile {
+  token: string;
+  url: string;
+  data: Record<string, any>;
+}
+
+/** The store read with a connection of the test's own, not through the application. */
+interface RawStore {
+  /** Every stored profile, its blob decoded. */
+  profiles(): Promise<RawProfile[]>;
+  /** Every row of every table of the store, blobs decoded, as one string. */
+  everything(): Promise<string>;
+}
+
+const codec = new ProfileCodec();
+
+/** The SQLite store file: every table, and the profiles (`profile` joined with its URL and `profile_data`). */
+function sqliteStore(file: string): RawStore {
+  const open = () => new Database(file, { readonly: true, fileMustExist: true });
+  return {
+    async profiles() {
+      const db = open();
+      try {
+        const rows = db
+          .prepare('SELECT p.token, u.url, d.data FROM profile p JOIN profile_url u ON u.id = p.url_id JOIN profile_data d ON d.id = p.id')
+          .all() as Array<{ token: string; url: string; data: Buffer }>;
+        return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: await codec.decode(r.data) })));
+      } finally {
+        db.close();
+      }
+    },
+    async everything() {
+      const db = open();
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+        const out: string[] = [];
+        for (const { name } of tables) {
+          for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
+            for (const value of Object.values(row)) {
+              out.push(Buffer.isBuffer(value) && name === 'profile_data' ? JSON.stringify(await codec.decode(value)) : String(value));
+            }
+          }
+        }
+        return out.join('\n');
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+/** The PostgreSQL store's schema: every table of it, and the profiles (`profiler_profile` joined with `profiler_profile_data`). */
+function postgresStore(schema: string): RawStore {
+  const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    async profiles() {
+      const rows = await query<{ token: string; url: string; data: Buffer }>(
+        `SELECT p.token, p.url, d.data FROM "${schema}".profiler_profile p JOIN "${schema}".profiler_profile_data d ON d.id = p.id`,
+      );
+      return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: await codec.decode(r.data) })));
+    },
+    async everything() {
+      const tables = await query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+      expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['profiler_profile', 'profiler_profile_data']));
+      const out: string[] = [];
+      for (const { table_name: name } of tables) {
+        for (const row of await query<Record<string, unknown>>(`SELECT * FROM "${schema}"."${name}"`)) {
+          for (const value of Object.values(row)) {
+            out.push(Buffer.isBuffer(value) && name === 'profiler_profile_data' ? JSON.stringify(await codec.decode(value)) : String(value));
+          }
+        }
+      }
+      return out.join('\n');
+    },
+  };
+}
+
+/** The profile store's DSN for PostgreSQL: the test server's database, in `schema`. */
+function postgresDsn(schema: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('schema', schema);
+  return url.toString();
+}
+
+/** The same checks on each store: what a test reads back from the store's own rows. */
+function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp: () => Promise<void> }): void {
   let app: NestExpressApplication;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shopkernel-redaction-'));
     process.env.SHOP_PAYMENT_SECRET = SECRETS.envSecret;
-    app = await createTestApp({ env: { PROFILER_DSN: `sqlite:${join(dir, 'profiles.sqlite')}`, PROFILER_REDACT_FIELDS: '^loyalty' } });
+    app = await createTestApp({ env: { PROFILER_DSN: store.dsn(), PROFILER_REDACT_FIELDS: '^loyalty' } });
   });
 
   afterAll(async () => {
     delete process.env.SHOP_PAYMENT_SECRET;
     await app?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await store.cleanUp();
   });
 
-  /** Every row of every table of the store, blobs decoded, as one string. */
-  async function wholeStore(): Promise<string> {
-    const db = new Database(join(dir, 'profiles.sqlite'), { readonly: true });
-    try {
-      const codec = new ProfileCodec();
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
-      const out: string[] = [];
-      for (const { name } of tables) {
-        for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
-          for (const value of Object.values(row)) {
-            out.push(Buffer.isBuffer(value) && name === 'profile_data' ? JSON.stringify(await codec.decode(value)) : String(value));
-          }
-        }
-      }
-      return out.join('\n');
-    } finally {
-      db.close();
-    }
+  /** Every waiting profile written, then the stored row of `token`, read by the test. */
+  async function storedRow(token: string): Promise<RawProfile> {
+    await settle();
+    await app.get(ProfilerService).flush();
+    const row = (await store.raw().profiles()).find((p) => p.token === token);
+    if (!row) throw new Error(`No stored row for ${token}`);
+    return row;
   }
+
+  /** Where `secret` occurs in `text`, with what precedes it (null when it does not). */
+  const occurrence = (text: string, secret: string) => {
+    const needle = secret === SECRETS.cvv ? JSON.stringify(secret) : secret;
+    const at = text.indexOf(needle);
+    return at === -1 ? null : text.slice(Math.max(0, at - 200), at + 50);
+  };
 
   it('masks credentials, cookies, secret body and query fields, extra patterns and URL passwords in the stored rows', async () => {
     const res = await request(app.getHttpServer())
       .post(`/api/login?token=${SECRETS.queryToken}&loyalty_number=${SECRETS.loyalty}&page=1`)
       .set('Authorization', `Bearer ${SECRETS.bearer}`)
+      .set('Proxy-Authorization', `Basic ${SECRETS.proxyAuthorization}`)
       .set('X-Api-Key', SECRETS.apiKey)
+      .set('X-Partner-Api-Key', SECRETS.partnerApiKey)
       .set('Cookie', `SHOPSESSID=${SECRETS.cookie}; theme=dark`)
       .set('Referer', `https://user:${SECRETS.urlPassword}@partner.example/back`)
-      .send({ email: 'nobody@example.com', password: SECRETS.password })
-      .expect(401);
+      .send({ email: 'nobody@example.com', password: SECRETS.password, card_number: SECRETS.cardNumber, cvv: SECRETS.cvv })
+      .expect(400); // fields the login does not take: refused, and profiled with the body as sent
     const token = res.headers['x-debug-token'];
     const profile = await storedProfile(app, token);
-    expect(profile.url).toBe('http://127.0.0.1/api/login?token=******&loyalty_number=******&page=1'.replace('127.0.0.1', new URL(profile.url).host));
+    expect(profile.url).toBe(`http://${new URL(profile.url).host}/api/login?token=${MASK}&loyalty_number=${MASK}&page=1`);
     await request(app.getHttpServer()).get(`/nowhere?password=${SECRETS.password}`).expect(404);
-    await new Promise((r) => setTimeout(r, 300));
 
-    const stored = await wholeStore();
-    for (const [name, secret] of Object.entries(SECRETS)) {
-      const at = stored.indexOf(secret);
-      expect({ name, found: at === -1 ? null : stored.slice(Math.max(0, at - 200), at + 50) }).toEqual({ name, found: null });
-    }
-    expect(stored).toContain('******');
+    // The row itself: the mask where each secret was.
+    const row = await storedRow(token);
+    expect(row.url).toBe(profile.url);
+    const req = row.data.request;
+    expect(req.url).toBe(profile.url);
+    expect(req.headers).toMatchObject({
+      authorization: MASK,
+      'proxy-authorization': MASK,
+      'x-api-key': MASK,
+      'x-partner-api-key': MASK,
+      cookie: MASK,
+      referer: `https://user:${MASK}@partner.example/back`,
+    });
+    expect(req.cookies).toEqual([
+      { name: 'SHOPSESSID', value: MASK },
+      { name: 'theme', value: MASK },
+    ]);
+    expect(req.body.parsed).toEqual({ email: 'nobody@example.com', password: MASK, card_number: MASK, cvv: MASK });
+    expect(req.query).toEqual({ token: MASK, loyalty_number: MASK, page: '1' });
+
+    // Nowhere else either: every row of every table.
+    const stored = await store.raw().everything();
+    for (const [name, secret] of Object.entries(SECRETS)) expect({ name, found: occurrence(stored, secret) }).toEqual({ name, found: null });
     expect(stored).toContain('page=1');
     expect(stored).toContain('theme');
+    for (const { url } of await store.raw().profiles()) {
+      for (const secret of Object.values(SECRETS)) expect(occurrence(url, secret)).toBeNull();
+    }
 
     const panel = await request(app.getHttpServer()).get(`/_profiler/${token}?panel=request`).expect(200);
-    for (const secret of Object.values(SECRETS)) expect(panel.text).not.toContain(secret);
+    const shown = `${panel.text}\n${parse(panel.text).text}`;
+    for (const secret of Object.values(SECRETS)) expect(occurrence(shown, secret)).toBeNull();
+    expect(parse(panel.text).text).toContain(`"cvv": "${MASK}"`);
     const config = await request(app.getHttpServer()).get(`/_profiler/${token}?panel=config`).expect(200);
     const env = parse(config.text).querySelectorAll('table.env tr').map((tr) => [tr.querySelector('th')?.text, tr.querySelector('td')?.text]);
-    expect(env).toContainEqual(['SHOP_PAYMENT_SECRET', '******']);
+    expect(env).toContainEqual(['SHOP_PAYMENT_SECRET', MASK]);
     expect(config.text).not.toContain(SECRETS.envSecret);
+  });
+
+  it('masks Set-Cookie among the stored response headers: the session id the client got is nowhere in the store', async () => {
+    const res = await request(app.getHttpServer()).get('/register').expect(200);
+    const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    const session = setCookie.map((c) => /^SHOPSESSID=([^;]+)/.exec(c)?.[1]).find(Boolean);
+    expect(session).toMatch(/^.{16,}$/);
+
+    const row = await storedRow(res.headers['x-debug-token']);
+    expect(row.data.response.headers['set-cookie']).toBe(MASK);
+    const stored = await store.raw().everything();
+    expect(occurrence(stored, session!)).toBeNull();
+    expect(occurrence(stored, decodeURIComponent(session!))).toBeNull();
   });
 
   it('masks secret query values in the logs of the debug error page', async () => {
@@ -93,5 +227,32 @@ describe('Secrets never reach the profile store raw (e2e)', () => {
     const logs = parse(res.text).querySelector('#logs')?.toString() ?? '';
     expect(logs).toContain('access_token&#x3D;******&amp;q&#x3D;tea');
     expect(logs).not.toContain(SECRETS.queryToken);
+  });
+}
+
+describe('Secrets never reach the profile store raw: SQLite store (e2e)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shopkernel-redaction-'));
+  const file = join(dir, 'profiles.sqlite');
+  redactionSuite({
+    dsn: () => `sqlite:${file}`,
+    raw: () => sqliteStore(file),
+    cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
+  });
+});
+
+describePostgres('Redaction in the PostgreSQL store (e2e)')('Secrets never reach the profile store raw: PostgreSQL store (e2e)', () => {
+  const schema = `profiler_redaction_${process.pid}_${randomBytes(3).toString('hex')}`;
+  redactionSuite({
+    dsn: () => postgresDsn(schema),
+    raw: () => postgresStore(schema),
+    cleanUp: async () => {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    },
   });
 });
