@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { StatementCache } from './statement-cache.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -70,7 +71,7 @@ function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions): Diale
         database.pragma('synchronous = NORMAL');
         database.pragma('foreign_keys = ON');
         database.pragma('busy_timeout = 5000');
-        return database;
+        return new StatementCache(database);
       },
     });
   }
