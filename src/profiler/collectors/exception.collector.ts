@@ -16,6 +16,20 @@ export interface ExceptionData {
   exceptions: StoredException[];
 }
 
+/** A frame as written to the store: `[function, file, line, column, vendor (1 or 0)]` (a 404's chain has fifty). */
+type FrameTuple = [string, string, number, number, 0 | 1];
+
+/** The tuples of frozen frame lists (the flattener's, one per call path), made once. */
+const tuplesOf = new WeakMap<readonly FlattenedFrame[], FrameTuple[]>();
+
+function toTuples(frames: readonly FlattenedFrame[]): FrameTuple[] {
+  const known = tuplesOf.get(frames);
+  if (known) return known;
+  const tuples = frames.map((f): FrameTuple => [f.function, f.file, f.line, f.column, f.vendor ? 1 : 0]);
+  if (Object.isFrozen(frames)) tuplesOf.set(frames, tuples);
+  return tuples;
+}
+
 /**
  * The exception that decided the response, as a source-mapped chain. Frames are stored without their code: the
  * panel reads the excerpts when it is opened, as the error page does.
@@ -44,7 +58,22 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
         message: Redactor.text(e.message),
         statusCode: e.statusCode,
         statusText: e.statusText,
-        frames: e.frames.map(({ function: fn, file, line, column, vendor }) => ({ function: fn, file, line, column, vendor })),
+        frames: toTuples(e.frames) as unknown as StoredFrame[],
+      })),
+    };
+  }
+
+  /** Frames stored as tuples back to objects (profiles stored before keep their objects). */
+  override expand(stored: unknown): ExceptionData {
+    const data = stored as ExceptionData;
+    return {
+      exceptions: data.exceptions.map((e) => ({
+        ...e,
+        frames: e.frames.map((f) => {
+          if (!Array.isArray(f)) return f;
+          const [fn, file, line, column, vendor] = f as unknown as FrameTuple;
+          return { function: fn, file, line, column, vendor: vendor === 1 };
+        }),
       })),
     };
   }
