@@ -20,6 +20,12 @@ export class KernelRequest {
   locale: string;
   defaultLocale: string;
   private cachedUri?: string;
+  // Express recomputes req.ip, req.protocol and req.host on every read (proxy-addr, the trust function, header
+  // parsing), and a request reads them a dozen times (validation, routing, the profiler, the toolbar, links):
+  // computed once, as Symfony's Request does.
+  private cachedClientIp?: string;
+  private cachedScheme?: string;
+  private cachedRawHost?: string;
 
   constructor(
     readonly raw: Request,
@@ -47,13 +53,16 @@ export class KernelRequest {
 
   /** The client's address; X-Forwarded-For counts only when the peer is a trusted proxy (TRUSTED_PROXIES). */
   get clientIp(): string {
-    const ip = this.raw.ip ?? this.raw.socket?.remoteAddress ?? '';
-    return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+    if (this.cachedClientIp === undefined) {
+      const ip = this.raw.ip ?? this.raw.socket?.remoteAddress ?? '';
+      this.cachedClientIp = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+    }
+    return this.cachedClientIp;
   }
 
   /** `http` or `https`; X-Forwarded-Proto counts only from a trusted proxy. */
   get scheme(): string {
-    return this.raw.protocol;
+    return (this.cachedScheme ??= this.raw.protocol);
   }
 
   get isSecure(): boolean {
@@ -70,10 +79,12 @@ export class KernelRequest {
 
   /** The host as received, before any validation: ValidateRequestListener decides whether to believe it. */
   get rawHost(): string {
-    const host = (this.raw as Request & { host?: string }).host;
-    if (host) return host;
-    const socket = this.raw.socket;
-    return socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '';
+    if (this.cachedRawHost === undefined) {
+      const host = (this.raw as Request & { host?: string }).host;
+      const socket = this.raw.socket;
+      this.cachedRawHost = host || (socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '');
+    }
+    return this.cachedRawHost;
   }
 
   get schemeAndHttpHost(): string {
