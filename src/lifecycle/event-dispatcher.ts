@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
-import { WAITING_TASKS, type KernelEvent } from './kernel.events.js';
+import { DISPATCH_STATE, WAITING_TASKS, type KernelEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 
@@ -24,8 +24,8 @@ export interface RegisteredListener {
 export const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
 const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}".';
 
-/** Marks an event object with the state of its current dispatch. */
-const DISPATCH = Symbol('dispatch');
+/** Where an event object carries the state of its current dispatch. */
+const DISPATCH = DISPATCH_STATE;
 interface Called {
   listener: RegisteredListener;
   start: number;

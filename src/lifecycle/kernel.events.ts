@@ -17,13 +17,17 @@ export type KernelEventName = (typeof KernelEvents)[keyof typeof KernelEvents];
 
 /** Tasks a listener handed to `waitFor` during its call; the dispatcher collects them after each listener. */
 export const WAITING_TASKS = Symbol('waiting tasks');
+/** The dispatcher's state of the dispatch under way (the event-dispatcher module's own business). */
+export const DISPATCH_STATE = Symbol('dispatch state');
 
 export abstract class KernelEvent {
   abstract readonly name: KernelEventName;
   private propagationStopped = false;
   /** Set by the dispatcher when a listener waited: resolves once every listener of this dispatch has run. */
-  settled: Promise<void> | undefined;
-  [WAITING_TASKS]: Array<Promise<unknown>> | undefined;
+  settled: Promise<void> | undefined = undefined;
+  // Initialised here, so that every event object has the same shape from its construction on.
+  [WAITING_TASKS]: Array<Promise<unknown>> | undefined = undefined;
+  [DISPATCH_STATE]: unknown = undefined;
 
   constructor(readonly request: KernelRequest) {}
 
