@@ -9,6 +9,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { createShopDb } from '../src/database/database.factory.js';
 import { DatabaseMigrator } from '../src/database/database-migrator.js';
+import * as localProductImages from '../src/database/migrations/0006-local-product-images.js';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { DatabaseFixturesModule } from './fixtures/database-fixtures.module.js';
@@ -63,7 +64,7 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -72,7 +73,31 @@ function dataLayerContract(database: () => TestDatabase): void {
       ['0003-carts-orders', true],
       ['0004-remember-me', true],
       ['0005-order-addresses', true],
+      ['0006-local-product-images', true],
     ]);
+  });
+
+  it("points the pictures of a catalogue seeded with external images at the shop's own (0006), leaving others alone", async () => {
+    await new DatabaseMigrator(db, 'test database').migrateToLatest();
+    const category = await db.insertInto('categories').values({ slug: 'tea', name: 'Tea' }).returning('id').executeTakeFirstOrThrow();
+    const product = (slug: string, image_url: string | null) => ({ slug, name: slug, price_cents: 990, stock: 1, category_id: category.id, image_url });
+    await db
+      .insertInto('products')
+      .values([
+        product('green-tea', 'https://picsum.photos/seed/green-tea/800/600'),
+        product('black-tea', 'https://cdn.example.com/black-tea.jpg'),
+        product('white-tea', null),
+      ])
+      .execute();
+    const images = async () => db.selectFrom('products').select(['slug', 'image_url']).orderBy('slug').execute();
+    await localProductImages.up(db);
+    expect(await images()).toEqual([
+      { slug: 'black-tea', image_url: 'https://cdn.example.com/black-tea.jpg' },
+      { slug: 'green-tea', image_url: '/images/products/green-tea.svg' },
+      { slug: 'white-tea', image_url: null },
+    ]);
+    await localProductImages.down(db);
+    expect((await images()).map((p) => p.image_url)).toEqual(['https://cdn.example.com/black-tea.jpg', 'https://picsum.photos/seed/green-tea/800/600', null]);
   });
 
   it('refuses negative stock (CHECK), on insert and on update', async () => {
