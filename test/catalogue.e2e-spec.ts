@@ -282,4 +282,88 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(data.exception?.exceptions ?? []).toEqual([]);
     });
   });
+
+  describe('GET /images/products/:slug.svg', () => {
+    /** The body of an SVG answer (supertest keeps image/* bodies as a Buffer). */
+    const svgOf = (res: request.Response): string => (Buffer.isBuffer(res.body) ? res.body.toString('utf8') : res.text);
+
+    it("serves every seeded product's picture itself: an SVG, public for a day, with an ETag and nosniff", async () => {
+      const product = PRODUCTS[0];
+      expect(product.image_url).toBe(`/images/products/${product.slug}.svg`);
+      const res = await get(product.image_url).expect(200);
+      expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'");
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+      expect(res.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      const svg = svgOf(res);
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800" height="600" viewBox="0 0 800 600" role="img" aria-label="Ethiopian Espresso Roast, 1 kg">/);
+      expect(svg).toContain('<title>Ethiopian Espresso Roast, 1 kg</title>');
+      expect(svg).toContain('>EE</text>');
+      // No debug toolbar in an image, and nothing fetched from elsewhere.
+      expect(svg).not.toContain('sk-toolbar');
+      expect(svg).not.toMatch(/href=|https?:\/\/(?!www\.w3\.org\/2000\/svg")/);
+      // Every product of the list links a picture the shop serves.
+      const html = await page('/products?sort=newest');
+      const sources = html.querySelectorAll('.product-card img').map((img) => img.getAttribute('src')!);
+      expect(sources).toHaveLength(24);
+      for (const src of sources.slice(0, 3)) await get(src).expect(200).expect('Content-Type', 'image/svg+xml; charset=utf-8');
+    });
+
+    it('answers 304 without a body when If-None-Match has the ETag, and draws the new name once it changes', async () => {
+      const product = PRODUCTS[1];
+      const first = await get(product.image_url).expect(200);
+      const etag = first.headers.etag;
+      const again = await get(product.image_url).set('If-None-Match', etag).expect(304);
+      expect(again.text).toBe('');
+      expect([again.headers.etag, again.headers['cache-control'], again.headers['content-type']]).toEqual([etag, 'public, max-age=86400', undefined]);
+      await get(product.image_url).set('If-None-Match', '"something-else"').expect(200);
+      const shop = app.get(ShopDb);
+      await shop.updateTable('products').set({ name: 'Renamed Roast' }).where('slug', '=', product.slug).execute();
+      try {
+        const renamed = await get(product.image_url).set('If-None-Match', etag).expect(200);
+        expect(renamed.headers.etag).not.toBe(etag);
+        expect(svgOf(renamed)).toContain('<title>Renamed Roast</title>');
+      } finally {
+        await shop.updateTable('products').set({ name: product.name }).where('slug', '=', product.slug).execute();
+      }
+    });
+
+    it("escapes the product's name in the picture", async () => {
+      const shop = app.get(ShopDb);
+      const category = await shop.selectFrom('categories').select('id').orderBy('id').executeTakeFirstOrThrow();
+      await shop
+        .insertInto('products')
+        .values({ slug: 'image-test-lamp', name: `Lamp "Amber" <b>&</b> 'Co'`, description: 'A lamp.', price_cents: 990, stock: 1, image_url: null, category_id: category.id })
+        .execute();
+      try {
+        const res = await get('/images/products/image-test-lamp.svg').expect(200).expect('Content-Type', 'image/svg+xml; charset=utf-8');
+        const svg = svgOf(res);
+        const escaped = 'Lamp &quot;Amber&quot; &lt;b&gt;&amp;&lt;/b&gt; &#39;Co&#39;';
+        expect(svg).not.toContain('<b>');
+        expect(svg).toContain(`aria-label="${escaped}"`);
+        expect(svg).toContain(`<title>${escaped}</title>`);
+        expect(svg).toContain(`<tspan x="400" y="500">${escaped}</tspan>`);
+        expect(svg).toContain('>LA</text>');
+      } finally {
+        await shop.deleteFrom('products').where('slug', '=', 'image-test-lamp').execute();
+      }
+    });
+
+    it('answers 404 for an unknown slug through the kernel (the parameter converter), and for another extension', async () => {
+      const res = await get('/images/products/no-such-thing.svg').expect(404).expect('Content-Type', 'text/html; charset=utf-8');
+      expect(res.text).toContain('Product &quot;no-such-thing&quot; not found.');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers.etag).toBeUndefined();
+      const profile = await storedProfile(app, res.headers['x-debug-token']);
+      const data = profile.data as Record<string, any>;
+      expect(data.events.called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }));
+      expect(data.exception.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
+      const json = await get('/images/products/no-such-thing.svg').set('Accept', 'application/json').expect(404);
+      expect(json.body).toMatchObject({ status: 404, detail: 'Product "no-such-thing" not found.' });
+      const png = await get(`/images/products/${PRODUCTS[0].slug}.png`).expect(404);
+      expect(png.text).toContain(`No route found for &quot;GET http://${HOST}/images/products/${PRODUCTS[0].slug}.png&quot;`);
+    });
+  });
 }

@@ -9,12 +9,14 @@ import pg from 'pg';
 import request from 'supertest';
 import { createShopDb } from '../src/database/database.factory.js';
 import { DatabaseMigrator } from '../src/database/database-migrator.js';
+import * as localProductImages from '../src/database/migrations/0006-local-product-images.js';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { DatabaseFixturesModule } from './fixtures/database-fixtures.module.js';
 import { buildCatalogue } from '../src/database/seed/catalogue.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
+import { describeOnEachDatabase, type TestDatabase as ShopTestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -63,7 +65,7 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -72,7 +74,31 @@ function dataLayerContract(database: () => TestDatabase): void {
       ['0003-carts-orders', true],
       ['0004-remember-me', true],
       ['0005-order-addresses', true],
+      ['0006-local-product-images', true],
     ]);
+  });
+
+  it("points the pictures of a catalogue seeded with external images at the shop's own (0006), leaving others alone", async () => {
+    await new DatabaseMigrator(db, 'test database').migrateToLatest();
+    const category = await db.insertInto('categories').values({ slug: 'tea', name: 'Tea' }).returning('id').executeTakeFirstOrThrow();
+    const product = (slug: string, image_url: string | null) => ({ slug, name: slug, price_cents: 990, stock: 1, category_id: category.id, image_url });
+    await db
+      .insertInto('products')
+      .values([
+        product('green-tea', 'https://picsum.photos/seed/green-tea/800/600'),
+        product('black-tea', 'https://cdn.example.com/black-tea.jpg'),
+        product('white-tea', null),
+      ])
+      .execute();
+    const images = async () => db.selectFrom('products').select(['slug', 'image_url']).orderBy('slug').execute();
+    await localProductImages.up(db);
+    expect(await images()).toEqual([
+      { slug: 'black-tea', image_url: 'https://cdn.example.com/black-tea.jpg' },
+      { slug: 'green-tea', image_url: '/images/products/green-tea.svg' },
+      { slug: 'white-tea', image_url: null },
+    ]);
+    await localProductImages.down(db);
+    expect((await images()).map((p) => p.image_url)).toEqual(['https://cdn.example.com/black-tea.jpg', 'https://picsum.photos/seed/green-tea/800/600', null]);
   });
 
   it('refuses negative stock (CHECK), on insert and on update', async () => {
@@ -242,21 +268,30 @@ describePostgres('Data layer on PostgreSQL (e2e)', () => {
   });
 });
 
-describe('Database profiler panel (e2e)', () => {
+describeOnEachDatabase('Database profiler panel', 'dbpanel', databasePanelContract);
+
+/** The panel shows the same on both dialects, but for their placeholders (`?`, `$1`) and their error messages. */
+function databasePanelContract(database: () => Promise<ShopTestDatabase>): void {
   let app: NestExpressApplication;
+  let target: ShopTestDatabase;
   const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST);
+  const postgres = () => target.url !== undefined;
+  /** The n-th bound parameter as the dialect writes it. */
+  const param = (n: number) => (postgres() ? `$${n}` : '?');
   const FIXTURE = 'test/fixtures/database-fixtures.controller.ts';
   const CATEGORIES = 'select "id", "slug" from "categories" order by "position"';
-  const PRODUCTS = 'select "id", "name" from "products" where "category_id" = ?';
+  const products = () => `select "id", "name" from "products" where "category_id" = ${param(1)}`;
   const COUNT = 'select count(*) as "n" from "products"';
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [DatabaseFixturesModule] });
+    target = await database();
+    app = await createTestApp({ imports: [DatabaseFixturesModule], ...(target.url ? { env: { DATABASE_URL: target.url } } : {}) });
     await seedCatalogue(app.get(ShopDb));
   });
 
   afterAll(async () => {
-    await app.close();
+    await app?.close();
+    await target?.teardown?.();
   });
 
   async function panel(path: string): Promise<{ token: string; body: Record<string, any>; html: HTMLElement }> {
@@ -276,7 +311,7 @@ describe('Database profiler panel (e2e)', () => {
     expect([text(badge), badge.classList.contains('warning')]).toEqual(['14', true]);
     expect(text(html.querySelector('.panel h1'))).toBe('Database');
     expect(html.querySelectorAll('.metric').map((m) => `${text(m.querySelector('.value'))} ${text(m.querySelector('.label'))}`)).toEqual(expect.arrayContaining(['14 Database queries', '3 Different statements', '2 Identical repeats']));
-    expect(text(html.querySelector('.panel p.muted'))).toBe('Database: sqlite::memory: (sqlite)');
+    expect(text(html.querySelector('.panel p.muted'))).toBe(postgres() ? `Database: ${target.url} (postgres)` : 'Database: sqlite::memory: (sqlite)');
 
     // The N+1 pattern stands out: a warning, and the similar queries first.
     const warnings = html.querySelectorAll('.db-warning');
@@ -293,7 +328,7 @@ describe('Database profiler panel (e2e)', () => {
         callers: text(tr.querySelector('td.callers')),
       }));
     expect(groups('db-similar')).toEqual([
-      { count: '10', sets: '10', sql: PRODUCTS, params: '', numbers: 'Queries #2, 3, 4, 5, 6, 7, 8, 9, 10, 11', callers: `${FIXTURE}:${loop}` },
+      { count: '10', sets: '10', sql: products(), params: '', numbers: 'Queries #2, 3, 4, 5, 6, 7, 8, 9, 10, 11', callers: `${FIXTURE}:${loop}` },
       { count: '3', sets: '1', sql: COUNT, params: '', numbers: 'Queries #12, 13, 14', callers: `${FIXTURE}:${count}` },
     ]);
     expect(groups('db-identical')).toEqual([{ count: '3', sets: undefined, sql: COUNT, params: '[]', numbers: 'Queries #12, 13, 14', callers: `${FIXTURE}:${count}` }]);
@@ -310,7 +345,7 @@ describe('Database profiler panel (e2e)', () => {
     const categoryIds = (await app.get(ShopDb).selectFrom('categories').select('id').orderBy('position').execute()).map((c) => c.id);
     expect(cells.map(({ sql: s, params, caller }) => [s, params, caller])).toEqual([
       [CATEGORIES, '', `${FIXTURE}:${list}`],
-      ...categoryIds.map((id) => [PRODUCTS, `[${id}]`, `${FIXTURE}:${loop}`]),
+      ...categoryIds.map((id) => [products(), `[${id}]`, `${FIXTURE}:${loop}`]),
       [COUNT, '', `${FIXTURE}:${count}`],
       [COUNT, '', `${FIXTURE}:${count}`],
       [COUNT, '', `${FIXTURE}:${count}`],
@@ -326,7 +361,7 @@ describe('Database profiler panel (e2e)', () => {
     const logs = (profile.data.logs as { entries: { channel: string; level: number; message: string; context: Record<string, unknown> }[] }).entries;
     const database = logs.filter((e) => e.channel === 'database');
     expect(database.length).toBe(14);
-    expect(database[1]).toMatchObject({ level: 100, message: 'Query ({duration} ms): {sql}', context: { sql: PRODUCTS, params: [expect.any(Number)] } });
+    expect(database[1]).toMatchObject({ level: 100, message: 'Query ({duration} ms): {sql}', context: { sql: products(), params: [expect.any(Number)] } });
     const performance = (await get(`/_profiler/${token}?panel=performance`).expect(200)).text;
     const bars = parse(performance).querySelectorAll('svg.timeline g.tl-query');
     expect(bars.length).toBe(14);
@@ -335,20 +370,23 @@ describe('Database profiler panel (e2e)', () => {
 
   it('shows a failed query with its error, in the error colour', async () => {
     const { body, html } = await panel('/dbfx/oversell');
-    expect(body.error).toMatch(/CHECK constraint failed: products_stock_not_negative/);
+    const message = postgres()
+      ? 'new row for relation "products" violates check constraint "products_stock_not_negative"'
+      : 'CHECK constraint failed: products_stock_not_negative';
+    expect(body.error).toBe(message);
     const badge = html.querySelector('nav.menu a[data-panel="database"] .badge')!;
     expect([text(badge), badge.classList.contains('error')]).toEqual(['1', true]);
     const row = html.querySelector('table.db-queries tbody tr.db-error')!;
-    expect(text(row.querySelector('pre.sql'))).toBe('update "products" set "stock" = "stock" - ? where "slug" = ?');
+    expect(text(row.querySelector('pre.sql'))).toBe(`update "products" set "stock" = "stock" - ${param(1)} where "slug" = ${param(2)}`);
     expect(text(row.querySelector('code.params'))).toBe('[1000,"ethiopian-espresso-roast-1-kg"]');
-    expect(text(row.querySelector('.db-error-message'))).toBe('failed CHECK constraint failed: products_stock_not_negative');
+    expect(text(row.querySelector('.db-error-message'))).toBe(`failed ${message}`);
   });
 
   it('never keeps a password hash in the profile', async () => {
     const res = await get('/dbfx/register').expect(200);
     const profile = await storedProfile(app, res.headers['x-debug-token']);
     const queries = (profile.data.database as { queries: { sql: string; params: unknown[] }[] }).queries;
-    expect(queries.map((q) => [q.sql, q.params])).toEqual([['insert into "users" ("email", "password_hash") values (?, ?) returning "id"', ['ada@example.com', '******']]]);
+    expect(queries.map((q) => [q.sql, q.params])).toEqual([[`insert into "users" ("email", "password_hash") values (${param(1)}, ${param(2)}) returning "id"`, ['ada@example.com', '******']]]);
     expect(JSON.stringify(profile.data)).not.toContain('secret-hash');
   });
 
@@ -360,4 +398,4 @@ describe('Database profiler panel (e2e)', () => {
     expect(text(html.querySelector('nav.menu a[data-panel="database"] .badge'))).toBe('0');
     expect(text(html.querySelector('.panel .empty'))).toBe('No database query was run for this request.');
   });
-});
+}

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ShopDb } from '../src/database/shop-db.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
+import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { SessionFixturesModule } from './fixtures/session-fixtures.module.js';
 
 const COOKIE = /^SHOPSESSID=([A-Za-z0-9_-]{43}); Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/;
@@ -19,17 +20,24 @@ function sessionId(res: request.Response): string {
   return match[1];
 }
 
-describe('Sessions (e2e)', () => {
+describeOnEachDatabase('Sessions', 'session', sessionContract);
+
+function sessionContract(database: () => Promise<TestDatabase>): void {
   let app: NestExpressApplication;
   let db: ShopDb;
+  let target: TestDatabase;
+  /** The app's environment: the suite's database (in-memory SQLite, or a PostgreSQL schema of its own) and `env`. */
+  const withDatabase = (env: Record<string, string> = {}) => ({ ...(target.url ? { DATABASE_URL: target.url } : {}), ...env });
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [SessionFixturesModule] });
+    target = await database();
+    app = await createTestApp({ imports: [SessionFixturesModule], env: withDatabase() });
     db = app.get(ShopDb);
   });
 
   afterAll(async () => {
-    await app.close();
+    await app?.close();
+    await target?.teardown?.();
   });
 
   const rows = () => db.selectFrom('sessions').selectAll().execute();
@@ -127,7 +135,7 @@ describe('Sessions (e2e)', () => {
 
   it('marks the cookie Secure over HTTPS (behind a trusted proxy)', async () => {
     await app.close();
-    app = await createTestApp({ imports: [SessionFixturesModule], env: { TRUSTED_PROXIES: 'loopback' } });
+    app = await createTestApp({ imports: [SessionFixturesModule], env: withDatabase({ TRUSTED_PROXIES: 'loopback' }) });
     db = app.get(ShopDb);
     const res = await request(app.getHttpServer()).get('/_test/session/count').set('X-Forwarded-Proto', 'https').expect(200);
     expect(sessionCookie(res)).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
@@ -182,7 +190,7 @@ describe('Sessions (e2e)', () => {
       ]));
     });
   });
-});
+}
 
 /** The token with its last character changed (to another one: a fixed replacement equals it one time in 64). */
 function tampered(token: string): string {

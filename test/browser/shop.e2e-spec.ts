@@ -4,6 +4,18 @@ import { ShopDb } from '../../src/database/shop-db.js';
 import { launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle } from '../support/profiler.js';
 
+// The tests' TypeScript knows no DOM (lib: ES2023): the one browser type used in page functions is declared here.
+interface BrowserImage {
+  complete: boolean;
+  alt: string;
+  width: number;
+  height: number;
+  naturalWidth: number;
+  naturalHeight: number;
+  getAttribute(name: string): string | null;
+  addEventListener(type: string, listener: () => void): void;
+}
+
 describe('The shop in a browser (e2e)', () => {
   let server: TestServer;
   let browser: Browser;
@@ -19,8 +31,9 @@ describe('The shop in a browser (e2e)', () => {
 
   beforeEach(async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    // Product pictures are links to an image host: not fetched here (no network), and not ours to test.
-    await context.route((url) => !url.href.startsWith(server.baseUrl), (route) => {
+    // The shop uses no external assets: its pictures, styles and the toolbar all come from the test server. Any
+    // request elsewhere is refused and fails the test (afterEach).
+    await context.route((url) => url.origin !== server.baseUrl, (route) => {
       foreign.push(route.request().url());
       return route.abort();
     });
@@ -29,12 +42,24 @@ describe('The shop in a browser (e2e)', () => {
 
   afterEach(async () => {
     await context?.close();
+    // No request left the test server (127.0.0.1, its port) at all.
+    expect(foreign.splice(0)).toEqual([]);
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.app.close();
   });
+
+  /** The first picture matching `selector`, once the browser has loaded it (or failed to: then its natural size is 0×0). */
+  async function loadedPicture(selector: string): Promise<{ src: string; alt: string; width: number; height: number; naturalWidth: number; naturalHeight: number }> {
+    const img = page.locator(selector).first();
+    await img.scrollIntoViewIfNeeded();
+    return img.evaluate(async (el: BrowserImage) => {
+      if (!el.complete) await new Promise<void>((settled) => ['load', 'error'].forEach((type) => el.addEventListener(type, () => settled())));
+      return { src: el.getAttribute('src') ?? '', alt: el.alt, width: el.width, height: el.height, naturalWidth: el.naturalWidth, naturalHeight: el.naturalHeight };
+    });
+  }
 
   /** The profile the toolbar of the current page links to, opened by clicking it, then its Database panel. */
   async function databasePanelThroughToolbar(): Promise<void> {
@@ -50,6 +75,11 @@ describe('The shop in a browser (e2e)', () => {
   it('walks from the product list through the toolbar into the Database panel of its profile', async () => {
     await page.goto(`${server.baseUrl}/products?sort=price_asc`);
     expect(await page.locator('#result-count').textContent()).toBe('240 products');
+    // The cards' pictures are the shop's own SVGs, loaded from the test server.
+    const card = await loadedPicture('.product-card img');
+    expect(card).toMatchObject({ width: 200, height: 150, naturalWidth: 800, naturalHeight: 600 });
+    expect(card.src).toMatch(/^\/images\/products\/[a-z0-9-]+\.svg$/);
+    expect(card.alt).toBe(await page.locator('.product-card .product-name').first().textContent());
     await screenshot(page, 'shop-product-list');
     await databasePanelThroughToolbar();
     const rows = page.locator('table.db-queries tbody tr');
@@ -69,6 +99,15 @@ describe('The shop in a browser (e2e)', () => {
     await page.waitForURL(/\/products\/[a-z0-9-]+$/);
     const slug = new URL(page.url()).pathname.split('/').pop()!;
     expect(await page.locator('form.add-to-cart button').textContent()).toBe('Add to cart');
+    const picture = await loadedPicture('article.product img');
+    expect(picture).toEqual({
+      src: `/images/products/${slug}.svg`,
+      alt: await page.locator('article.product h1').textContent(),
+      width: 400,
+      height: 300,
+      naturalWidth: 800,
+      naturalHeight: 600,
+    });
     await screenshot(page, 'shop-product-page');
     await databasePanelThroughToolbar();
     const statements = await page.locator('table.db-queries tbody tr td:nth-child(4)').allTextContents();
@@ -126,7 +165,5 @@ describe('The shop in a browser (e2e)', () => {
 
     await page.click('a[href="/account/orders"]');
     expect(await page.locator('table.orders tbody tr td:first-child').allTextContents()).toEqual([reference]);
-    // Only images were asked of other hosts.
-    expect(foreign.filter((url) => !url.startsWith('https://picsum.photos/'))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import * as accounts from './0002-accounts.js';
 import * as cartsOrders from './0003-carts-orders.js';
 import * as rememberMe from './0004-remember-me.js';
 import * as orderAddresses from './0005-order-addresses.js';
+import * as localProductImages from './0006-local-product-images.js';
 
 /**
  * Every migration of the shop, oldest first, under the name recorded in `kysely_migration`. A static list (not a
@@ -16,4 +17,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0003-carts-orders': cartsOrders,
   '0004-remember-me': rememberMe,
   '0005-order-addresses': orderAddresses,
+  '0006-local-product-images': localProductImages,
 });

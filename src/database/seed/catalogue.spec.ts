@@ -11,7 +11,7 @@ describe('buildCatalogue', () => {
     for (const slug of categories) expect(catalogue.products.filter((p) => p.category_slug === slug).length).toBe(24);
   });
 
-  it('has unique slugs and names, integer prices in cents, stock levels with some sold out, https images', () => {
+  it('has unique slugs and names, integer prices in cents, stock levels with some sold out, images served by the shop', () => {
     const products = catalogue.products;
     expect(new Set(products.map((p) => p.slug)).size).toBe(products.length);
     expect(new Set(products.map((p) => p.name)).size).toBe(products.length);
@@ -22,7 +22,7 @@ describe('buildCatalogue', () => {
     const soldOut = products.filter((p) => p.stock === 0).length;
     expect(soldOut).toBeGreaterThan(10);
     expect(soldOut).toBeLessThan(60);
-    expect(products.every((p) => p.image_url.startsWith('https://'))).toBe(true);
+    expect(products.every((p) => p.image_url === `/images/products/${p.slug}.svg`)).toBe(true);
     expect(products.every((p) => p.description.length > 80)).toBe(true);
     expect(new Set(products.map((p) => p.created_at)).size).toBe(products.length);
   });
@@ -36,7 +36,7 @@ describe('buildCatalogue', () => {
         'A dark, syrupy roast made for espresso machines and moka pots. The Ethiopian lot tastes of jasmine, bergamot and ripe peach. Roasted in Hamburg every Tuesday and shipped within two days.',
       price_cents: 2890,
       stock: 43,
-      image_url: 'https://picsum.photos/seed/ethiopian-espresso-roast-1-kg/800/600',
+      image_url: '/images/products/ethiopian-espresso-roast-1-kg.svg',
       category_slug: 'coffee-tea',
       created_at: '2025-06-30T09:00:00.000Z',
     });

@@ -29,7 +29,8 @@ const HOURS = 3_600_000;
 
 /**
  * The demo catalogue: every department's lines in every style, with prices in cents (ending in 90), stock levels
- * (about one product in eight sold out), image URLs and dates. Deterministic: the same rows on every run and
+ * (about one product in eight sold out), image URLs (the shop's own pictures, `/images/products/<slug>.svg`, served
+ * by the catalogue's ProductImageController) and dates. Deterministic: the same rows on every run and
  * every machine, so re-seeding replaces rows in place.
  */
 export function buildCatalogue(): SeedCatalogue {
@@ -49,7 +50,7 @@ export function buildCatalogue(): SeedCatalogue {
           description: `${line.blurb} ${style.blurb} ${department.notes[(l + s) % department.notes.length]}`,
           price_cents: price(line.price * style.factor),
           stock: soldOut ? 0 : 1 + Math.floor(random() * 120),
-          image_url: `https://picsum.photos/seed/${slug}/800/600`,
+          image_url: `/images/products/${slug}.svg`,
           category_slug: department.slug,
           created_at: new Date(NEWEST - products.length * 7 * HOURS).toISOString(),
         });
