@@ -72,15 +72,27 @@ export class PruneWorker {
   private failure: Error | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (result: PruneChunkResult) => void; reject: (error: Error) => void }>();
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly file: string,
     private readonly statements: PruneWorkerStatements,
     private readonly cacheSize = -131072,
+    /**
+     * The worker stops once it has had no chunk for this long: retention runs once a minute, and an idle worker
+     * would keep its thread and a page cache of up to `cacheSize` (128 MB) in the process's memory until the next.
+     */
+    private readonly idleMs = 5000,
   ) {}
+
+  /** Whether a worker thread is running (it is started by the first chunk and stops when idle). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** Deletes one chunk: the oldest profiles with a key up to `maxId`, at most `atMost`. */
   chunk(maxId: bigint, atMost: number): Promise<PruneChunkResult> {
+    clearTimeout(this.idleTimer);
     const worker = this.start();
     const id = this.nextId++;
     // Referenced while a chunk is under way: a script awaiting prune() must not exit meanwhile.
@@ -93,6 +105,7 @@ export class PruneWorker {
 
   /** Stops the worker (its connection closed first). */
   async stop(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
@@ -110,7 +123,10 @@ export class PruneWorker {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.stopWhenIdle(worker);
+      }
       if (message.error !== undefined) waiting.reject(new Error(`Pruning the profile store failed: ${message.error}`));
       else waiting.resolve({ tokens: message.tokens ?? [], ms: message.ms ?? 0 });
     });
@@ -128,6 +144,14 @@ export class PruneWorker {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  private stopWhenIdle(worker: Worker): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.worker === worker && this.pending.size === 0) void this.stop();
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   /** The last failure of a worker (a new one is started at the next chunk). */
