@@ -14,7 +14,7 @@ export class LogEntry {
    * For the kernel's `Notified event` entries: the index of the listener call (KernelContext.listenerCalls) it
    * reports, so a store can keep the entry as a reference to that call instead of its text.
    */
-  listenerCall?: number;
+  listenerCall: number | undefined = undefined;
 
   constructor(
     readonly level: LogLevel,
