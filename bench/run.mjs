@@ -595,7 +595,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('');
   out.push(`- Date: ${started.toISOString()} (${MODE} mode, ${fmt(wallSeconds)} s wall)`);
   out.push(`- Node ${process.version}, ${m.os}; ${m.cpu}, ${m.cores} cores, ${m.memory}`);
-  out.push(`- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was busy** (other engineers\' test suites ran at the same time): absolute figures are noisy; the ratios come from baseline and application runs alternated within each round.' : ''}`);
+  out.push(`- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was not idle** (load average above 0.5 before or 2.5 after: other work on the machine, or what ran just before): absolute figures are noisier; the ratios come from baseline and application runs alternated within each round.' : ''}`);
   out.push(`- Command: \`${cmd}\`${argv.length ? ` (arguments: \`${argv.join(' ')}\`)` : ''}`);
   out.push(`- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start${CONFIG.warmupRequests > 0 ? ` (at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server)` : ''} and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`);
   out.push(`- Pinning: ${PINNED ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)` : 'none (taskset or a second core missing)'}.`);
