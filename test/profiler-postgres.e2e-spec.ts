@@ -9,7 +9,7 @@ import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import type { TokenRegistry } from '../src/profiler/storage/token-registry.js';
 import { buildApp, startApp, type AppProcess } from './support/app-process.js';
 import { createTestApp } from './support/create-test-app.js';
-import { describePostgres, POSTGRES_URL } from './support/postgres.js';
+import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { settle } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -59,13 +59,7 @@ describePostgres('PostgreSQL profile store (e2e)')('Two instances sharing one Po
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await admin.end();
-    }
+    await dropSchema(schema);
   });
 
   it('listens on two ports', () => {
@@ -209,13 +203,7 @@ describePostgres('PostgreSQL profile store, two processes (e2e)')('Two applicati
     const killer = setTimeout(() => running.forEach((app) => app.child.kill('SIGKILL')), 10_000);
     const exits = await Promise.all(running.map((app) => app.exited));
     clearTimeout(killer);
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await admin.end();
-    }
+    await dropSchema(schema);
     expect(exits).toEqual([
       { code: 0, signal: null },
       { code: 0, signal: null },

@@ -11,7 +11,7 @@ import { ProfilerService } from '../src/profiler/profiler.service.js';
 import { MASK } from '../src/profiler/redaction/redactor.js';
 import { ProfileCodec } from '../src/profiler/storage/profile-codec.js';
 import { createTestApp } from './support/create-test-app.js';
-import { describePostgres, POSTGRES_URL } from './support/postgres.js';
+import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { settle, storedProfile } from './support/profiler.js';
 
 const SECRETS = {
@@ -245,14 +245,6 @@ describePostgres('Redaction in the PostgreSQL store (e2e)')('Secrets never reach
   redactionSuite({
     dsn: () => postgresDsn(schema),
     raw: () => postgresStore(schema),
-    cleanUp: async () => {
-      const admin = new pg.Client({ connectionString: POSTGRES_URL });
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
-    },
+    cleanUp: () => dropSchema(schema),
   });
 });

@@ -28,3 +28,14 @@ export function describePostgres(what: string): jest.Describe {
   process.stderr.write(`${what} skipped: no PostgreSQL server answers at ${POSTGRES_URL}.\n`);
   return describe.skip;
 }
+
+/** Drops a test's own schema and everything in it (the tests' clean-up). */
+export async function dropSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
