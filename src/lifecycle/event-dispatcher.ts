@@ -24,8 +24,6 @@ export interface RegisteredListener {
 export const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
 const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}".';
 
-/** Where an event object carries the state of its current dispatch. */
-const DISPATCH = DISPATCH_STATE;
 interface Called {
   listener: RegisteredListener;
   start: number;
@@ -66,7 +64,7 @@ export class KernelEventDispatcher {
       priority,
       callable,
       busHandler: (kernelEvent: KernelEvent) => {
-        const state: DispatchState | undefined = (kernelEvent as any)[DISPATCH];
+        const state: DispatchState | undefined = (kernelEvent as any)[DISPATCH_STATE];
         if (!state || kernelEvent.isPropagationStopped()) return;
         if (state.waiting) state.deferred.push(listener);
         else call(listener, kernelEvent, state);
@@ -132,7 +130,7 @@ export class KernelEventDispatcher {
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
     const state: DispatchState = { called: [], timed: this.logger.tracing, waiting: undefined, deferred: [] };
-    (event as any)[DISPATCH] = state;
+    (event as any)[DISPATCH_STATE] = state;
     try {
       this.bus.emit(event.name, event);
     } catch (error) {
@@ -201,28 +199,17 @@ export class KernelEventDispatcher {
  * duration then runs until they have settled (the session load shows its real cost in the Events panel).
  */
 function call(listener: RegisteredListener, event: KernelEvent, state: DispatchState): void {
-  if (!state.timed) {
-    event[WAITING_TASKS] = undefined;
-    listener.callable(event);
-    const tasks = event[WAITING_TASKS];
-    if (!tasks) return;
-    event[WAITING_TASKS] = undefined;
-    state.waiting = Promise.all(tasks);
-    return;
-  }
-  const start = performance.now();
-  const called: Called = { listener, start, duration: 0 };
-  state.called.push(called);
+  // Timed and recorded only when someone will see it (tracing): otherwise no clock reads, no record.
+  const called: Called | undefined = state.timed ? { listener, start: performance.now(), duration: 0 } : undefined;
+  if (called) state.called.push(called);
   event[WAITING_TASKS] = undefined;
   try {
     listener.callable(event);
   } finally {
-    called.duration = performance.now() - start;
+    if (called) called.duration = performance.now() - called.start;
   }
   const tasks = event[WAITING_TASKS];
   if (!tasks) return;
   event[WAITING_TASKS] = undefined;
-  state.waiting = Promise.all(tasks).finally(() => {
-    called.duration = performance.now() - start;
-  });
+  state.waiting = called ? Promise.all(tasks).finally(() => { called.duration = performance.now() - called.start; }) : Promise.all(tasks);
 }
