@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config.js';
 import { handleClientErrors } from './lifecycle/http/client-error.handler.js';
 import { KernelHttpAdapter } from './lifecycle/kernel-http.adapter.js';
 import { KernelLogger } from './lifecycle/logging/kernel-logger.js';
+import { ProfilerInterceptor } from './profiler/profiler.interceptor.js';
 
 /** Options every Shopkernel application is created with: the kernel reads bodies itself, after routing. */
 export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
@@ -20,6 +21,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const config = app.get(AppConfig);
   limitHttpServer(app.getHttpServer(), config);
   app.useLogger(app.get(KernelLogger));
+  // Only a profiling application has an interceptor: Nest runs every request of a route with one through an rxjs
+  // chain, which cost the profiler-off application a sixth of its throughput for nothing.
+  if (config.profiler.enabled) app.useGlobalInterceptors(app.get(ProfilerInterceptor));
   app.setBaseViewsDir(join(config.projectDir, 'views'));
   app.setViewEngine('hbs');
   app.set('view options', { layout: 'layouts/main' });

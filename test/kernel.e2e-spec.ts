@@ -304,6 +304,40 @@ describe('Kernel lifecycle (e2e)', () => {
     expect(calls(context).filter(([e]) => e === 'kernel.response')).toHaveLength(10);
   });
 
+  describe('a Nest guard', () => {
+    it('runs after kernel.controller and kernel.controller_arguments, as an access check on the arguments would in Symfony', async () => {
+      await http().get('/fixture/guarded').set('Host', HOST).set('Accept', 'application/json').expect(403);
+      const context = await probe.lastTerminated();
+      expect(eventSequence(context)).toEqual([
+        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+      ]);
+    });
+  });
+
+  describe('a kernel.controller listener that replaces the controller', () => {
+    it('answers with the replacement\'s KernelResponse, the handler not called', async () => {
+      const res = await http().get('/fixture/items').set('Host', HOST).set('X-Replace-Controller', 'response').expect(203);
+      expect(res.text).toBe('replaced');
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+      const context = await probe.lastTerminated();
+      expect(eventSequence(context)).toEqual([
+        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+      ]);
+      expect(context.request.attributes._controller).toBe('KernelFixturesController::list');
+    });
+
+    it('answers with any other result as JSON; the event carried the handler\'s method', async () => {
+      const res = await http().get('/fixture/items').set('Host', HOST).set('X-Replace-Controller', 'value').expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual({ replaced: 'list' });
+    });
+
+    it('waits for an async replacement', async () => {
+      const res = await http().get('/fixture/items').set('Host', HOST).set('X-Replace-Controller', 'async').expect(200);
+      expect(res.text).toBe('replaced later');
+    });
+  });
+
   describe('a kernel.request listener that sets a response', () => {
     it('ends the request phase; the response passes kernel.response and kernel.finish_request', async () => {
       const res = await http().get('/fixture/items').set('Host', HOST).set('X-Short-Circuit', '1').expect(202);

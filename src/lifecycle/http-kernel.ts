@@ -31,6 +31,7 @@ import {
 import { classOf, headersOf, messageOf, statusOf } from './errors/exception-status.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
+import { ControllerResolver, type ControllerHandler } from './routing/controller-resolver.js';
 import { NativeControllers } from './routing/native-controllers.js';
 import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
 
@@ -39,9 +40,9 @@ import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
  *
  *   entry (first Express middleware) ─ kernel.request ─┬─ a listener set a response ───────────────┐
  *                                                      ├─ kernel controller: controller, arguments ─┤
- *                                                      └─ body read, then Nest's router: guards,    │
- *                                                         KernelInterceptor (controller, arguments),│
- *                                                         pipes, handler, reply ────────────────────┤
+ *                                                      └─ body read, kernel.controller,             │
+ *                                                         kernel.controller_arguments, then the     │
+ *                                                         Nest handler: guards, pipes, reply ───────┤
  *   anything throws ─ kernel.exception ─ its response ──────────────────────────────────────────────┤
  *   first byte about to be written ─ kernel.response ─ kernel.finish_request ─ write ─ kernel.terminate
  */
@@ -57,6 +58,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     private readonly logger: KernelLogger,
     private readonly adapterHost: HttpAdapterHost,
     private readonly nativeControllers: NativeControllers,
+    private readonly controllerResolver: ControllerResolver,
   ) {
     this.bodyParsers = [
       bodyParser.json({ limit: config.bodyLimit, strict: true, verify: rejectDeepJson }),
@@ -140,57 +142,74 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     }
     const native = this.nativeControllers.get(controllerName);
     if (native) {
-      this.callNativeController(context, controllerName, native);
+      this.controllerEvents(context, controllerName, undefined, (args) => this.respond(context, native(request, args)));
       return;
     }
-    this.readBody(context, 0, next);
+    this.readBody(context, 0, () => {
+      this.controllerEvents(context, controllerName, this.controllerResolver.resolve(controllerName), () => this.callHandler(context, next));
+    });
   }
 
-  /** Controllers of the kernel itself (the trailing-slash redirect): the kernel runs their controller events. */
-  private callNativeController(
-    context: KernelContext,
-    name: string,
-    controller: (request: KernelRequest, args: Record<string, unknown>) => KernelResponse,
-  ): void {
+  /**
+   * kernel.controller, then kernel.controller_arguments (either may wait for a listener's task), then `call` with
+   * the route's arguments, unless a kernel.controller listener replaced the controller: its result is the response
+   * then (a KernelResponse as it is, anything else as JSON). Run by the kernel for every controller, so that a
+   * controller's events come before Nest's guards, pipes and interceptors, as Symfony's firewall and argument
+   * resolvers see them, and a request pays for no interceptor chain it does not use.
+   */
+  private controllerEvents(context: KernelContext, name: string, handler: ControllerHandler | undefined, call: (args: Record<string, unknown>) => void): void {
     const request = context.request;
     const [className, methodName] = name.split('::');
     const reference: ControllerReference = { name, className, methodName };
-    const event = this.dispatcher.dispatch(new ControllerEvent(request, reference), context);
+    const event = this.dispatcher.dispatch(new ControllerEvent(request, reference, handler), context);
     const proceed = (): void => {
       const args = { ...(request.attributes._route_params ?? {}) };
-      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args), context);
-      const call = (): void => {
-        const result = event.replacement ? event.replacement() : controller(request, args);
-        this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
+      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args, event.handler), context);
+      const run = (): void => {
+        if (event.replacement) this.respond(context, event.replacement());
+        else call(args);
       };
-      if (!argumentsEvent.settled) return call();
-      argumentsEvent.settled.then(call).catch((error: unknown) => this.handleThrowable(error, context));
+      if (!argumentsEvent.settled) return run();
+      argumentsEvent.settled.then(run).catch((error: unknown) => this.handleThrowable(error, context));
     };
     if (!event.settled) return proceed();
     event.settled.then(proceed).catch((error: unknown) => this.handleThrowable(error, context));
+  }
+
+  /** A controller's result as the response: a KernelResponse as it is, anything else as JSON (awaited first). */
+  private respond(context: KernelContext, result: unknown): void {
+    if (result instanceof Promise) {
+      result.then((value: unknown) => this.respond(context, value), (error: unknown) => this.handleThrowable(error, context));
+      return;
+    }
+    this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
   }
 
   /**
    * The body is read only once a route has matched (an unknown path with a malformed body is a 404, as in
    * Symfony, where the body is parsed when asked for); a body that cannot be read is a client error.
    */
-  private readBody(context: KernelContext, index: number, next: NextFunction): void {
+  private readBody(context: KernelContext, index: number, then: () => void): void {
     const parser = this.bodyParsers[index];
     // Without a body (no Content-Length, no Transfer-Encoding: type-is's test) the parsers would only pass it on.
     if (!parser || (index === 0 && !hasBody(context.request.raw))) {
-      kernelContextStorage.run(context, () => this.callHandler(context, next));
+      then();
       return;
     }
     parser(context.request.raw, context.res, (error?: unknown) => {
       kernelContextStorage.run(context, () => {
-        if (error) this.handleThrowable(bodyError(error), context);
-        else this.readBody(context, index + 1, next);
+        try {
+          if (error) this.handleThrowable(bodyError(error), context);
+          else this.readBody(context, index + 1, then);
+        } catch (thrown) {
+          this.handleThrowable(thrown, context);
+        }
       });
     });
   }
 
   /**
-   * Hands the request to the matched route's Nest handler (guards, KernelInterceptor, pipes, the controller): called
+   * Hands the request to the matched route's Nest handler (guards, pipes, the controller, the reply): called
    * directly when the adapter allows it, with the route's parameters as Express would set them, else through Express's
    * router. A handler that passes the request on without an error (a version filter that does not match) gets
    * Express's routing after all; an error it passes on goes to kernel.exception.

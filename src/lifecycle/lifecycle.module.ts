@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { BasicErrorRenderer } from './errors/basic-error.renderer.js';
 import { ErrorRenderer } from './errors/error-renderer.js';
@@ -7,7 +7,6 @@ import { KernelEventDispatcher } from './event-dispatcher.js';
 import { HttpKernel } from './http-kernel.js';
 import { KernelExceptionFilter } from './kernel-exception.filter.js';
 import { KernelListenerLoader } from './kernel-listener.loader.js';
-import { KernelInterceptor } from './kernel.interceptor.js';
 import { CorsListener } from './listeners/cors.listener.js';
 import { DebugHandlersListener } from './listeners/debug-handlers.listener.js';
 import { DisallowRobotsIndexingListener } from './listeners/disallow-robots-indexing.listener.js';
@@ -21,6 +20,7 @@ import { KernelLogger } from './logging/kernel-logger.js';
 import { HttpCacheListener } from './http-cache/http-cache.listener.js';
 import { MaintenanceMode } from './maintenance/maintenance-mode.js';
 import { PaginationListener } from './pagination/pagination.listener.js';
+import { ControllerResolver } from './routing/controller-resolver.js';
 import { NativeControllers } from './routing/native-controllers.js';
 import { RouteTable } from './routing/route-table.js';
 import { UrlGenerator } from './routing/url-generator.js';
@@ -53,12 +53,12 @@ const LISTENERS = [
     KernelListenerLoader,
     HttpKernel,
     NativeControllers,
+    ControllerResolver,
     RouteTable,
     UrlGenerator,
     MaintenanceMode,
     { provide: ErrorRenderer, useClass: BasicErrorRenderer },
     { provide: APP_FILTER, useClass: KernelExceptionFilter },
-    { provide: APP_INTERCEPTOR, useClass: KernelInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     ...LISTENERS,
   ],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
 import { ConfigCollector } from './collectors/config.collector.js';
 import { EventsCollector } from './collectors/events.collector.js';
@@ -60,10 +60,10 @@ const COLLECTORS = [
     ProfilerViews,
     ProfilePage,
     WebDebugToolbarListener,
-    { provide: APP_INTERCEPTOR, useClass: ProfilerInterceptor },
+    ProfilerInterceptor,
     ...COLLECTORS,
   ],
-  exports: [ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver],
+  exports: [ProfilerInterceptor, ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver],
 })
 export class ProfilerModule {}
 

@@ -1,0 +1,78 @@
+// CPU time per request of each server (utime + stime from /proc, over a fixed number of requests): steadier than
+// requests/s on a shared VM, where another tenant's load moves throughput by a fifth from run to run. A tool for
+// finding cost centres; the bench's ratios stay the reference for the targets.
+//
+//   node bench/cpu-per-request.mjs [--requests=N] [--scenarios=baseline,static-off,static-profiled,debug-404,baseline-404]
+//   (build first: npm run build; the baseline is built by npm run bench)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { load } from './lib/load.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const REQUESTS = Number(arg('requests', 20000));
+const ROUNDS = Number(arg('rounds', 3));
+const SCENARIOS = arg('scenarios', 'baseline,static-off,static-profiled,baseline-404,debug-404').split(',');
+const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-cpr-'));
+const TICK = 100; // USER_HZ
+
+function env(kind) {
+  const dir = join(TMP, kind);
+  mkdirSync(dir, { recursive: true });
+  const common = { VIEW_CACHE: '1', NODE_ENV: 'production', LOG_LEVEL: 'none', VAR_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'shop.sqlite')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.sqlite')}` };
+  return kind === 'off' ? { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' } : { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
+}
+const SERVERS = {
+  baseline: { script: 'bench/baseline/dist/main.js', env: {} },
+  off: { script: 'dist/main.js', env: env('off') },
+  profiled: { script: 'dist/main.js', env: env('profiled') },
+};
+const PLAN = {
+  baseline: ['baseline', '/'],
+  'baseline-404': ['baseline', '/bench/no-such-page'],
+  'static-off': ['off', '/'],
+  'static-profiled': ['profiled', '/'],
+  'debug-404': ['profiled', '/bench/no-such-page'],
+  catalogue: ['profiled', '/products?page=2'],
+};
+
+let port = 39100;
+async function start(kind) {
+  const p = port++;
+  const child = spawn('taskset', ['-c', '1', process.execPath, ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []), SERVERS[kind].script], {
+    cwd: ROOT, env: { ...process.env, ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    try { const r = await fetch(`http://127.0.0.1:${p}/`); await r.text(); break; } catch { await sleep(100); }
+  }
+  return { child, base: `http://127.0.0.1:${p}` };
+}
+const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+
+const servers = {};
+for (const s of SCENARIOS) { const kind = PLAN[s][0]; servers[kind] ??= await start(kind); }
+const results = Object.fromEntries(SCENARIOS.map((s) => [s, []]));
+for (const s of SCENARIOS) await load({ url: servers[PLAN[s][0]].base + PLAN[s][1], connections: 10, amount: REQUESTS / 2, headers: { accept: 'text/html' } });
+for (let r = 0; r < ROUNDS; r++) {
+  for (const s of SCENARIOS) {
+    const server = servers[PLAN[s][0]];
+    await sleep(300);
+    const before = cpuTicks(server.child.pid);
+    const res = await load({ url: server.base + PLAN[s][1], connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
+    await sleep(500); // the profiles written after the responses
+    const after = cpuTicks(server.child.pid);
+    results[s].push({ us: ((after - before) / TICK) * 1e6 / res.requests, rps: res.rps });
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const base = { '/': median(results.baseline?.map((x) => x.us) ?? [NaN]), '404': median(results['baseline-404']?.map((x) => x.us) ?? [NaN]) };
+for (const s of SCENARIOS) {
+  const us = median(results[s].map((x) => x.us));
+  const ref = s.includes('404') ? base['404'] : base['/'];
+  console.log(`${s.padEnd(16)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${(ref / us).toFixed(2)}`);
+}
+for (const { child } of Object.values(servers)) child.kill('SIGTERM');
