@@ -4,6 +4,8 @@
 //
 //   node bench/cpu-per-request.mjs [--requests=N] [--scenarios=baseline,static-off,static-profiled,debug-404,baseline-404]
 //   (build first: npm run build; the baseline is built by npm run bench)
+//   --compare=<dir>: also runs each application scenario on another build (a copy of dist/ in the project, e.g.
+//   dist-before/), as <scenario>@before, alternated with this one in every round: an A/B of one change.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,7 @@ const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}
 const REQUESTS = Number(arg('requests', 20000));
 const ROUNDS = Number(arg('rounds', 3));
 const SCENARIOS = arg('scenarios', 'baseline,static-off,static-profiled,baseline-404,debug-404').split(',');
+const COMPARE = arg('compare', '');
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-cpr-'));
 const TICK = 100; // USER_HZ
 
@@ -24,13 +27,17 @@ function env(kind) {
   const dir = join(TMP, kind);
   mkdirSync(dir, { recursive: true });
   const common = { VIEW_CACHE: '1', NODE_ENV: 'production', LOG_LEVEL: 'none', VAR_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'shop.sqlite')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.sqlite')}` };
-  return kind === 'off' ? { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' } : { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
+  return kind.startsWith('off') ? { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' } : { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
 }
 const SERVERS = {
   baseline: { script: 'bench/baseline/dist/main.js', env: {} },
   off: { script: 'dist/main.js', env: env('off') },
   profiled: { script: 'dist/main.js', env: env('profiled') },
 };
+if (COMPARE) {
+  SERVERS['off@before'] = { script: `${COMPARE}/main.js`, env: env('off-before') };
+  SERVERS['profiled@before'] = { script: `${COMPARE}/main.js`, env: env('profiled-before') };
+}
 const PLAN = {
   baseline: ['baseline', '/'],
   'baseline-404': ['baseline', '/bench/no-such-page'],
@@ -53,6 +60,14 @@ async function start(kind) {
 }
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 
+if (COMPARE) {
+  for (const s of [...SCENARIOS]) {
+    const [kind, path] = PLAN[s];
+    if (kind === 'baseline') continue;
+    PLAN[`${s}@before`] = [`${kind}@before`, path];
+    SCENARIOS.splice(SCENARIOS.indexOf(s), 0, `${s}@before`);
+  }
+}
 const servers = {};
 for (const s of SCENARIOS) { const kind = PLAN[s][0]; servers[kind] ??= await start(kind); }
 const results = Object.fromEntries(SCENARIOS.map((s) => [s, []]));

@@ -92,9 +92,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     context.requestStack.push(request);
     (req as any)[KERNEL_CONTEXT] = context;
     (res as any)[KERNEL_CONTEXT] = context;
-    // Node emits a response's 'close' once it has been written whole or its connection has gone (on-finished, which
-    // also watches the socket, cost a listener pair and a closure per request for the same answer).
-    res.once('close', () => this.terminate(context));
+    // kernel.terminate comes from the response's 'close' (KernelHttpAdapter's hook on emit: no listener per request).
     kernelContextStorage.run(context, () => {
       for (const hook of this.startHooks) {
         try {
@@ -343,7 +341,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     }
   }
 
-  private terminate(context: KernelContext): void {
+  terminate(context: KernelContext): void {
     if (context.terminated) return;
     context.terminated = true;
     const res = context.res;

@@ -150,6 +150,19 @@ function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
     return this;
   };
 
+  // Node emits a response's 'close' once it has been written whole or its connection has gone: kernel.terminate. A
+  // hook on the prototype's emit instead of a `once('close')` per request (a closure, a wrapper and a listener to add
+  // and remove each time; on-finished before that also watched the socket).
+  const { emit } = proto as { emit: Method };
+  proto.emit = function (this: Response, event: string | symbol, ...args: unknown[]) {
+    if (event === 'close') {
+      const context: KernelContext | undefined = (this as any)[KERNEL_CONTEXT];
+      const entry = context && kernel();
+      if (context && entry) entry.terminate(context);
+    }
+    return emit.call(this, event, ...args);
+  };
+
   proto.write = function (this: Response, ...args: unknown[]) {
     const context = pending(this);
     const entry = context && kernel();

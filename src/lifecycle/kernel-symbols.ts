@@ -15,4 +15,7 @@ export interface ResponseCommitter {
     body: string | Buffer | undefined,
     streamed: boolean,
   ): string | Buffer | undefined | Promise<string | Buffer | undefined>;
+
+  /** kernel.terminate, once the response has been written whole or its connection has gone (Node's `close`). */
+  terminate(context: KernelContext): void;
 }
