@@ -441,11 +441,16 @@ async function memory() {
       await sleep(500);
       stats = await storeStats(server);
     }
+    // Settled also means the store's background work is over: retention prunes once a minute in a worker thread
+    // (its own isolate and page cache), which stops 5 s after its last chunk.
+    while ((await server.ask('memory')).workers > baseWorkers && Date.now() < deadline + 15_000) await sleep(500);
     await sleep(300);
     const settled = await measure();
     samples.push({ requests, loaded, settled, pendingAtEnd: atEnd.pending, stored: stats.stored, dropped: stats.dropped, pendingSettled: stats.pending });
     log(`memory after ${requests.toLocaleString('en')} requests: ${atEnd.pending} profiles waiting; loaded RSS ${(loaded.rss / 2 ** 20).toFixed(1)} MB, heap ${(loaded.heapUsed / 2 ** 20).toFixed(1)} MB; settled RSS ${(settled.rss / 2 ** 20).toFixed(1)} MB, heap ${(settled.heapUsed / 2 ** 20).toFixed(1)} MB; ${stats.stored} stored, ${stats.dropped} dropped`);
   };
+  // The workers that always run (the store's WAL checkpointer); a prune worker comes on top of them.
+  const baseWorkers = (await server.ask('memory')).workers;
   try {
     await sample(0);
     let done = 0;
@@ -635,7 +640,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
     out.push(`A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`);
     out.push(`in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`);
     out.push('After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right');
-    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s).');
+    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker, started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).');
     out.push('');
     out.push('| requests | waiting at step end | stored | dropped | RSS loaded | heap used loaded | RSS settled | heap used settled | heap total settled | external settled |');
     out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
