@@ -7,11 +7,12 @@
 //   --compare=<dir>: also runs each application scenario on another build (a copy of dist/ in the project, e.g.
 //   dist-before/), as <scenario>@before, alternated with this one in every round: an A/B of one change.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { appEnv, cleanEnv } from './lib/app-env.mjs';
 import { load } from './lib/load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -23,20 +24,14 @@ const COMPARE = arg('compare', '');
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-cpr-'));
 const TICK = 100; // USER_HZ
 
-function env(kind) {
-  const dir = join(TMP, kind);
-  mkdirSync(dir, { recursive: true });
-  const common = { VIEW_CACHE: '1', NODE_ENV: 'production', LOG_LEVEL: 'none', VAR_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'shop.sqlite')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.sqlite')}` };
-  return kind.startsWith('off') ? { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' } : { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
-}
 const SERVERS = {
   baseline: { script: 'bench/baseline/dist/main.js', env: {} },
-  off: { script: 'dist/main.js', env: env('off') },
-  profiled: { script: 'dist/main.js', env: env('profiled') },
+  off: { script: 'dist/main.js', env: appEnv('off', join(TMP, 'off')) },
+  profiled: { script: 'dist/main.js', env: appEnv('profiled', join(TMP, 'profiled')) },
 };
 if (COMPARE) {
-  SERVERS['off@before'] = { script: `${COMPARE}/main.js`, env: env('off-before') };
-  SERVERS['profiled@before'] = { script: `${COMPARE}/main.js`, env: env('profiled-before') };
+  SERVERS['off@before'] = { script: `${COMPARE}/main.js`, env: appEnv('off', join(TMP, 'off-before')) };
+  SERVERS['profiled@before'] = { script: `${COMPARE}/main.js`, env: appEnv('profiled', join(TMP, 'profiled-before')) };
 }
 const PLAN = {
   baseline: ['baseline', '/'],
@@ -51,10 +46,13 @@ let port = 39100;
 async function start(kind) {
   const p = port++;
   const child = spawn('taskset', ['-c', '1', process.execPath, ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []), SERVERS[kind].script], {
-    cwd: ROOT, env: { ...process.env, ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: ROOT, env: { ...cleanEnv(), ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 300; i++) {
-    try { const r = await fetch(`http://127.0.0.1:${p}/`); await r.text(); break; } catch { await sleep(100); }
+  for (let i = 0; ; i++) {
+    try { const r = await fetch(`http://127.0.0.1:${p}/`); await r.text(); break; } catch {
+      if (i === 300 || child.exitCode !== null) throw new Error(`${kind} (${SERVERS[kind].script}) did not answer within 30 s`);
+      await sleep(100);
+    }
   }
   return { child, base: `http://127.0.0.1:${p}` };
 }
@@ -88,6 +86,8 @@ const base = { '/': median(results.baseline?.map((x) => x.us) ?? [NaN]), '404': 
 for (const s of SCENARIOS) {
   const us = median(results[s].map((x) => x.us));
   const ref = s.includes('404') ? base['404'] : base['/'];
-  console.log(`${s.padEnd(16)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${(ref / us).toFixed(2)}`);
+  console.log(`${s.padEnd(16)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`);
 }
 for (const { child } of Object.values(servers)) child.kill('SIGTERM');
+await sleep(500);
+rmSync(TMP, { recursive: true, force: true });

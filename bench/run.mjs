@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { formatSummary, summarise } from './lib/cpuprofile-summary.mjs';
+import { appEnv, cleanEnv } from './lib/app-env.mjs';
 import { load as runLoad } from './lib/load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -108,30 +109,8 @@ function build() {
 // ---------------------------------------------------------------------------------------------------------------
 // Servers
 
-// Anything of the application's configuration inherited from the caller's shell is dropped: the bench sets its own.
-const APP_KEYS = /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_KEYS.test(key)));
-
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-bench-'));
 
-/**
- * The application's environments. VIEW_CACHE=1: compiled templates kept in memory (off by default in APP_ENV=dev).
- * NODE_ENV=production turns Express's own view cache on as well, for builds that do not read VIEW_CACHE yet.
- */
-function appEnv(kind, varDir) {
-  mkdirSync(varDir, { recursive: true });
-  const common = {
-    VIEW_CACHE: '1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'none',
-    HOST: '127.0.0.1',
-    VAR_DIR: varDir,
-    DATABASE_URL: `sqlite:${join(varDir, 'shop.sqlite')}`,
-    PROFILER_DSN: `sqlite:${join(varDir, 'profiler.sqlite')}`,
-  };
-  if (kind === 'off') return { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' };
-  return { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
-}
 const SHOWN_ENV = {
   off: 'APP_ENV=prod APP_DEBUG=0 PROFILER_ENABLED=0 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none',
   profiled: 'APP_ENV=dev APP_DEBUG=1 PROFILER_ENABLED=1 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none PROFILER_DSN=sqlite:<tmp>/profiler.sqlite DATABASE_URL=sqlite:<tmp>/shop.sqlite',

@@ -1,0 +1,27 @@
+// The environments the benchmarks start the application in (bench/run.mjs, bench/cpu-per-request.mjs).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Anything of the application's configuration inherited from the caller's shell is dropped: the bench sets its own.
+const APP_KEYS = /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
+export const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_KEYS.test(key)));
+
+/**
+ * The application's environments: `off` (APP_DEBUG=0, no profiler) or `profiled`, with its own var directory.
+ * VIEW_CACHE=1: compiled templates kept in memory (off by default in APP_ENV=dev). NODE_ENV=production turns
+ * Express's own view cache on as well, for builds that do not read VIEW_CACHE yet.
+ */
+export function appEnv(kind, varDir) {
+  mkdirSync(varDir, { recursive: true });
+  const common = {
+    VIEW_CACHE: '1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'none',
+    HOST: '127.0.0.1',
+    VAR_DIR: varDir,
+    DATABASE_URL: `sqlite:${join(varDir, 'shop.sqlite')}`,
+    PROFILER_DSN: `sqlite:${join(varDir, 'profiler.sqlite')}`,
+  };
+  if (kind === 'off') return { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' };
+  return { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
+}
