@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
-import { DISPATCH_STATE, WAITING_TASKS, type KernelEvent } from './kernel.events.js';
+import type { EventDispatch, KernelEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 
@@ -18,6 +18,11 @@ export interface RegisteredListener {
   callable: ListenerCallable;
   /** What is registered on the EventEmitter2 bus for this listener. */
   readonly busHandler: (event: KernelEvent) => void;
+  /**
+   * The context of this listener's `Notified event` log entries: one frozen object shared by all of them (about
+   * thirty entries a request in debug mode), which the error page can also render once.
+   */
+  readonly notification: Readonly<{ event: string; listener: string }>;
 }
 
 /** The message of the DEBUG `event` entry written for each listener notified. */
@@ -29,7 +34,7 @@ interface Called {
   start: number;
   duration: number;
 }
-interface DispatchState {
+interface DispatchState extends EventDispatch {
   /** What has been called, in order (only when someone will see it: KernelLogger.tracing). */
   called: Called[];
   timed: boolean;
@@ -63,8 +68,9 @@ export class KernelEventDispatcher {
       name,
       priority,
       callable,
+      notification: Object.freeze({ event, listener: name }),
       busHandler: (kernelEvent: KernelEvent) => {
-        const state: DispatchState | undefined = (kernelEvent as any)[DISPATCH_STATE];
+        const state = kernelEvent.dispatchState as DispatchState | undefined;
         if (!state || kernelEvent.isPropagationStopped()) return;
         if (state.waiting) state.deferred.push(listener);
         else call(listener, kernelEvent, state);
@@ -129,8 +135,8 @@ export class KernelEventDispatcher {
    * `event.settled` (undefined when nothing waited) resolves after the last one, or rejects with the first error.
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
-    const state: DispatchState = { called: [], timed: this.logger.tracing, waiting: undefined, deferred: [] };
-    (event as any)[DISPATCH_STATE] = state;
+    const state: DispatchState = { tasks: undefined, called: [], timed: this.logger.tracing, waiting: undefined, deferred: [] };
+    event.dispatchState = state;
     try {
       this.bus.emit(event.name, event);
     } catch (error) {
@@ -167,6 +173,8 @@ export class KernelEventDispatcher {
     if (!this.logger.tracing) return;
     const stopped = event.isPropagationStopped();
     const table = this.indexedTable().index;
+    // Written together after the dispatch, as Symfony's TraceableEventDispatcher does: one timestamp for all.
+    const now = Date.now();
     for (let i = 0; i < called.length; i++) {
       const { listener, start, duration } = called[i];
       const isLast = i === called.length - 1;
@@ -180,7 +188,7 @@ export class KernelEventDispatcher {
         stoppedPropagation: stopped && isLast,
         tableIndex: table.get(listener) ?? -1,
       });
-      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, { event: event.name, listener: listener.name }, context).listenerCall = callIndex;
+      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, listener.notification, context, now).listenerCall = callIndex;
       if (stopped && isLast) {
         this.logger.record(LogLevel.DEBUG, 'event', STOPPED, { listener: listener.name, event: event.name }, context);
       }
@@ -202,14 +210,14 @@ function call(listener: RegisteredListener, event: KernelEvent, state: DispatchS
   // Timed and recorded only when someone will see it (tracing): otherwise no clock reads, no record.
   const called: Called | undefined = state.timed ? { listener, start: performance.now(), duration: 0 } : undefined;
   if (called) state.called.push(called);
-  event[WAITING_TASKS] = undefined;
+  state.tasks = undefined;
   try {
     listener.callable(event);
   } finally {
     if (called) called.duration = performance.now() - called.start;
   }
-  const tasks = event[WAITING_TASKS];
+  const tasks = state.tasks;
   if (!tasks) return;
-  event[WAITING_TASKS] = undefined;
+  state.tasks = undefined;
   state.waiting = called ? Promise.all(tasks).finally(() => { called.duration = performance.now() - called.start; }) : Promise.all(tasks);
 }

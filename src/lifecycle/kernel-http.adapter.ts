@@ -154,13 +154,15 @@ function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
   // hook on the prototype's emit instead of a `once('close')` per request (a closure, a wrapper and a listener to add
   // and remove each time; on-finished before that also watched the socket).
   const { emit } = proto as { emit: Method };
-  proto.emit = function (this: Response, event: string | symbol, ...args: unknown[]) {
+  // `arguments` passed on as they are: no rest array and spread on each of a response's emits.
+  proto.emit = function (this: Response, event: string | symbol) {
     if (event === 'close') {
       const context: KernelContext | undefined = (this as any)[KERNEL_CONTEXT];
       const entry = context && kernel();
       if (context && entry) entry.terminate(context);
     }
-    return emit.call(this, event, ...args);
+    // eslint-disable-next-line prefer-rest-params
+    return emit.apply(this, arguments as unknown as unknown[]);
   };
 
   proto.write = function (this: Response, ...args: unknown[]) {

@@ -15,19 +15,23 @@ export const KernelEvents = {
 
 export type KernelEventName = (typeof KernelEvents)[keyof typeof KernelEvents];
 
-/** Tasks a listener handed to `waitFor` during its call; the dispatcher collects them after each listener. */
-export const WAITING_TASKS = Symbol('waiting tasks');
-/** The dispatcher's state of the dispatch under way (the event-dispatcher module's own business). */
-export const DISPATCH_STATE = Symbol('dispatch state');
+/**
+ * What the dispatcher keeps of an event's dispatch under way (the event-dispatcher module's own business). One shape
+ * for every event class: the dispatcher's per-listener reads and writes go to this object, so that they stay
+ * monomorphic instead of megamorphic property accesses on seven event classes.
+ */
+export interface EventDispatch {
+  /** Tasks the listener being called handed to `waitFor`; the dispatcher collects them after each listener. */
+  tasks: Array<Promise<unknown>> | undefined;
+}
 
 export abstract class KernelEvent {
   abstract readonly name: KernelEventName;
   private propagationStopped = false;
   /** Set by the dispatcher when a listener waited: resolves once every listener of this dispatch has run. */
   settled: Promise<void> | undefined = undefined;
-  // Initialised here, so that every event object has the same shape from its construction on.
-  [WAITING_TASKS]: Array<Promise<unknown>> | undefined = undefined;
-  [DISPATCH_STATE]: unknown = undefined;
+  /** The dispatch under way (set by the dispatcher; initialised here so that every event keeps its shape). */
+  dispatchState: EventDispatch | undefined = undefined;
 
   constructor(readonly request: KernelRequest) {}
 
@@ -41,7 +45,9 @@ export abstract class KernelEvent {
   protected suspendUntil(task: Promise<unknown>): void {
     // Handled by the dispatcher once the listener returns; never an unhandled rejection in between.
     task.catch(() => undefined);
-    (this[WAITING_TASKS] ??= []).push(task);
+    const dispatch = this.dispatchState;
+    // Outside a dispatch no one would wait for it.
+    if (dispatch) (dispatch.tasks ??= []).push(task);
   }
 
   /** No later listener of this dispatch is called. */

@@ -54,9 +54,12 @@ export class KernelLogger implements LoggerService {
     return logger;
   }
 
-  /** Records an entry on the given request context (default: the current one) and prints it if loud enough. */
-  record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext): LogEntry {
-    const entry = new LogEntry(level, channel, message, context, Date.now());
+  /**
+   * Records an entry on the given request context (default: the current one) and prints it if loud enough. `time`
+   * (milliseconds since the epoch, default now) lets a caller writing several entries at once read the clock once.
+   */
+  record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext, time = Date.now()): LogEntry {
+    const entry = new LogEntry(level, channel, message, context, time);
     const printed = level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
     if (this.tracing || printed) {
       const kernelContext = target ?? currentKernelContext();

@@ -10,7 +10,9 @@ import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
 import { countLogs } from '../../lifecycle/logging/log-counts.js';
-import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { LOG_LEVEL_NAMES, LogLevel } from '../../lifecycle/logging/log-level.js';
+import type { LogEntry } from '../../lifecycle/logging/log-entry.js';
+import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import { pathSegments, toJsonSafe } from '../collectors/json-safe.js';
 import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
@@ -23,6 +25,10 @@ const MAX_CONTEXT_CHARS = 4000;
 const MAX_LOG_ENTRIES = 1000;
 
 type Template = (context: object) => string;
+interface LogRowText {
+  message: string;
+  context: string;
+}
 
 /**
  * The debug error page (HTML) and the debug problem+json: the exception chain with source-mapped frames and code
@@ -33,6 +39,7 @@ type Template = (context: object) => string;
 export class DebugErrorRenderer implements OnModuleInit {
   private template?: Template;
   private chainCss = '';
+  private readonly notificationRows = new WeakMap<object, LogRowText>();
 
   constructor(
     private readonly config: AppConfig,
@@ -85,6 +92,21 @@ export class DebugErrorRenderer implements OnModuleInit {
     };
   }
 
+  /**
+   * A log row's message and context as shown: secrets masked in the message as in the context (the same rules as
+   * the profiler's). The kernel's `Notified event` entries share one frozen context per listener and no secret, so
+   * their text is worked out once per listener (most rows of most error pages).
+   */
+  private rowText(entry: LogEntry, visible: ReadonlySet<string>): LogRowText {
+    const shared = entry.template === NOTIFIED && Object.isFrozen(entry.context);
+    const cached = shared ? this.notificationRows.get(entry.context) : undefined;
+    if (cached) return cached;
+    const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
+    const text = { message: interpolate(Redactor.text(entry.template), context), context: contextJson(context) };
+    if (shared) this.notificationRows.set(entry.context, text);
+    return text;
+  }
+
   private html(exceptions: FlattenedException[], status: number, request: KernelRequest): string {
     if (!this.template) this.onModuleInit();
     const outer = exceptions[0];
@@ -96,17 +118,17 @@ export class DebugErrorRenderer implements OnModuleInit {
     const omitted = Math.max(0, all.length - MAX_LOG_ENTRIES);
     const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
     const visible = pathSegments(request.pathInfo);
+    const clock = new ClockFormat();
     const logs = entries.map((entry, index) => {
-      // Secrets masked in the message as in the context (the same rules as the profiler's).
-      const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
+      const { message, context } = this.rowText(entry, visible);
       return {
         omittedBefore: omitted > 0 && index === half ? omitted : 0,
         level: entry.levelName,
-        levelClass: entry.levelName.toLowerCase(),
+        levelClass: LEVEL_CLASSES[entry.level] ?? entry.levelName.toLowerCase(),
         channel: entry.channel,
-        message: interpolate(Redactor.text(entry.template), context),
-        time: new Date(entry.timestamp).toISOString().slice(11, 19),
-        context: contextJson(context),
+        message,
+        time: clock.format(entry.timestamp),
+        context,
       };
     });
     return this.template!({
@@ -125,6 +147,25 @@ export class DebugErrorRenderer implements OnModuleInit {
     });
   }
 }
+
+/** `HH:MM:SS` (UTC) of a log entry; most entries of a request share their second, so the last one is kept. */
+class ClockFormat {
+  private second = Number.NaN;
+  private text = '';
+
+  format(timestamp: number): string {
+    const second = Math.floor(timestamp / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.text = new Date(timestamp).toISOString().slice(11, 19);
+    }
+    return this.text;
+  }
+}
+
+const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(
+  Object.values(LogLevel).filter((level): level is LogLevel => typeof level === 'number').map((level) => [level, LOG_LEVEL_NAMES[level].toLowerCase()]),
+);
 
 /**
  * Symfony's X-Debug-Exception (the outer message) and X-Debug-Exception-File (where it was thrown), percent-encoded,

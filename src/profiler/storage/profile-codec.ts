@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
-import { deflateRawSync, inflateRaw } from 'node:zlib';
+import { inflateRaw } from 'node:zlib';
+import { RawDeflater } from './raw-deflater.js';
 import { configure } from 'safe-stable-stringify';
 import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
 
@@ -236,15 +237,15 @@ export class ProfileCodec {
   }
 }
 
+/** One zlib stream for every blob this thread encodes (encoding is synchronous): see RawDeflater. */
+const deflater = new RawDeflater(DEFLATE_OPTIONS);
+
 function encodeNow(data: Record<string, unknown>): Buffer {
   const json = Buffer.from(stringify(data), 'utf8');
-  const compressed = deflateRawSync(json, DEFLATE_OPTIONS);
-  return compressed.length < json.length
-    ? Buffer.concat([TAG_V2, compressed])
-    : Buffer.concat([TAG_JSON, json]);
+  const blob = deflater.deflate(json, ProfileFormat.DEFLATE_DICTIONARY_V2);
+  return blob.length - 1 < json.length ? blob : Buffer.concat([TAG_JSON, json]);
 }
 
-const TAG_V2 = Buffer.of(ProfileFormat.DEFLATE_DICTIONARY_V2);
 const TAG_JSON = Buffer.of(ProfileFormat.JSON);
 
 function stringify(data: Record<string, unknown>): string {
