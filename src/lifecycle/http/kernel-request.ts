@@ -32,6 +32,12 @@ export class KernelRequest {
     readonly context: KernelContext,
     defaultLocale: string,
     readonly isMainRequest = true,
+    /**
+     * Whether some peer is a trusted proxy (TRUSTED_PROXIES). Without one, Express's req.ip, req.protocol and req.host
+     * reduce to the socket's address, its encryption and the Host field: read directly (Express would parse
+     * X-Forwarded-For and run its trust function to find that out).
+     */
+    private readonly trustsProxies = true,
   ) {
     this.locale = defaultLocale;
     this.defaultLocale = defaultLocale;
@@ -54,7 +60,7 @@ export class KernelRequest {
   /** The client's address; X-Forwarded-For counts only when the peer is a trusted proxy (TRUSTED_PROXIES). */
   get clientIp(): string {
     if (this.cachedClientIp === undefined) {
-      const ip = this.raw.ip ?? this.raw.socket?.remoteAddress ?? '';
+      const ip = (this.trustsProxies ? this.raw.ip : undefined) ?? this.raw.socket?.remoteAddress ?? '';
       this.cachedClientIp = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
     }
     return this.cachedClientIp;
@@ -62,7 +68,7 @@ export class KernelRequest {
 
   /** `http` or `https`; X-Forwarded-Proto counts only from a trusted proxy. */
   get scheme(): string {
-    return (this.cachedScheme ??= this.raw.protocol);
+    return (this.cachedScheme ??= this.trustsProxies ? this.raw.protocol : (this.raw.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http');
   }
 
   get isSecure(): boolean {
@@ -80,7 +86,7 @@ export class KernelRequest {
   /** The host as received, before any validation: ValidateRequestListener decides whether to believe it. */
   get rawHost(): string {
     if (this.cachedRawHost === undefined) {
-      const host = (this.raw as Request & { host?: string }).host;
+      const host = this.trustsProxies ? (this.raw as Request & { host?: string }).host : this.raw.headers.host;
       const socket = this.raw.socket;
       this.cachedRawHost = host || (socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '');
     }

@@ -13,6 +13,9 @@ import { readPagination } from './pagination.js';
  */
 @Injectable()
 export class PaginationListener {
+  /** Each handler's `@Paginated` options (null: none), read once: decorators do not change at run time. */
+  private readonly optionsByHandler = new WeakMap<object, PaginationOptions | null>();
+
   constructor(private readonly table: RouteTable) {}
 
   @KernelListener(KernelEvents.REQUEST, { priority: 4 })
@@ -20,7 +23,12 @@ export class PaginationListener {
     const request = event.request;
     const name = request.attributes._route;
     const handler = name ? this.table.routes.get(name)?.handler : undefined;
-    const options: PaginationOptions | undefined = handler ? Reflect.getMetadata(PAGINATED_METADATA, handler) : undefined;
+    if (!handler) return;
+    let options = this.optionsByHandler.get(handler);
+    if (options === undefined) {
+      options = (Reflect.getMetadata(PAGINATED_METADATA, handler) as PaginationOptions | undefined) ?? null;
+      this.optionsByHandler.set(handler, options);
+    }
     if (!options) return;
     request.attributes._pagination = readPagination(request.raw.query as Record<string, unknown>, options);
   }

@@ -77,6 +77,42 @@ describe('UrlMatcher', () => {
     expect(thrown(() => matcher().match(slashes, 'GET')).message).toBe(`No routes found for "${slashes}/".`);
   });
 
+  it('tries, in order, every route that can match a path: the same first match as a scan of every route', () => {
+    const routes = new RouteCollection();
+    const add = (name: string, path: string, methods: string[], caseSensitive = false) => routes.add(new Route(name, path, methods, `C::${name}`, { caseSensitive }));
+    add('home', '/', ['GET']);
+    add('slug_first', '/:slug', ['POST']);
+    add('products', '/products', ['GET']);
+    add('optional', '/shop{/:page}', ['GET']);
+    add('sensitive', '/API/items', ['GET'], true);
+    add('dotted', '/feed.xml', ['GET']);
+    add('wild', '/assets/*file', ['GET']);
+    add('late_dynamic', '/:a/:b', ['GET']);
+    add('after_dynamic', '/products/new', ['GET']);
+    const indexed = new UrlMatcher(routes);
+    const candidates = (path: string): readonly Route[] => (indexed as any).candidates(path);
+    const paths = ['/', '//', '/x', '/products', '/PRODUCTS', '/products/', '/products/new', '/Products/New', '/shop', '/shop/3', '/Shop/3/',
+      '/API/items', '/api/items', '/Api/Items', '/feed.xml', '/FEED.XML', '/assets/a/b.css', '/unknown/path', '/%70roducts', '/caf%C3%A9', '/a/b/c', '/\u00e9t\u00e9', '*'];
+    for (const path of paths) {
+      const tried = candidates(path);
+      // Every route that matches the path is among the candidates, and the candidates keep the routes' order.
+      const matching = routes.all().filter((route) => route.matchPath(path) !== null).map((route) => route.name);
+      expect([path, matching.filter((name) => !tried.some((route) => route.name === name))]).toEqual([path, []]);
+      const positions = tried.map((route) => routes.all().indexOf(route));
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    }
+    // An unknown first segment is tried against the dynamic routes only.
+    expect(candidates('/unknown/path').map((route) => route.name)).toEqual(['slug_first', 'optional', 'late_dynamic']);
+    expect(indexed.match('/products/new', 'GET').route.name).toBe('late_dynamic');
+    expect(indexed.match('/Shop/3', 'GET').route.name).toBe('optional');
+    // The case-sensitive route does not take the lower-cased path: the dynamic route after it does.
+    expect(indexed.match('/api/items', 'GET').route.name).toBe('late_dynamic');
+    expect(indexed.match('/API/items', 'GET').route.name).toBe('sensitive');
+    // A route added later is indexed too.
+    add('added', '/later', ['GET']);
+    expect(indexed.match('/later', 'GET').route.name).toBe('added');
+  });
+
   it('does not toggle the root path', () => {
     const routes = new RouteCollection();
     routes.add(new Route('x', '/x', ['GET'], 'X::x'));

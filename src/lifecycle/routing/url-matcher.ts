@@ -20,7 +20,18 @@ export interface RouteTrace {
   result: RouteTraceLevel;
 }
 
+/** Routes grouped by their literal first path segment, for `UrlMatcher.candidates` (see there). */
+interface RouteIndex {
+  size: number;
+  /** Lower-cased literal first segment → the routes that may match a path starting with it, in matching order. */
+  byFirstSegment: Map<string, readonly Route[]>;
+  /** The routes whose first segment is not a plain literal: candidates for every path. */
+  dynamic: readonly Route[];
+}
+
 export class UrlMatcher {
+  private index: RouteIndex | undefined;
+
   constructor(private readonly routes: RouteCollection) {}
 
   /** Every route in matching order and how it compares with this path and method, up to the first match. */
@@ -52,8 +63,24 @@ export class UrlMatcher {
     throw new ResourceNotFoundException(`No routes found for "${tried}".`);
   }
 
+  /**
+   * The routes that can match a path, in matching order: those whose first segment is the path's (compared
+   * case-insensitively, a superset for case-sensitive routes) and those whose first segment is not a plain
+   * literal. A route whose path starts with a literal segment matches no path starting with another one, so the
+   * first match is the one a scan of every route finds; an unknown path is tried against a handful of routes
+   * instead of all (twice: with its trailing slash toggled).
+   */
+  private candidates(pathinfo: string): readonly Route[] {
+    const all = this.routes.all();
+    if (this.index?.size !== all.length) this.index = indexRoutes(all);
+    if (pathinfo.charCodeAt(0) !== 0x2f) return all;
+    const end = pathinfo.indexOf('/', 1);
+    const first = (end === -1 ? pathinfo.slice(1) : pathinfo.slice(1, end)).toLowerCase();
+    return this.index.byFirstSegment.get(first) ?? this.index.dynamic;
+  }
+
   private doMatch(pathinfo: string, method: string, allow: Set<string>): RouteMatch | null {
-    for (const route of this.routes.all()) {
+    for (const route of this.candidates(pathinfo)) {
       const raw = route.matchPath(pathinfo);
       if (raw === null) continue;
       if (!route.accepts(method)) {
@@ -64,6 +91,27 @@ export class UrlMatcher {
     }
     return null;
   }
+}
+
+/**
+ * A route path's first segment when it is plain printable ASCII with nothing path-to-regexp reads as syntax
+ * (parameters, wildcards, groups, escapes), lower-cased; undefined otherwise. ASCII only: a regular expression's
+ * case-insensitive match and toLowerCase agree there.
+ */
+function literalFirstSegment(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined;
+  const end = path.indexOf('/', 1);
+  const segment = end === -1 ? path.slice(1) : path.slice(1, end);
+  return /^[\x20-\x7e]*$/.test(segment) && !/[:*{}()[\]?+!\\]/.test(segment) ? segment.toLowerCase() : undefined;
+}
+
+function indexRoutes(routes: readonly Route[]): RouteIndex {
+  const keys = routes.map((route) => literalFirstSegment(route.path));
+  const byFirstSegment = new Map<string, readonly Route[]>();
+  for (const key of new Set(keys)) {
+    if (key !== undefined) byFirstSegment.set(key, routes.filter((_, i) => keys[i] === key || keys[i] === undefined));
+  }
+  return { size: routes.length, byFirstSegment, dynamic: routes.filter((_, i) => keys[i] === undefined) };
 }
 
 function decodeParams(raw: Record<string, string | string[]>, route: Route): Record<string, string> {
