@@ -325,9 +325,10 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   private completeResponse(context: KernelContext, res: Response, handle: ResponseHandle, streamed: boolean): string | Buffer | undefined {
     this.finishRequest(context);
     context.phase = ResponsePhase.Committed;
-    const final = handle.body;
-    if (streamed) return final;
-    const size = final === undefined ? 0 : Buffer.byteLength(final);
+    if (streamed) return handle.body;
+    // Encoded here once: counting a string's UTF-8 bytes, then having Node encode it to write it, walked a page twice.
+    const final = typeof handle.body === 'string' ? Buffer.from(handle.body, 'utf8') : handle.body;
+    const size = final === undefined ? 0 : final.length;
     context.responseSize = size;
     if (handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) res.setHeader('Content-Length', size);
     return final;
