@@ -18,6 +18,7 @@ import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
 import { plainTrace } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
+import { registerLogRowHelper, type LogRow } from './log-row.helper.js';
 import type { FlattenedException } from './flattened-exception.js';
 import { Redactor } from '../redaction/redactor.js';
 
@@ -28,6 +29,8 @@ type Template = (context: object) => string;
 interface LogRowText {
   message: string;
   context: string;
+  /** The entry's shared context (see LogRow.shared). */
+  shared?: object;
 }
 
 /**
@@ -53,6 +56,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     const handlebars = hbs.create().handlebars;
     handlebars.registerPartial('exception-chain', readFileSync(join(dir, 'partials', 'exception-chain.hbs'), 'utf8'));
     registerExceptionFramesHelper(handlebars, join(dir, 'partials'));
+    registerLogRowHelper(handlebars, join(dir, 'partials'));
     this.chainCss = readFileSync(join(dir, 'partials', 'exception-chain.css'), 'utf8');
     this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }
@@ -102,8 +106,11 @@ export class DebugErrorRenderer implements OnModuleInit {
     const cached = shared ? this.notificationRows.get(entry.context) : undefined;
     if (cached) return cached;
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
-    const text = { message: interpolate(Redactor.text(entry.template), context), context: contextJson(context) };
-    if (shared) this.notificationRows.set(entry.context, text);
+    const text: LogRowText = { message: interpolate(Redactor.text(entry.template), context), context: contextJson(context) };
+    if (shared) {
+      text.shared = entry.context;
+      this.notificationRows.set(entry.context, text);
+    }
     return text;
   }
 
@@ -119,8 +126,8 @@ export class DebugErrorRenderer implements OnModuleInit {
     const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
     const visible = pathSegments(request.pathInfo);
     const clock = new ClockFormat();
-    const logs = entries.map((entry, index) => {
-      const { message, context } = this.rowText(entry, visible);
+    const logs = entries.map((entry, index): LogRow & { omittedBefore: number } => {
+      const { message, context, shared } = this.rowText(entry, visible);
       return {
         omittedBefore: omitted > 0 && index === half ? omitted : 0,
         level: entry.levelName,
@@ -129,6 +136,7 @@ export class DebugErrorRenderer implements OnModuleInit {
         message,
         time: clock.format(entry.timestamp),
         context,
+        shared,
       };
     });
     return this.template!({
