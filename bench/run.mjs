@@ -309,6 +309,9 @@ async function throughput(servers) {
     ];
     if (round % 2 === 0) steps = steps.reverse();
     for (const step of steps) {
+      // A scenario that names a profile gets one written just now: the runs before it in the round may have stored
+      // enough profiles for retention (PROFILER_MAX_PROFILES) to remove the round's first token (a round of 404s).
+      if (step.side === 'app' && typeof step.scenario.path === 'function') ctx.token = await freshToken(servers.profiled);
       // A short unmeasured run first: a server that sat idle while the others were measured gets its heap and
       // code back to a loaded state before its measured run.
       const [server, spec] = step.side === 'baseline' ? [servers.baseline, BASELINE[step.key]] : [servers[step.scenario.server], { ...step.scenario, path: pathOf(step.scenario) }];
