@@ -1,3 +1,5 @@
+import { oneByteText } from './one-byte.js';
+
 /** What a plain-text trace needs of an exception: its place in the chain, class, message and frames. */
 export interface TraceSource {
   position: number;
@@ -17,7 +19,10 @@ export function plainTrace(e: TraceSource): string {
   let lines = frameLines.get(e.frames);
   if (lines === undefined) {
     lines = e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`).join('\n');
-    if (Object.isFrozen(e.frames)) frameLines.set(e.frames, lines);
+    if (Object.isFrozen(e.frames)) {
+      lines = oneByteText(lines);
+      frameLines.set(e.frames, lines);
+    }
   }
   return `${head}\n${lines}`;
 }
