@@ -396,6 +396,25 @@ describe('Kernel lifecycle (e2e)', () => {
   });
 });
 
+describe('Kernel of an application that sets Express\'s trust proxy itself (e2e)', () => {
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp({ imports: [KernelFixturesModule] });
+    // Without TRUSTED_PROXIES, as an application's main.ts may do: the kernel believes what Express believes.
+    app.set('trust proxy', 'loopback');
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('takes client IP, scheme and host from X-Forwarded-* as Express does', async () => {
+    const res = await request(app.getHttpServer()).get('/fixture/locale').set('X-Forwarded-For', '203.0.113.9').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'shop.example').expect(200);
+    expect(res.body).toMatchObject({ clientIp: '203.0.113.9', scheme: 'https', uri: 'https://shop.example/fixture/locale' });
+  });
+});
+
 describe('Kernel behind a trusted proxy (e2e)', () => {
   let app: NestExpressApplication;
 

@@ -50,7 +50,6 @@ import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
 export class HttpKernel implements KernelEntry, OnModuleInit {
   private readonly bodyParsers: RequestHandler[];
   private readonly startHooks: ((context: KernelContext) => void)[] = [];
-  private readonly trustsProxies: boolean;
   private adapter!: KernelHttpAdapter;
 
   constructor(
@@ -61,7 +60,6 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     private readonly nativeControllers: NativeControllers,
     private readonly controllerResolver: ControllerResolver,
   ) {
-    this.trustsProxies = config.trustedProxies.length > 0;
     this.bodyParsers = [
       bodyParser.json({ limit: config.bodyLimit, strict: true, verify: rejectDeepJson }),
       bodyParser.urlencoded({ limit: config.bodyLimit, extended: true, parameterLimit: 1000 }),
@@ -89,7 +87,9 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
 
   handle(req: Request, res: Response, next: NextFunction): void {
     const context = new KernelContext(res, this.config.defaultLocale);
-    const request = new KernelRequest(req, context, this.config.defaultLocale, true, this.trustsProxies);
+    // `false` unless TRUSTED_PROXIES (onModuleInit) or the application's own app.set('trust proxy', …) says otherwise.
+    const trustsProxies = req.app.get('trust proxy') !== false;
+    const request = new KernelRequest(req, context, this.config.defaultLocale, true, trustsProxies);
     context.request = request;
     context.requestStack.push(request);
     (req as any)[KERNEL_CONTEXT] = context;
