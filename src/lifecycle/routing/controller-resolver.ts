@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 
 /** A Nest controller method: its class and the method itself, where its decorators' metadata lives. */
 export interface ControllerHandler {
@@ -17,7 +17,10 @@ export interface ControllerHandler {
 export class ControllerResolver {
   private handlers: Map<string, ControllerHandler> | undefined;
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
 
   resolve(controller: string): ControllerHandler | undefined {
     this.handlers ??= this.discover();
@@ -29,13 +32,10 @@ export class ControllerResolver {
     for (const wrapper of this.discovery.getControllers()) {
       const target = wrapper.metatype as (new (...args: unknown[]) => unknown) | undefined;
       if (!target?.prototype) continue;
-      for (let proto = target.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-        for (const methodName of Object.getOwnPropertyNames(proto)) {
-          const key = `${wrapper.name}::${methodName}`;
-          const descriptor = Object.getOwnPropertyDescriptor(proto, methodName);
-          if (methodName === 'constructor' || handlers.has(key) || typeof descriptor?.value !== 'function') continue;
-          handlers.set(key, { target, method: descriptor.value });
-        }
+      // Methods up the prototype chain, the most derived first (what Nest scans for route handlers too).
+      for (const methodName of this.scanner.getAllMethodNames(target.prototype)) {
+        const key = `${wrapper.name}::${methodName}`;
+        if (!handlers.has(key)) handlers.set(key, { target, method: target.prototype[methodName] });
       }
     }
     return handlers;

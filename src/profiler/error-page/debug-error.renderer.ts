@@ -171,9 +171,7 @@ class ClockFormat {
   }
 }
 
-const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(
-  Object.values(LogLevel).filter((level): level is LogLevel => typeof level === 'number').map((level) => [level, LOG_LEVEL_NAMES[level].toLowerCase()]),
-);
+const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(Object.entries(LOG_LEVEL_NAMES).map(([level, name]) => [level, name.toLowerCase()]));
 
 /**
  * Symfony's X-Debug-Exception (the outer message) and X-Debug-Exception-File (where it was thrown), percent-encoded,
