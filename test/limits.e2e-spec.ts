@@ -144,6 +144,15 @@ describe('Request limits (e2e)', () => {
     expect(JSON.parse(response.body).detail).toBe('HTTP/0.9 is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.');
   });
 
+  it('answers an absolute-form request-target that is not a URL with a 400 of the kernel, profiled', async () => {
+    const response = await rawRequest(port, 'GET http://[::1 HTTP/1.1\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n', { readBody: true });
+    expect(response.status).toBe(400);
+    const body = JSON.parse(response.body);
+    expect(body.detail).toBe('The request-target "http://[::1" is not a valid URL.');
+    expect(body.exceptions.map((e: { class: string }) => e.class)).toEqual(['BadRequestHttpException', 'MalformedRequestException']);
+    expect(response.headers['x-debug-token']).toMatch(/^[0-9a-f]{6}$/);
+  });
+
   it.each(['shop.test:-1', 'shop.test:65536', '[::1', 'shop.test:8o', 'a..b', 'shop.test/x'])('answers Host "%s" with a 400', async (host) => {
     const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`, { readBody: true });
     expect(response.status).toBe(400);

@@ -1,7 +1,7 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express from 'express';
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { messageClasses } from './http/express-messages.js';
 import type { NextFunction, Request, Response } from 'express';
@@ -16,12 +16,16 @@ type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 /** What the adapter hands each request to: the HttpKernel, bound when the application initialises. */
 export interface KernelEntry extends ResponseCommitter {
   handle(req: Request, res: Response, next: NextFunction): void;
+  /** Answers an error of a request the kernel is handling (kernel.exception, then kernel.response). */
+  handleThrowable(error: unknown, context: KernelContext): void;
 }
 
 /**
  * Nest's Express adapter, with the three things the kernel needs from the HTTP layer:
- * 1. the kernel's entry is the first middleware of the Express app, so the kernel sees every request, also
- *    those no route matches;
+ * 1. the kernel sees every request first, also those no route matches: the HTTP server's request listener is the
+ *    kernel's entry (initHttpServer), which hands a request to Express only when the kernel passes it on (a route
+ *    behind middleware the kernel may not skip); Express's first middleware is an entry too, for a server built
+ *    otherwise (Nest's request hooks, Nest's own server), and lets through a request the kernel has seen;
  * 2. every route Nest registers is recorded, in registration order, in the route collection the RouterListener
  *    matches against (Nest copies the handler's metadata onto the function it registers, so the route name
  *    decorator travels with it); "strict routing" makes Express match trailing slashes exactly as we do;
@@ -34,6 +38,10 @@ export class KernelHttpAdapter extends ExpressAdapter {
   private kernel?: KernelEntry;
   private closing = false;
   private readonly entry: Handler;
+  /** The HTTP server's request listener when it is built with Express's prototypes (initHttpServer). */
+  private readonly serverEntry: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Nest's request or response hook is set: it runs in Express's first layer, so every request starts in Express. */
+  private expressFirst = false;
   /** The handlers `directHandler` may call, for the Express stack of the given length. */
   private direct: { stackLength: number; handlers: Set<unknown> } | undefined;
 
@@ -45,6 +53,11 @@ export class KernelHttpAdapter extends ExpressAdapter {
     // caching is decided by the application's listeners instead.
     instance.set('etag', false);
     this.entry = (req: Request, res: Response, next: NextFunction) => {
+      // Already through the kernel (the server's entry, which passed it on to Express): on to the next layer.
+      if ((req as any)[KERNEL_CONTEXT] !== undefined) {
+        next();
+        return;
+      }
       // Shutting down: a keep-alive client that always has a request in flight would hold server.close() (and
       // the shutdown behind it) for ever, so every connection ends after the response it carries.
       if (this.closing) res.setHeader('Connection', 'close');
@@ -52,6 +65,32 @@ export class KernelHttpAdapter extends ExpressAdapter {
       else next();
     };
     instance.use(this.entry);
+    this.serverEntry = (req: IncomingMessage, res: ServerResponse) => {
+      const kernel = this.kernel;
+      if (!kernel || this.expressFirst) {
+        instance(req, res);
+        return;
+      }
+      // What Express's app.handle and its router set before their first layer (the prototypes are Express's
+      // already: messageClasses); Express itself, from its first layer, only when the kernel passes the request on.
+      const request = req as Request;
+      const response = res as Response;
+      request.res = response;
+      response.req = request;
+      response.locals ??= Object.create(null);
+      request.baseUrl = '';
+      request.originalUrl ??= request.url;
+      // Express's `next` for this request: what the kernel calls to pass a request on, and what `res.render` calls
+      // with a failed render (req.next). An error goes to kernel.exception, as Nest's error layer would send it.
+      const passOn = (error?: unknown): void => {
+        const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
+        if (error && error !== 'route' && error !== 'router' && context) kernel.handleThrowable(error, context);
+        else instance(req, res);
+      };
+      request.next = passOn;
+      if (this.closing) res.setHeader('Connection', 'close');
+      kernel.handle(request, response, passOn);
+    };
     hookResponse(instance.response, () => this.kernel);
   }
 
@@ -67,7 +106,19 @@ export class KernelHttpAdapter extends ExpressAdapter {
       super.initHttpServer(options);
       return;
     }
-    this.httpServer = options?.httpsOptions ? https.createServer({ ...options.httpsOptions, ...classes }, app) : http.createServer(classes, app);
+    this.httpServer = options?.httpsOptions
+      ? https.createServer({ ...options.httpsOptions, ...classes }, this.serverEntry)
+      : http.createServer(classes, this.serverEntry);
+  }
+
+  override setOnRequestHook(hook: Parameters<ExpressAdapter['setOnRequestHook']>[0]): void {
+    this.expressFirst = true;
+    super.setOnRequestHook(hook);
+  }
+
+  override setOnResponseHook(hook: Parameters<ExpressAdapter['setOnResponseHook']>[0]): void {
+    this.expressFirst = true;
+    super.setOnResponseHook(hook);
   }
 
   override close(): Promise<unknown> | undefined {

@@ -49,11 +49,11 @@ export class KernelRequest {
 
   /** The path as sent (percent-encoded), without the query string. */
   get pathInfo(): string {
-    return parseurl(this.raw)?.pathname ?? '/';
+    return parsedTarget(this.raw)?.pathname ?? '/';
   }
 
   get queryString(): string | null {
-    const search = parseurl(this.raw)?.search;
+    const search = parsedTarget(this.raw)?.search;
     return search ? search.slice(1) : null;
   }
 
@@ -100,7 +100,7 @@ export class KernelRequest {
   /** The absolute URL of the request, query string included. */
   get uri(): string {
     if (this.cachedUri === undefined) {
-      const url = parseurl(this.raw);
+      const url = parsedTarget(this.raw);
       this.cachedUri = `${this.schemeAndHttpHost}${url?.pathname ?? '/'}${url?.search ?? ''}`;
     }
     return this.cachedUri;
@@ -128,5 +128,18 @@ export class KernelRequest {
 
   get routeName(): string | undefined {
     return this.attributes._route;
+  }
+}
+
+/**
+ * The request-target parsed (parseurl keeps it on the request); undefined when it is not a URL at all (an
+ * absolute-form target such as `http://[::1`), which ValidateRequestListener answers with a 400: whatever reads the
+ * request meanwhile (the error page, the profiler) sees the path `/`.
+ */
+export function parsedTarget(raw: Request): ReturnType<typeof parseurl> {
+  try {
+    return parseurl(raw);
+  } catch {
+    return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { RequestHeaderFieldsTooLargeHttpException } from '../exceptions/request-
 import { SuspiciousOperationException } from '../exceptions/suspicious-operation.exception.js';
 import { UriTooLongHttpException } from '../exceptions/uri-too-long-http.exception.js';
 import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
+import { parsedTarget } from '../http/kernel-request.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent } from '../kernel.events.js';
 
@@ -67,11 +68,13 @@ export class ValidateRequestListener {
   /**
    * What Node's parser lets through but HTTP/1.1 forbids: a request line without a version (read as HTTP/0.9, which
    * has no header fields, yet this one has), and more than one Host field (RFC 9112 §3.2: a 400, since the proxies
-   * in front may have routed by the other one).
+   * in front may have routed by the other one), and a request-target that is not a URL (Node passes on any
+   * absolute-form target, `GET http://[::1 HTTP/1.1` too).
    */
   private checkProtocol(event: RequestEvent): void {
     const raw = event.request.raw;
     if (raw.httpVersionMajor !== 1) throw new MalformedRequestException(`HTTP/${raw.httpVersion} is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.`);
+    if (parsedTarget(raw) === undefined) throw new MalformedRequestException(`The request-target "${raw.originalUrl ?? raw.url}" is not a valid URL.`);
     let hosts = 0;
     for (let i = 0; i < raw.rawHeaders.length; i += 2) {
       if (raw.rawHeaders[i].length === 4 && raw.rawHeaders[i].toLowerCase() === 'host') hosts++;
