@@ -89,7 +89,13 @@ export class KernelHttpAdapter extends ExpressAdapter {
       };
       request.next = passOn;
       if (this.closing) res.setHeader('Connection', 'close');
-      kernel.handle(request, response, passOn);
+      try {
+        kernel.handle(request, response, passOn);
+      } catch (error) {
+        // The kernel answers every error of a request it has a context for; one thrown before (it cannot build the
+        // request's context) would reach Node's 'request' emit and end the process: Express's layer caught it.
+        failedEntry(error, req, res, kernel);
+      }
     };
     hookResponse(instance.response, () => this.kernel);
   }
@@ -179,6 +185,30 @@ export class KernelHttpAdapter extends ExpressAdapter {
     this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, handler }));
     return args;
   }
+}
+
+/**
+ * An error thrown by the kernel's entry itself: to kernel.exception when the request has its context, else (or
+ * should that fail too) a bare 500, reported on stderr as a process warning: the kernel's logger may be what failed.
+ */
+function failedEntry(error: unknown, req: IncomingMessage, res: ServerResponse, kernel: KernelEntry): void {
+  const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
+  if (context && context.phase === ResponsePhase.Pending && !res.headersSent) {
+    try {
+      kernel.handleThrowable(error, context);
+      return;
+    } catch (second) {
+      error = second;
+    }
+  }
+  process.emitWarning(`The kernel could not take a request: ${error instanceof Error ? error.message : String(error)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end('Internal Server Error\n');
 }
 
 /**
