@@ -94,7 +94,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
       } catch (error) {
         // The kernel answers every error of a request it has a context for; one thrown before (it cannot build the
         // request's context) would reach Node's 'request' emit and end the process: Express's layer caught it.
-        failedEntry(error, req, res, kernel);
+        failedEntry(error, response, kernel);
       }
     };
     hookResponse(instance.response, () => this.kernel);
@@ -187,13 +187,19 @@ export class KernelHttpAdapter extends ExpressAdapter {
   }
 }
 
+/** The kernel's context of a response it has yet to commit; undefined once committed, sent, or not the kernel's. */
+function pending(res: Response): KernelContext | undefined {
+  const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];
+  return context && context.phase === ResponsePhase.Pending && !res.headersSent ? context : undefined;
+}
+
 /**
  * An error thrown by the kernel's entry itself: to kernel.exception when the request has its context, else (or
  * should that fail too) a bare 500, reported on stderr as a process warning: the kernel's logger may be what failed.
  */
-function failedEntry(error: unknown, req: IncomingMessage, res: ServerResponse, kernel: KernelEntry): void {
-  const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
-  if (context && context.phase === ResponsePhase.Pending && !res.headersSent) {
+function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
+  const context = pending(res);
+  if (context) {
     try {
       kernel.handleThrowable(error, context);
       return;
@@ -219,11 +225,6 @@ function failedEntry(error: unknown, req: IncomingMessage, res: ServerResponse, 
 function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
   type Method = (this: Response, ...args: any[]) => any;
   const { end, write, writeHead } = proto as { end: Method; write: Method; writeHead: Method };
-
-  const pending = (res: Response): KernelContext | undefined => {
-    const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];
-    return context && context.phase === ResponsePhase.Pending && !res.headersSent ? context : undefined;
-  };
 
   proto.end = function (this: Response, chunk?: any, encoding?: any, callback?: any) {
     const context = pending(this);
