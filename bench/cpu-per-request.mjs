@@ -4,8 +4,9 @@
 //
 //   node bench/cpu-per-request.mjs [--requests=N] [--scenarios=baseline,static-off,static-profiled,debug-404,baseline-404]
 //   (build first: npm run build; the baseline is built by npm run bench)
-//   --compare=<dir>: also runs each application scenario on another build (a copy of dist/ in the project, e.g.
-//   dist-before/), as <scenario>@before, alternated with this one in every round: an A/B of one change.
+//   --compare=<dir>[,<dir>…]: also runs each application scenario on other builds (copies of dist/ in the project,
+//   e.g. dist-before/), as <scenario>@<dir>, alternated with this one in every round: an A/B of one change (or an
+//   ablation: several builds, each with one more part switched off).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +21,9 @@ const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}
 const REQUESTS = Number(arg('requests', 20000));
 const ROUNDS = Number(arg('rounds', 3));
 const SCENARIOS = arg('scenarios', 'baseline,static-off,static-profiled,baseline-404,debug-404').split(',');
-const COMPARE = arg('compare', '');
+const COMPARE = arg('compare', '').split(',').filter(Boolean);
+/** The name a compared build's scenarios carry: `before` for dist-before/ (the usual A/B), else the folder. */
+const tagOf = (dir) => dir.replace(/\/$/, '').replace(/^dist-/, '');
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-cpr-'));
 const TICK = 100; // USER_HZ
 
@@ -29,9 +32,10 @@ const SERVERS = {
   off: { script: 'dist/main.js', env: appEnv('off', join(TMP, 'off')) },
   profiled: { script: 'dist/main.js', env: appEnv('profiled', join(TMP, 'profiled')) },
 };
-if (COMPARE) {
-  SERVERS['off@before'] = { script: `${COMPARE}/main.js`, env: appEnv('off', join(TMP, 'off-before')) };
-  SERVERS['profiled@before'] = { script: `${COMPARE}/main.js`, env: appEnv('profiled', join(TMP, 'profiled-before')) };
+for (const dir of COMPARE) {
+  const tag = tagOf(dir);
+  SERVERS[`off@${tag}`] = { script: `${dir}/main.js`, env: appEnv('off', join(TMP, `off-${tag}`)) };
+  SERVERS[`profiled@${tag}`] = { script: `${dir}/main.js`, env: appEnv('profiled', join(TMP, `profiled-${tag}`)) };
 }
 const PLAN = {
   baseline: ['baseline', '/'],
@@ -58,12 +62,13 @@ async function start(kind) {
 }
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 
-if (COMPARE) {
-  for (const s of [...SCENARIOS]) {
-    const [kind, path] = PLAN[s];
-    if (kind === 'baseline') continue;
-    PLAN[`${s}@before`] = [`${kind}@before`, path];
-    SCENARIOS.splice(SCENARIOS.indexOf(s), 0, `${s}@before`);
+for (const s of [...SCENARIOS]) {
+  const [kind, path] = PLAN[s];
+  if (kind === 'baseline') continue;
+  for (const dir of COMPARE) {
+    const tag = tagOf(dir);
+    PLAN[`${s}@${tag}`] = [`${kind}@${tag}`, path];
+    SCENARIOS.splice(SCENARIOS.indexOf(s), 0, `${s}@${tag}`);
   }
 }
 const servers = {};
@@ -86,7 +91,7 @@ const base = { '/': median(results.baseline?.map((x) => x.us) ?? [NaN]), '404': 
 for (const s of SCENARIOS) {
   const us = median(results[s].map((x) => x.us));
   const ref = s.includes('404') ? base['404'] : base['/'];
-  console.log(`${s.padEnd(16)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`);
+  console.log(`${s.padEnd(24)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`);
 }
 for (const { child } of Object.values(servers)) child.kill('SIGTERM');
 await sleep(500);

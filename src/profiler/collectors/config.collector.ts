@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
 import { MASK, Redactor } from '../redaction/redactor.js';
 import { DataCollector } from './data-collector.js';
+import { serialisedOnce } from '../storage/profile-json.js';
 
 export interface ConfigData {
   app: { name: string; version: string };
@@ -39,11 +40,11 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
   }
 
   onApplicationBootstrap(): void {
-    this.snapshot = this.build();
+    this.snapshot = serialisedOnce(this.build());
   }
 
   override lateCollect(): ConfigData {
-    this.snapshot ??= this.build();
+    this.snapshot ??= serialisedOnce(this.build());
     return this.snapshot;
   }
 

@@ -3,6 +3,7 @@ import { KernelEventDispatcher, type ListenerTable } from '../../lifecycle/event
 import type { KernelContext, ListenerCall } from '../../lifecycle/kernel-context.js';
 import { KernelEvents } from '../../lifecycle/kernel.events.js';
 import { DataCollector } from './data-collector.js';
+import { holdsSerialisedOnce, serialisedOnce } from '../storage/profile-json.js';
 
 /** A listener call as the panel shows it (times in milliseconds since the request entered the kernel). */
 export type StoredListenerCall = Omit<ListenerCall, 'tableIndex'>;
@@ -39,7 +40,8 @@ export class EventsCollector extends DataCollector<EventsData> {
   }
 
   override lateCollect(context: KernelContext): EventsData {
-    const table = this.dispatcher.table();
+    // The same array until a listener is added or removed: its JSON is written once, not in every profile.
+    const table = serialisedOnce(this.dispatcher.table());
     const calls = context.listenerCalls;
     const flat = new Array<number>(calls.length * 3);
     const stopped: number[] = [];
@@ -53,7 +55,7 @@ export class EventsCollector extends DataCollector<EventsData> {
       flat[i * 3 + 2] = Math.round(call.duration * 1000);
       if (call.stoppedPropagation) stopped.push(i);
     }
-    const compact: CompactEvents = { listeners: table, calls: flat, stopped };
+    const compact: CompactEvents = holdsSerialisedOnce({ listeners: table, calls: flat, stopped });
     return compact as unknown as EventsData;
   }
 

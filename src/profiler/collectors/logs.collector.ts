@@ -24,12 +24,18 @@ export interface StoredLog {
 }
 
 /**
- * A kernel `Notified event` entry as stored: `[index of its listener call in the Events data, time]`. Those
- * entries are most of a request's log, and their event and listener are already in the Events data.
+ * A kernel `Notified event` entry as stored: `[index of its listener call in the Events data, time]`, the time in
+ * milliseconds after `LogsData.timeBase` (since the epoch in profiles stored before it). Those entries are most of
+ * a request's log, and their event and listener are already in the Events data.
  */
 export type NotificationRef = [call: number, time: number];
 
 export interface LogsData {
+  /**
+   * What the times of NotificationRef entries count from (ms since the epoch). Small integers are several times
+   * cheaper for JSON to write than thirteen-digit times, and a request logs some thirty of them.
+   */
+  timeBase?: number;
   entries: StoredLog[];
   /** Entries beyond the cap, not stored. */
   truncated: number;
@@ -47,9 +53,11 @@ export class LogsCollector extends DataCollector<LogsData> {
     const counts = countLogs(context.logs);
     const kept = context.logs.slice(0, MAX_ENTRIES);
     const visible = pathSegments(context.request.pathInfo);
+    const timeBase = context.startedAt;
     return {
+      timeBase,
       entries: kept.map((entry) => entry.listenerCall !== undefined
-        ? ([entry.listenerCall, entry.timestamp] satisfies NotificationRef) as unknown as StoredLog
+        ? ([entry.listenerCall, entry.timestamp - timeBase] satisfies NotificationRef) as unknown as StoredLog
         : {
           level: entry.level,
           channel: entry.channel,
@@ -63,14 +71,15 @@ export class LogsCollector extends DataCollector<LogsData> {
   }
 
   override expand(stored: unknown, record: ProfileRecord): LogsData {
-    const data = stored as LogsData;
+    const { timeBase, ...data } = stored as LogsData;
     if (!data.entries.some((entry) => Array.isArray(entry))) return data;
     const calls = expandEvents(record.data.events).called;
+    const base = timeBase ?? 0;
     const entries = data.entries.map((entry): StoredLog => {
       if (!Array.isArray(entry)) return entry;
       const [index, time] = entry as unknown as NotificationRef;
       const call = calls[index];
-      return { level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event: call?.event ?? '?', listener: call?.listener ?? '?' }, time };
+      return { level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event: call?.event ?? '?', listener: call?.listener ?? '?' }, time: base + time };
     });
     return { ...data, entries };
   }

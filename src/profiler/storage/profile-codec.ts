@@ -3,6 +3,7 @@ import { inflateRaw } from 'node:zlib';
 import { RawDeflater } from './raw-deflater.js';
 import { configure } from 'safe-stable-stringify';
 import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
+import { profileJson } from './profile-json.js';
 
 const inflateRawAsync = promisify(inflateRaw);
 
@@ -250,7 +251,7 @@ const TAG_JSON = Buffer.of(ProfileFormat.JSON);
 
 function stringify(data: Record<string, unknown>): string {
   try {
-    return JSON.stringify(data) ?? '{}';
+    return profileJson(data);
   } catch {
     return lenientStringify(data) ?? '{}';
   }
