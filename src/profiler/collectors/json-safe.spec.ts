@@ -53,6 +53,19 @@ describe('toJsonSafe', () => {
     expect(toJsonSafe({ long: 'x'.repeat(10) }, { maxString: 4 })).toEqual({ long: 'xxxx… (6 more characters, truncated)' });
   });
 
+  it('copies nested plain values (the fast path) as the full walk does, and leaves to the walk what needs it', () => {
+    const context = { route: 'shop_home', route_parameters: { _route: 'shop_home', ids: [1, 2, null] }, method: 'GET', ok: false };
+    const copy = toJsonSafe(context) as typeof context;
+    expect(copy).toEqual(context);
+    expect(copy.route_parameters).not.toBe(context.route_parameters);
+    expect(copy.route_parameters.ids).not.toBe(context.route_parameters.ids);
+    expect(toJsonSafe({ outer: { inner: { password: 'hunter2', uri: '/r?token=abc' } } })).toEqual({ outer: { inner: { password: MASK, uri: `/r?token=${MASK}` } } });
+    expect(toJsonSafe({ list: [{ when: new Date('2026-11-22T10:00:00.000Z') }] })).toEqual({ list: [{ when: '2026-11-22T10:00:00.000Z' }] });
+    expect(toJsonSafe({ list: [1, 2, 3] }, { maxBreadth: 2 })).toEqual({ list: [1, 2, '… 1 more items, truncated'] });
+    expect(toJsonSafe({ a: [[1]] }, { maxDepth: 2 })).toEqual({ a: ['[array(1), depth limit]'] });
+    expect(toJsonSafe({ nested: { long: 'x'.repeat(10) } }, { maxString: 4 })).toEqual({ nested: { long: 'xxxx… (6 more characters, truncated)' } });
+  });
+
   it('bounds depth, breadth and string length with visible markers', () => {
     expect(toJsonSafe({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toEqual({ a: { b: '[object Object, depth limit]' } });
     expect(toJsonSafe([1, 2, 3, 4], { maxBreadth: 2 })).toEqual([1, 2, '… 2 more items, truncated']);

@@ -24,9 +24,15 @@ const DEFAULTS: JsonSafeOptions = { maxDepth: 6, maxBreadth: 100, maxString: 400
  * in one pass.
  */
 export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {}): unknown {
-  if ((options.maxDepth ?? DEFAULTS.maxDepth) >= 1) {
-    const flat = flatCopy(value, options.maxBreadth ?? DEFAULTS.maxBreadth, options.maxString ?? DEFAULTS.maxString, options.redact ?? DEFAULTS.redact);
-    if (flat !== undefined) return flat;
+  if (typeof value === 'object' && value !== null) {
+    const limits: FastLimits = {
+      maxDepth: options.maxDepth ?? DEFAULTS.maxDepth,
+      maxBreadth: options.maxBreadth ?? DEFAULTS.maxBreadth,
+      maxString: options.maxString ?? DEFAULTS.maxString,
+      redact: options.redact ?? DEFAULTS.redact,
+    };
+    const copy = fastCopy(value, limits, 0);
+    if (copy !== undefined) return copy;
   }
   const o = { ...DEFAULTS, ...options };
   const seen = new Set<object>();
@@ -84,29 +90,56 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
 }
 
 /**
- * The fast path for what most log contexts are (the kernel logs a few per listener call): a plain object of short
- * strings, finite numbers and booleans, none under a secret-looking key, no string that could hold a secret (`=`,
- * `@`). Copied as it is; anything else (undefined) takes the full walk.
+ * The fast path for what most log contexts and request values are: plain objects and arrays (nested within the
+ * depth limit) of short strings, finite numbers, booleans and null, none under a secret-looking key, no string that
+ * could hold a secret (`=`, `@`), nothing beyond the breadth limit. Copied as it is, without the walk's closures
+ * and bookkeeping; anything else (undefined) takes the full walk, which gives the same result for these values.
  */
-function flatCopy(value: unknown, maxBreadth: number, maxString: number, redact: boolean): Record<string, unknown> | undefined {
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+function fastCopy(value: unknown, o: FastLimits, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.length > o.maxString || (o.redact && (value.includes('=') || value.includes('@'))) ? undefined : value;
+    case 'number':
+      return Number.isFinite(value) ? value : undefined;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  // The walk marks an object this deep with a depth-limit marker.
+  if (depth >= o.maxDepth) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length > o.maxBreadth) return undefined;
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const copy = fastCopy(value[i], o, depth + 1);
+      if (copy === undefined) return undefined;
+      out[i] = copy;
+    }
+    return out;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   let keys = 0;
   for (const key in source) {
-    if (++keys > maxBreadth || !Object.hasOwn(source, key)) return undefined;
-    const v = source[key];
-    if (typeof v === 'string') {
-      if (v.length > maxString || (redact && (v.includes('=') || v.includes('@')))) return undefined;
-    } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return undefined;
-    } else if (typeof v !== 'boolean') {
-      return undefined;
-    }
-    if (redact && Redactor.isSecretField(key)) return undefined;
-    out[key] = v;
+    if (++keys > o.maxBreadth || !Object.hasOwn(source, key)) return undefined;
+    if (o.redact && Redactor.isSecretField(key)) return undefined;
+    const copy = fastCopy(source[key], o, depth + 1);
+    if (copy === undefined) return undefined;
+    out[key] = copy;
   }
   return out;
+}
+
+interface FastLimits {
+  maxDepth: number;
+  maxBreadth: number;
+  maxString: number;
+  redact: boolean;
 }
 
 /** The decoded segments of a URL path: values a profile or error page shows in its URL anyway. */

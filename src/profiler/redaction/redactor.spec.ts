@@ -26,6 +26,17 @@ describe('Redactor', () => {
     });
   });
 
+  it('gives a header name the same verdict every time (verdicts are kept by name), in any letter case', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(Redactor.headers({ Authorization: 'Bearer abc', 'X-Debug-Token': 'a1b2c3', 'X-Shop-Token': 't', Accept: '*/*' })).toEqual({
+        Authorization: MASK,
+        'X-Debug-Token': 'a1b2c3',
+        'X-Shop-Token': MASK,
+        Accept: '*/*',
+      });
+    }
+  });
+
   it.each(['password', 'newPassword', 'passwd', 'client_secret', 'access_token', 'api_key', 'cardNumber', 'cvv', 'cvc', 'pin', 'privateKey'])('treats %s as a secret field', (name) => {
     expect(Redactor.isSecretField(name)).toBe(true);
   });

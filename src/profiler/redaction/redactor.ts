@@ -22,8 +22,17 @@ const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\
  */
 export class Redactor {
   static isSecretHeader(name: string): boolean {
-    return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
+    const known = Redactor.headerVerdicts.get(name);
+    if (known !== undefined) return known;
+    const secret = SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
+    // Bounded, as fieldVerdicts: header names are request data.
+    if (Redactor.headerVerdicts.size >= 1024) Redactor.headerVerdicts.clear();
+    Redactor.headerVerdicts.set(name, secret);
+    return secret;
   }
+
+  /** Verdicts by header name: every request sends the same dozen names, and the pattern backtracks on each. */
+  private static readonly headerVerdicts = new Map<string, boolean>();
 
   /** Extra field-name patterns from the configuration (PROFILER_REDACT_FIELDS), on top of the built-in ones. */
   private static extraFields: RegExp[] = [];
