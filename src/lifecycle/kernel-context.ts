@@ -67,6 +67,11 @@ export class KernelContext {
     return Math.round((performance.now() - this.start) * 1000) / 1000;
   }
 
+  /** Milliseconds from `start`, an `elapsed()` of this request, until now: to the microsecond, as elapsed(). */
+  since(start: number): number {
+    return Math.round((this.elapsed() - start) * 1000) / 1000;
+  }
+
   get<T>(key: symbol): T | undefined {
     return this.extensions.get(key) as T | undefined;
   }

@@ -33,7 +33,7 @@ export class ProfilerInterceptor implements NestInterceptor {
     };
     context.set(CONTROLLER_CALL, call);
     return next.handle().pipe(finalize(() => {
-      call.duration = context.elapsed() - call.start;
+      call.duration = context.since(call.start);
     }));
   }
 }

@@ -49,7 +49,7 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
       record(context, render);
       const done = callback;
       return original.call(this, name, options, (error: Error | null, html?: string) => {
-        render.duration = context.elapsed() - render.start;
+        render.duration = context.since(render.start);
         if (error) render.error = error.message;
         done(error, html);
       });

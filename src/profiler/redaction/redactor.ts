@@ -22,13 +22,7 @@ const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\
  */
 export class Redactor {
   static isSecretHeader(name: string): boolean {
-    const known = Redactor.headerVerdicts.get(name);
-    if (known !== undefined) return known;
-    const secret = SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
-    // Bounded, as fieldVerdicts: header names are request data.
-    if (Redactor.headerVerdicts.size >= 1024) Redactor.headerVerdicts.clear();
-    Redactor.headerVerdicts.set(name, secret);
-    return secret;
+    return remembered(Redactor.headerVerdicts, name, secretHeader);
   }
 
   /** Verdicts by header name: every request sends the same dozen names, and the pattern backtracks on each. */
@@ -50,12 +44,11 @@ export class Redactor {
   private static readonly fieldVerdicts = new Map<string, boolean>();
 
   static isSecretField(name: string): boolean {
-    const known = Redactor.fieldVerdicts.get(name);
-    if (known !== undefined) return known;
-    const secret = SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
-    if (Redactor.fieldVerdicts.size >= 2048) Redactor.fieldVerdicts.clear();
-    Redactor.fieldVerdicts.set(name, secret);
-    return secret;
+    return remembered(Redactor.fieldVerdicts, name, Redactor.secretField);
+  }
+
+  private static secretField(name: string): boolean {
+    return SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
   }
 
   /**
@@ -77,6 +70,22 @@ export class Redactor {
     }
     return out;
   }
+}
+
+function secretHeader(name: string): boolean {
+  return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
+}
+
+/** Verdicts by name kept so, up to a bound: names are request data, which must not grow the map without end. */
+const VERDICTS_KEPT = 2048;
+
+function remembered(verdicts: Map<string, boolean>, name: string, judge: (name: string) => boolean): boolean {
+  const known = verdicts.get(name);
+  if (known !== undefined) return known;
+  const verdict = judge(name);
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+  verdicts.set(name, verdict);
+  return verdict;
 }
 
 function maskQueryPair(pair: string, separator: string, name: string, value: string): string {
