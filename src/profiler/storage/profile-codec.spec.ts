@@ -30,7 +30,7 @@ describe('ProfileCodec', () => {
     for (let i = 0; i < 100; i++) {
       const { data } = sampleProfile(i);
       const blob = await codec.encode(data);
-      expect(blob[0]).toBe(ProfileFormat.DEFLATE_DICTIONARY_V2);
+      expect(blob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
       expect(blob.length).toBeLessThan(2048);
       total += blob.length;
       expect(await codec.decode(blob)).toEqual(data);
@@ -76,6 +76,23 @@ describe('ProfileCodec', () => {
       events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 120, 480], stopped: [] },
       logs: { entries: [[0, 1767603600000]] },
     });
+  });
+
+  it('decodes format 3 as first written (zstd with the format 2 dictionary)', async () => {
+    const v3 = Buffer.from(
+      '0328b52ffd209aad0100a07b33323132302c3438303637363033365d5d7d7d09003a65295c3917eccef140b97936fa678941823a82023788ff23c3e343f00a',
+      'hex',
+    );
+    expect(await codec.decode(v3)).toEqual({
+      events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 120, 480], stopped: [] },
+      logs: { entries: [[0, 1767603600000]] },
+    });
+  });
+
+  it('rejects a corrupt zstd blob instead of returning garbage', async () => {
+    const blob = await codec.encode({ request: { path: '/products/42' } });
+    await expect(codec.decode(blob.subarray(0, blob.length - 3))).rejects.toThrow();
+    await expect(codec.decode(Buffer.of(ProfileFormat.ZSTD_DICTIONARY_V2, 1, 2, 3, 4, 5, 6, 7, 8))).rejects.toThrow();
   });
 
   it('keeps the dictionaries of formats 1 and 2 byte for byte (a changed dictionary is a new format)', () => {

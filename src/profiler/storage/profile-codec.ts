@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import { RawDeflater } from './raw-deflater.js';
 import { configure } from 'safe-stable-stringify';
 import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
 import { profileJson } from './profile-json.js';
+import { ZstdCompressor } from './zstd-compressor.js';
 
 const inflateRawAsync = promisify(inflateRaw);
 
@@ -19,8 +19,10 @@ export const ProfileFormat = {
   JSON: 0x00,
   /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V1` as zlib's preset dictionary (written until schema 3's profiles). */
   DEFLATE_DICTIONARY_V1: 0x01,
-  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` (the compact collector data) as preset dictionary. */
+  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` (the compact collector data) as preset dictionary (written until format 3). */
   DEFLATE_DICTIONARY_V2: 0x02,
+  /** One Zstandard frame of the UTF-8 JSON, with `DICTIONARY_V2` as its raw-content dictionary. */
+  ZSTD_DICTIONARY_V2: 0x03,
 } as const;
 
 /**
@@ -171,31 +173,26 @@ const DICTIONARY_V1 = Buffer.from(
 );
 
 /**
- * zlib's level 2: with the dictionary, a 5.7 KB home-page profile becomes about 450 bytes in about 30 µs; level 9
- * saves a few per cent of that for twice the time, and the time is the profiler's cost per request.
+ * zstd's level 1: with the dictionary, a 5.4 KB home-page profile becomes about 475 bytes in about 10 µs (deflate at
+ * level 2 with the same dictionary: 510 bytes in 28 µs, most of it loading the dictionary again). Levels 2 and 3
+ * take 20 to 35 % longer for a few per cent less; level 5, four times as long.
  */
-const LEVEL = 2;
-/**
- * A 16 KB window (the dictionary is 8 KB) and memLevel 6: the same bytes out as zlib's defaults for profiles of this
- * size, but about 100 KB of deflate state instead of 270 KB, under glibc's mmap threshold, so each profile's state
- * comes from and goes back to the heap instead of an mmap/munmap pair that left RSS moving in steps. Inflating needs
- * nothing different (a window at least as large, the same dictionary).
- */
-const DEFLATE_OPTIONS = { level: LEVEL, windowBits: 14, memLevel: 6, dictionary: DICTIONARY_V2 } as const;
+const LEVEL = 1;
 /** Longest a write batch is encoded without letting requests in between (milliseconds). */
 const ENCODE_SLICE_MS = 4;
 
 /**
- * Encodes a profile's collector data to a compact blob and back: JSON, then raw deflate with a preset dictionary
- * (format 2). Each blob starts with its format tag (ProfileFormat); decoding accepts every format ever written.
+ * Encodes a profile's collector data to a compact blob and back: JSON, then a zstd frame with a preset dictionary
+ * (format 3). Each blob starts with its format tag (ProfileFormat); decoding accepts every format ever written.
  *
- * Encoding runs when a write batch is stored, after the responses were sent, synchronously: JSON and deflate of a
- * typical profile take some 60 µs together, less than a round trip to a worker thread or zlib's thread pool would
- * cost the event loop (those were tried: the message and the stream per blob cost more than the deflate itself on
- * a busy core). A batch is encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop between them.
+ * Encoding runs when a write batch is stored, after the responses were sent, synchronously: JSON and compression of a
+ * typical profile take some 30 µs together, less than a round trip to a worker thread or a thread pool would cost the
+ * event loop (those were tried with zlib: the message and the stream per blob cost more than the compression
+ * itself on a busy core). A batch is encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop
+ * between them.
  *
- * Measured on a home-page profile (5.7 KB of JSON): deflate without dictionary 2.1 KB, with DICTIONARY_V1 (the
- * older, verbose shapes) 1.3 KB, with DICTIONARY_V2 about 450 bytes.
+ * Measured on a home-page profile (5.4 KB of JSON): zstd without dictionary 2.1 KB, with DICTIONARY_V2 about 475
+ * bytes; deflate with DICTIONARY_V1 (the older, verbose shapes) 1.3 KB, with DICTIONARY_V2 about 510 bytes.
  */
 export class ProfileCodec {
   /** The dictionary of format 1 (read-only use: tests pin it). */
@@ -232,18 +229,20 @@ export class ProfileCodec {
         return JSON.parse((await inflateRawAsync(body, { dictionary: DICTIONARY_V1 })).toString('utf8'));
       case ProfileFormat.DEFLATE_DICTIONARY_V2:
         return JSON.parse((await inflateRawAsync(body, { dictionary: DICTIONARY_V2 })).toString('utf8'));
+      case ProfileFormat.ZSTD_DICTIONARY_V2:
+        return JSON.parse(compressor.decompress(body).toString('utf8'));
       default:
         throw new Error(`Unknown profile blob format ${tag} (written by a newer version of the application?)`);
     }
   }
 }
 
-/** One zlib stream for every blob this thread encodes (encoding is synchronous): see RawDeflater. */
-const deflater = new RawDeflater(DEFLATE_OPTIONS);
+/** One compression context and prepared dictionary for every blob this thread encodes and decodes. */
+const compressor = new ZstdCompressor(DICTIONARY_V2, LEVEL);
 
 function encodeNow(data: Record<string, unknown>): Buffer {
   const json = Buffer.from(stringify(data), 'utf8');
-  const blob = deflater.deflate(json, ProfileFormat.DEFLATE_DICTIONARY_V2);
+  const blob = compressor.compress(json, ProfileFormat.ZSTD_DICTIONARY_V2);
   return blob.length - 1 < json.length ? blob : Buffer.concat([TAG_JSON, json]);
 }
 

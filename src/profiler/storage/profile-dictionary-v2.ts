@@ -1,5 +1,5 @@
 /**
- * Format 2's preset dictionary (ProfileFormat.DEFLATE_DICTIONARY_V2): the compact JSON of real profiles (the start of a
+ * Format 2's preset dictionary (ProfileFormat.DEFLATE_DICTIONARY_V2), and format 3's (zstd): the compact JSON of real profiles (the start of a
  * 404's exception chain, its routing failure, a catalogue page's queries, then a whole home-page profile), as the
  * collectors write it since listener calls are stored as indexes (EventsCollector). zlib favours what comes last, so
  * the profile every request repeats most closely is at the end.

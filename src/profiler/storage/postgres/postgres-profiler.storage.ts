@@ -539,7 +539,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     }
   }
 
-  /** The batch's blobs (ProfileCodec.encodeMany: JSON in slices, compressed on the codec's worker). */
+  /** The batch's blobs (ProfileCodec.encodeMany: JSON and compression, in slices of a few milliseconds). */
   private encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
     return this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
   }

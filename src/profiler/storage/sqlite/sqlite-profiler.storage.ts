@@ -139,7 +139,7 @@ const MIGRATIONS: string[] = [
  * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
- * are compressed beforehand on zlib's thread pool), a search is planned to read few rows, pruning a file runs in
+ * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows, pruning a file runs in
  * a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight milliseconds with the event
  * loop free between them), and WAL checkpoints (which write megabytes back and fsync) run in a worker thread.
  *
@@ -435,7 +435,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return statement;
   }
 
-  /** The batch's blobs (ProfileCodec.encodeMany: JSON in slices, compressed on the codec's worker). */
+  /** The batch's blobs (ProfileCodec.encodeMany: JSON and compression, in slices of a few milliseconds). */
   private encodeAll(profiles: readonly ProfileRecord[]): Promise<Buffer[]> {
     return this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
   }
