@@ -7,7 +7,7 @@ const zstd = createRequire(import.meta.url)('zstd-napi/binding.js') as typeof Zs
 
 /** Larger content sizes in a frame header are refused: no profile is that big, so the blob is corrupt. */
 const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
-/** The scratch buffer kept for compressing (grown once for a larger blob, never shrunk below this). */
+/** The scratch buffer kept for compressing; a larger blob gets a buffer of its own, not kept. */
 const SCRATCH_BYTES = 64 * 1024;
 
 /**
@@ -23,7 +23,7 @@ export class ZstdCompressor {
   private readonly cdict: ZstdBinding.CDict;
   private readonly dctx = new zstd.DCtx();
   private readonly ddict: ZstdBinding.DDict;
-  private scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
 
   constructor(dictionary: Uint8Array, level: number) {
     this.cdict = new zstd.CDict(dictionary, level);
@@ -33,12 +33,10 @@ export class ZstdCompressor {
   /** One zstd frame of `input`, after a first byte `prefix` (the blob's format tag). */
   compress(input: Uint8Array, prefix: number): Buffer {
     const bound = zstd.compressBound(input.length) + 1;
-    if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(bound);
-    const written = this.cctx.compressUsingCDict(this.scratch.subarray(1), input, this.cdict);
-    const out = Buffer.allocUnsafe(written + 1);
-    this.scratch.copy(out, 0, 0, written + 1);
-    out[0] = prefix;
-    return out;
+    const scratch = bound <= SCRATCH_BYTES ? this.scratch : Buffer.allocUnsafe(bound);
+    scratch[0] = prefix;
+    const written = this.cctx.compressUsingCDict(scratch.subarray(1), input, this.cdict);
+    return Buffer.from(scratch.subarray(0, written + 1));
   }
 
   decompress(frame: Uint8Array): Buffer {

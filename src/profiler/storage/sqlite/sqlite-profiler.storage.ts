@@ -139,9 +139,10 @@ const MIGRATIONS: string[] = [
  * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
- * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows, pruning a file runs in
- * a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight milliseconds with the event
- * loop free between them), and WAL checkpoints (which write megabytes back and fsync) run in a worker thread.
+ * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows,
+ * pruning a file runs in a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight
+ * milliseconds with the event loop free between them), and WAL checkpoints (which write megabytes back and fsync)
+ * run in a worker thread.
  *
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
  * trigram index `profile_url_trigram` and their skeleton), `profile_url_skeleton` (URLs with their digits
