@@ -341,6 +341,19 @@ describe('Request profiler (e2e)', () => {
       expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
     });
 
+    it('is injected into long pages Express has already encoded, whatever the characters before it and the case of the tag', async () => {
+      const res = await get('/pfx/long-page').expect(200);
+      expect(res.text.startsWith(`<!DOCTYPE html><html><body><p>${'Prix : 12,50 € → réduit. '.repeat(60)}</p><!-- Shopkernel debug toolbar: profile ${res.headers['x-debug-token']} -->`)).toBe(true);
+      expect(res.text.endsWith('</div>\n\n</body></html>')).toBe(true);
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+
+      const upper = await get('/pfx/long-page-upper').expect(200);
+      const at = upper.text.indexOf('<!-- Shopkernel debug toolbar');
+      expect(upper.text.slice(0, at)).toBe(`<!DOCTYPE html><HTML><BODY><p>${'Größe → XL. '.repeat(100)}</p>`);
+      expect(upper.text.endsWith('</div>\n\n</BODY><!-- </body in a comment --></HTML>')).toBe(true);
+      expect(Number(upper.headers['content-length'])).toBe(Buffer.byteLength(upper.text));
+    });
+
     it('shows log errors and warnings', async () => {
       const res = await get('/this/does/not/exist').expect(404);
       const toolbar = parse(res.text).querySelector('.sk-toolbar .sk-logs');

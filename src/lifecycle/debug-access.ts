@@ -23,7 +23,18 @@ export class DebugAccess {
     } catch (error) {
       throw new Error(`PROFILER_ALLOWED_IPS: ${(error as Error).message} (addresses, CIDR ranges, loopback, linklocal or uniquelocal).`);
     }
-    this.allowedAddress = (address) => address !== '' && trust(address, 0);
+    // A verdict per address: a development instance sees a handful of clients, and proxy-addr parses the address
+    // on every call. Bounded, so a flood of distinct addresses costs the parse again, never memory.
+    const verdicts = new Map<string, boolean>();
+    this.allowedAddress = (address) => {
+      let verdict = verdicts.get(address);
+      if (verdict === undefined) {
+        verdict = address !== '' && trust(address, 0);
+        if (verdicts.size >= 256) verdicts.clear();
+        verdicts.set(address, verdict);
+      }
+      return verdict;
+    };
   }
 
   allows(request: KernelRequest): boolean {

@@ -17,6 +17,7 @@ export class Route {
   readonly handler: ((...args: any[]) => unknown) | undefined;
   private readonly matcher: MatchFunction<Record<string, string | string[]>>;
   private generator?: PathFunction<Record<string, string | string[]>>;
+  private parameters?: ReadonlySet<string>;
 
   constructor(
     readonly name: string,
@@ -42,6 +43,11 @@ export class Route {
     if (this.methods.length === 0) return true;
     if (this.methods.includes(method)) return true;
     return method === 'HEAD' && this.methods.includes('GET');
+  }
+
+  /** The names of the path's parameters (`:name`, `*name`). */
+  get parameterNames(): ReadonlySet<string> {
+    return (this.parameters ??= new Set(this.path.match(/[:*]([A-Za-z_$][\w$]*)/g)?.map((p) => p.slice(1)) ?? []));
   }
 
   generate(params: Record<string, string | string[]>): string {

@@ -29,14 +29,14 @@ export class UrlGenerator {
   generate(name: string, params: Record<string, string | number> = {}, absolute = false): string {
     const route = this.table.routes.get(name);
     if (!route) throw new RouteNotFoundException(name);
+    const names = route.parameterNames;
     const pathParams: Record<string, string> = {};
-    const query = new URLSearchParams();
-    const names = new Set(route.path.match(/[:*]([A-Za-z_$][\w$]*)/g)?.map((p) => p.slice(1)) ?? []);
-    for (const [key, value] of Object.entries(params)) {
-      if (names.has(key)) pathParams[key] = String(value);
-      else query.append(key, String(value));
+    let query: URLSearchParams | null = null;
+    for (const key of Object.keys(params)) {
+      if (names.has(key)) pathParams[key] = String(params[key]);
+      else (query ??= new URLSearchParams()).append(key, String(params[key]));
     }
-    const qs = query.toString();
+    const qs = query === null ? '' : query.toString();
     const path = route.generate(pathParams) + (qs ? `?${qs}` : '');
     return absolute ? `${this.baseUrl()}${path}` : path;
   }

@@ -31,9 +31,9 @@ export class WebDebugToolbarListener {
     if (response.streamed || response.isRedirect || !response.isHtml) return;
     if (/\battachment\b/i.test(response.getHeader('content-disposition') ?? '')) return;
     if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
-    const html = response.text;
-    if (html === undefined) return;
-    const at = lastBodyClose(html);
+    const body = response.body;
+    if (body === undefined) return;
+    const at = typeof body === 'string' ? lastBodyClose(body) : lastBodyCloseIn(body);
     if (at === -1) return;
     const nonce = this.allowStyle(event);
     const toolbar = this.views.fragment('toolbar', {
@@ -47,7 +47,9 @@ export class WebDebugToolbarListener {
       logs: toolbarLogs(countLogs(request.context.logs)),
       nonce,
     });
-    response.body = `${html.slice(0, at)}${toolbar}\n${html.slice(at)}`;
+    // A page Express's res.send has already encoded (a string of 1,000 characters or more) stays bytes: the toolbar
+    // is encoded alone and spliced in, instead of decoding the page and encoding it again with the toolbar.
+    response.body = typeof body === 'string' ? `${body.slice(0, at)}${toolbar}\n${body.slice(at)}` : Buffer.concat([body.subarray(0, at), Buffer.from(`${toolbar}\n`, 'utf8'), body.subarray(at)]);
   }
 
   /** Adds a nonce for the toolbar's style to the page's CSP (creating style-src from default-src if needed). */
@@ -80,6 +82,14 @@ function lastBodyClose(html: string): number {
   const at = html.lastIndexOf('</body>');
   if (at !== -1) return at;
   const matches = [...html.matchAll(/<\/body>/gi)];
+  return matches.length ? matches[matches.length - 1].index! : -1;
+}
+
+/** The same in UTF-8 bytes: a byte offset. `</body>` is ASCII, so no multi-byte character can hold a match. */
+function lastBodyCloseIn(bytes: Buffer): number {
+  const at = bytes.lastIndexOf('</body>', undefined, 'latin1');
+  if (at !== -1) return at;
+  const matches = [...bytes.toString('latin1').matchAll(/<\/body>/gi)];
   return matches.length ? matches[matches.length - 1].index! : -1;
 }
 
