@@ -21,4 +21,14 @@ describe('the debug pages\' templates (views/error, views/profiler)', () => {
     });
     expect(offending).toEqual([]);
   });
+
+  it('holds only ASCII in the templates of every debug 404 and every profiled page: the error page and the toolbar', () => {
+    // A one-byte page with a single `·` encodes to UTF-8 character by character: 10.8 against 7.2 µs for the 40 KB
+    // of a debug 404 (measured alone), on every error page.
+    const offending = [...files(join(PROJECT_DIR, 'views', 'error')), join(PROJECT_DIR, 'views', 'profiler', 'toolbar.hbs')].flatMap((file) => {
+      const text = readFileSync(file, 'utf8').replace(/\{\{!--[\s\S]*?--\}\}/g, '').replace(/\{\{![\s\S]*?\}\}/g, '');
+      return [...text].filter((c) => c.codePointAt(0)! > 0x7f).map((c) => `${file.slice(PROJECT_DIR.length + 1)}: ${c}`);
+    });
+    expect(offending).toEqual([]);
+  });
 });

@@ -33,7 +33,11 @@ export class WebDebugToolbarListener {
     if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
     const body = response.body;
     if (body === undefined) return;
-    const at = typeof body === 'string' ? lastBodyClose(body) : lastBodyCloseIn(body);
+    // The page as bytes: Express's res.send has already encoded one of 1,000 characters or more, and a page the
+    // kernel writes is encoded once anyway; the toolbar is encoded alone and spliced in, so the page is neither
+    // decoded again nor joined as a string that would be copied once more to encode it.
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const at = lastBodyClose(bytes);
     if (at === -1) return;
     const nonce = this.allowStyle(event);
     const toolbar = this.views.fragment('toolbar', {
@@ -47,9 +51,7 @@ export class WebDebugToolbarListener {
       logs: toolbarLogs(countLogs(request.context.logs)),
       nonce,
     });
-    // A page Express's res.send has already encoded (a string of 1,000 characters or more) stays bytes: the toolbar
-    // is encoded alone and spliced in, instead of decoding the page and encoding it again with the toolbar.
-    response.body = typeof body === 'string' ? `${body.slice(0, at)}${toolbar}\n${body.slice(at)}` : Buffer.concat([body.subarray(0, at), Buffer.from(`${toolbar}\n`, 'utf8'), body.subarray(at)]);
+    response.body = Buffer.concat([bytes.subarray(0, at), Buffer.from(`${toolbar}\n`, 'utf8'), bytes.subarray(at)]);
   }
 
   /** Adds a nonce for the toolbar's style to the page's CSP (creating style-src from default-src if needed). */
@@ -77,16 +79,11 @@ function withSource(directive: string, source: string): string {
 }
 
 
-/** Where the last `</body>` starts, in any letter case; the common lower-case spelling without copying the page. */
-function lastBodyClose(html: string): number {
-  const at = html.lastIndexOf('</body>');
-  if (at !== -1) return at;
-  const matches = [...html.matchAll(/<\/body>/gi)];
-  return matches.length ? matches[matches.length - 1].index! : -1;
-}
-
-/** The same in UTF-8 bytes: a byte offset. `</body>` is ASCII, so no multi-byte character can hold a match. */
-function lastBodyCloseIn(bytes: Buffer): number {
+/**
+ * The byte offset of the last `</body>`, in any letter case; the common lower-case spelling found without decoding
+ * the page. `</body>` is ASCII, so no multi-byte character of UTF-8 can hold a match.
+ */
+function lastBodyClose(bytes: Buffer): number {
   const at = bytes.lastIndexOf('</body>', undefined, 'latin1');
   if (at !== -1) return at;
   const matches = [...bytes.toString('latin1').matchAll(/<\/body>/gi)];
