@@ -28,15 +28,28 @@ describe('PruneWorker', () => {
     chunk: ['DELETE FROM profile WHERE id IN (SELECT id FROM temp.profile_gone)'],
   };
 
-  it('deletes chunks in its thread, then stops once idle and starts again for the next chunk', async () => {
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('deletes chunks in a process of its own, then stops once idle and starts again for the next chunk', async () => {
     const worker = new PruneWorker(file, statements, -2000, 100);
     expect(worker.running).toBe(false);
     expect((await worker.chunk(10n, 3)).tokens).toEqual(['t1', 't2', 't3']);
     expect((await worker.chunk(10n, 3)).tokens).toEqual(['t4', 't5', 't6']);
     expect(worker.running).toBe(true);
-    await sleep(400);
-    // Its thread and page cache are given back between retention runs.
+    const pid = worker.pid!;
+    expect(pid).not.toBe(process.pid);
+    expect(alive(pid)).toBe(true);
+    await sleep(600);
+    // Its process, and with it its page cache, is gone between retention runs.
     expect(worker.running).toBe(false);
+    expect(alive(pid)).toBe(false);
     expect((await worker.chunk(5n, 10)).tokens).toEqual([]);
     expect((await worker.chunk(10n, 10)).tokens).toEqual(['t7', 't8', 't9', 't10']);
     await worker.stop();
@@ -44,5 +57,21 @@ describe('PruneWorker', () => {
     const db = new Database(file, { readonly: true });
     expect(db.prepare('SELECT count(*) FROM profile').pluck().get()).toBe(0);
     db.close();
+  });
+
+  it('rejects a chunk with what SQLite said, and a chunk after it works again', async () => {
+    const worker = new PruneWorker(file, { ...statements, chunk: ['INSERT INTO profile (id, token) VALUES (100, NULL)'] }, -2000, 100);
+    await expect(worker.chunk(10n, 3)).rejects.toThrow('Pruning the profile store failed: NOT NULL constraint failed: profile.token');
+    await worker.stop();
+    const working = new PruneWorker(file, statements, -2000, 100);
+    expect((await working.chunk(10n, 2)).tokens).toEqual(['t1', 't2']);
+    await working.stop();
+  });
+
+  it('rejects the chunks under way when its process fails, saying why', async () => {
+    const worker = new PruneWorker(join(dir, 'missing.sqlite'), statements, -2000, 100);
+    await expect(worker.chunk(10n, 3)).rejects.toThrow(/^The profile store's prune worker stopped \(exit code 1\): SqliteError: unable to open database file$/);
+    expect(worker.running).toBe(false);
+    expect(worker.lastFailure?.message).toMatch(/unable to open database file/);
   });
 });

@@ -1,27 +1,27 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import { stopWorker } from './stop-worker.js';
 
 /**
- * The pruner's code, run in a worker thread with its own connection to the store: on each message it deletes one
+ * The pruner's code, run in a child process with its own connection to the store: on each message it deletes one
  * chunk in one transaction (the statements come from the store: `take` copies the profiles going into the
  * temporary table profile_gone, `chunk` lowers the counts and deletes them) and answers with their tokens.
  */
 // busy_timeout as the store's own connection: a store locked by another process fails a chunk quickly (the
-// retention reports it and tries again at its next run) instead of holding the store's writes.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
+// retention reports it and tries again at its next run) instead of holding the store's writes. The process ends
+// with its parent (the IPC channel closes).
+const CHILD_SOURCE = `
+const config = JSON.parse(process.argv[1]);
+const Database = require(config.driver);
+const db = new Database(config.file, { fileMustExist: true });
 db.pragma('busy_timeout = 250');
 db.pragma('synchronous = NORMAL');
 db.pragma('temp_store = MEMORY');
-db.pragma('cache_size = ' + workerData.cacheSize);
+db.pragma('cache_size = ' + config.cacheSize);
 db.pragma('wal_autocheckpoint = 0');
-db.exec(workerData.setup);
+db.exec(config.setup);
 const clearGone = db.prepare('DELETE FROM temp.profile_gone');
-const take = db.prepare(workerData.take);
-const chunk = workerData.chunk.map((sql) => db.prepare(sql));
+const take = db.prepare(config.take);
+const chunk = config.chunk.map((sql) => db.prepare(sql));
 const tokens = db.prepare('SELECT token FROM temp.profile_gone ORDER BY id').pluck();
 const run = db.transaction((maxId, atMost) => {
   clearGone.run();
@@ -29,20 +29,21 @@ const run = db.transaction((maxId, atMost) => {
   for (const statement of chunk) statement.run();
   return tokens.all();
 });
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close();
-    parentPort.close();
-    return;
-  }
+const close = () => {
+  if (db.open) db.close();
+  process.exit(0);
+};
+process.on('disconnect', close);
+process.on('message', (message) => {
+  if (message === 'close') return close();
   const started = performance.now();
   try {
     const removed = run(BigInt(message.maxId), message.atMost);
-    // The tokens travel as one string: a structured clone of tens of thousands of strings blocked the receiving
-    // event loop 13 to 17 ms per chunk; one string and a split, 2 to 4.
-    parentPort.postMessage({ id: message.id, tokens: removed.join('\\n'), count: removed.length, ms: performance.now() - started });
+    // The tokens travel as one string: tens of thousands of strings decoded one by one blocked the receiving event
+    // loop 13 to 17 ms per chunk (measured with a worker thread's structured clone); one string and a split, 2 to 4.
+    process.send({ id: message.id, tokens: removed.join('\\n'), count: removed.length, ms: performance.now() - started });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: String((error && error.message) || error) });
+    process.send({ id: message.id, error: String((error && error.message) || error) });
   }
 });
 `;
@@ -62,15 +63,17 @@ export interface PruneChunkResult {
 }
 
 /**
- * Deletes chunks of old profiles from a SQLite file in a worker thread. better-sqlite3 is synchronous: on the
+ * Deletes chunks of old profiles from a SQLite file in a child process. better-sqlite3 is synchronous: on the
  * event loop, a chunk must stay a few milliseconds, and a hundred thousand profiles then take hundreds of
  * transactions, each writing back the index pages it touched (the deletes are spread over the token, IP and URL
- * indexes). In a worker a chunk may take a second or two: far fewer pages are written per profile, and
+ * indexes). In another connection a chunk may take a second or two: far fewer pages are written per profile, and
  * requests are not held up at all (readers never wait in WAL mode; the store's writes wait for the chunk, see
- * SqliteProfilerStorage.write).
+ * SqliteProfilerStorage.write). A process rather than a worker thread: when a worker thread stopped, glibc kept
+ * some 30 MB of what its SQLite page cache had allocated in the application's RSS (the memory bench caught it
+ * after a prune: +34.9 MB); a process gives all of it back when it exits.
  */
 export class PruneWorker {
-  private worker?: Worker;
+  private worker?: ChildProcess;
   private failure: Error | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (result: PruneChunkResult) => void; reject: (error: Error) => void }>();
@@ -81,18 +84,23 @@ export class PruneWorker {
     private readonly statements: PruneWorkerStatements,
     /**
      * The worker's page cache (SQLite's `cache_size`, negative: KiB), 32 MB. Pruning 100,000 profiles took as long
-     * with 128 MB (2.1-2.5 s either way, on a 400,000-profile store), but the process's peak RSS went from 128 to
-     * 230 MB, and after the worker stopped glibc kept some 30 MB of what its thread had allocated.
+     * with 128 MB (2.1-2.5 s either way, on a 400,000-profile store, measured with a worker thread), for 100 MB
+     * more memory while it runs.
      */
     private readonly cacheSize = -32768,
     /**
      * The worker stops once it has had no chunk for this long: retention runs once a minute, and an idle worker
-     * would keep its thread and its page cache in the process's memory until the next.
+     * would keep its process and its page cache until the next.
      */
     private readonly idleMs = 5000,
   ) {}
 
-  /** Whether a worker thread is running (it is started by the first chunk and stops when idle). */
+  /** The worker's process id while it runs. */
+  get pid(): number | undefined {
+    return this.worker?.pid;
+  }
+
+  /** Whether the worker process is running (it is started by the first chunk and stops when idle). */
   get running(): boolean {
     return this.worker !== undefined;
   }
@@ -103,35 +111,46 @@ export class PruneWorker {
     const worker = this.start();
     const id = this.nextId++;
     // Referenced while a chunk is under way: a script awaiting prune() must not exit meanwhile.
-    worker.ref();
+    referenced(worker, true);
     return new Promise<PruneChunkResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, maxId: String(maxId), atMost });
+      worker.send({ id, maxId: String(maxId), atMost });
     });
   }
 
-  /** Stops the worker (its connection closed first). */
+  /** Stops the worker (its connection closed first), killing it if it has not exited within 5 s. */
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer);
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    await stopWorker(worker, 5000);
+    if (worker.exitCode !== null || worker.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    if (worker.connected) worker.send('close');
+    const timeout = setTimeout(() => worker.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timeout);
   }
 
-  private start(): Worker {
+  private start(): ChildProcess {
     if (this.worker) return this.worker;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file: this.file, driver, cacheSize: this.cacheSize, ...this.statements, chunk: [...this.statements.chunk] },
+    const config = { file: this.file, driver, cacheSize: this.cacheSize, ...this.statements, chunk: [...this.statements.chunk] };
+    // Node alone: none of the parent's flags (--cpu-prof, a debugger, Jest's) nor NODE_OPTIONS apply to it.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const worker = spawn(process.execPath, ['-e', CHILD_SOURCE, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env, serialization: 'json' });
+    // What it said before failing (the last 4 KB), for the error: a file it cannot open, a statement SQLite refuses.
+    let stderr = '';
+    worker.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      stderr = (stderr + text).slice(-4096);
     });
     worker.on('message', (message: { id: number; tokens?: string; count?: number; ms?: number; error?: string }) => {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
       if (this.pending.size === 0) {
-        worker.unref();
+        referenced(worker, false);
         this.stopWhenIdle(worker);
       }
       if (message.error !== undefined) waiting.reject(new Error(`Pruning the profile store failed: ${message.error}`));
@@ -144,16 +163,17 @@ export class PruneWorker {
       this.pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (this.pending.size > 0) fail(new Error(`The profile store's prune worker stopped (exit code ${code}).`));
+    worker.on('exit', (code, signal) => {
+      const said = /^\w*Error\b.*$/m.exec(stderr)?.[0];
+      if (this.pending.size > 0) fail(new Error(`The profile store's prune worker stopped (${signal ? `signal ${signal}` : `exit code ${code}`})${said ? `: ${said}` : '.'}`));
       if (this.worker === worker) this.worker = undefined;
     });
-    worker.unref();
+    referenced(worker, false);
     this.worker = worker;
     return worker;
   }
 
-  private stopWhenIdle(worker: Worker): void {
+  private stopWhenIdle(worker: ChildProcess): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (this.worker === worker && this.pending.size === 0) void this.stop();
@@ -164,5 +184,17 @@ export class PruneWorker {
   /** The last failure of a worker (a new one is started at the next chunk). */
   get lastFailure(): Error | null {
     return this.failure;
+  }
+}
+
+/** Whether the worker (its process and its IPC channel) keeps the event loop alive. */
+function referenced(worker: ChildProcess, ref: boolean): void {
+  const channel = (worker as ChildProcess & { channel?: { ref(): void; unref(): void } | null }).channel;
+  if (ref) {
+    worker.ref();
+    channel?.ref();
+  } else {
+    worker.unref();
+    channel?.unref();
   }
 }

@@ -140,7 +140,7 @@ const MIGRATIONS: string[] = [
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
  * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows,
- * pruning a file runs in a worker thread (PruneWorker; an in-memory store prunes in chunks of about eight
+ * pruning a file runs in a process of its own (PruneWorker; an in-memory store prunes in chunks of about eight
  * milliseconds with the event loop free between them), and WAL checkpoints (which write megabytes back and fsync)
  * run in a worker thread.
  *
@@ -155,7 +155,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   readonly shared = false;
   private db?: Database.Database;
   private checkpointer?: WalCheckpointer;
-  /** Prunes a file's profiles in a worker thread (an in-memory store prunes on the event loop). */
+  /** Prunes a file's profiles in a child process (an in-memory store prunes on the event loop). */
   private pruner?: PruneWorker;
   /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
   private pruning: Promise<unknown> | null = null;
@@ -341,7 +341,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   /**
    * Deletes the oldest profiles, a chunk per transaction, each a few set-wise statements (PRUNE_CHUNK_SQL). A
-   * file's chunks run in a worker thread (PruneWorker), about PRUNE_WORKER_SLICE_MS each, the store's writes
+   * file's chunks run in a child process (PruneWorker), about PRUNE_WORKER_SLICE_MS each, the store's writes
    * waiting for each (asynchronously); an in-memory store's run on the event loop, about PRUNE_SLICE_MS each, with
    * the event loop free between them. Either way pruning a hundred thousand profiles never blocks requests.
    */
