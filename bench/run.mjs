@@ -599,7 +599,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('');
   const profiledRows = rows.filter((r) => r.sustainedRps !== undefined);
   if (profiledRows.length) {
-    out.push('Profiled scenarios: the profiles are written after the responses (ProfileWriteBuffer, deflate + SQLite), so a run may end with');
+    out.push('Profiled scenarios: the profiles are written after the responses (ProfileWriteBuffer: JSON, zstd and SQLite), so a run may end with');
     out.push('profiles still waiting; the bench waits until they are written before the next run. "Sustained" counts that time');
     out.push('(requests ÷ (run + time to write the rest)): what the server keeps up with when every request is stored.');
     out.push('');
