@@ -176,6 +176,15 @@ async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false 
 }
 
 /** The server's real node process (under taskset, `child.pid` is node itself: taskset execs it). */
+/** The pids of a process's children (every thread's), from /proc: the store's prune worker is one while it runs. */
+function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+  } catch {
+    return [];
+  }
+}
+
 function vmRssKb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
@@ -423,9 +432,10 @@ async function memory() {
       await sleep(500);
       stats = await storeStats(server);
     }
-    // Settled also means the store's background work is over: retention prunes once a minute in a worker thread
-    // (its own isolate and page cache), which stops 5 s after its last chunk.
-    while ((await server.ask('memory')).workers > baseWorkers && Date.now() < deadline + 15_000) await sleep(500);
+    // Settled also means the store's background work is over: retention prunes once a minute in a child process
+    // (PruneWorker; its memory is its own), which stops 5 s after its last chunk; worker threads beyond the WAL
+    // checkpointer are waited for as well.
+    while ((childPids(server.pid).length > 0 || (await server.ask('memory')).workers > baseWorkers) && Date.now() < deadline + 15_000) await sleep(500);
     await sleep(300);
     const settled = await measure();
     samples.push({ requests, loaded, settled, pendingAtEnd: atEnd.pending, stored: stats.stored, dropped: stats.dropped, pendingSettled: stats.pending });
@@ -622,7 +632,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
     out.push(`A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`);
     out.push(`in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`);
     out.push('After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right');
-    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker, started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).');
+    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker (a child process), started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).');
     out.push('');
     out.push('| requests | waiting at step end | stored | dropped | RSS loaded | heap used loaded | RSS settled | heap used settled | heap total settled | external settled |');
     out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
