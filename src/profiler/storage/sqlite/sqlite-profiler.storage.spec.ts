@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
 import { SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
 
@@ -10,6 +11,16 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
   await storage.open();
   return storage;
 }
+
+/** Version 4's running totals undone: a file as version 3 left it (totals per IP alone). */
+const DOWN_TO_V3 = `
+  DROP TABLE profile_url_count;
+  DROP TABLE profile_url_skeleton_count;
+  DROP TABLE profile_ip_count;
+  CREATE TABLE profile_ip_count (ip TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO profile_ip_count (ip, n) SELECT ip, count(*) FROM profile GROUP BY ip;
+  PRAGMA user_version = 3;
+`;
 
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore });
@@ -49,7 +60,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('creates the directory, the schema (user_version 3) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 4) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -57,7 +68,7 @@ describe('SqliteProfilerStorage', () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(3);
+        expect(db.pragma('user_version', { simple: true })).toBe(4);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       } finally {
         db.close();
@@ -83,11 +94,29 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other.sqlite');
       const db = new Database(file);
       db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 3');
+      db.pragma('user_version = 4');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
       );
+    });
+
+    it('refuses a file whose tables are not those of the older version it claims, and leaves it as it was', async () => {
+      const file = join(dir, 'other-v3.sqlite');
+      const db = new Database(file);
+      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
+      db.pragma('user_version = 3');
+      db.close();
+      await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
+        `${file} is not a profile store of version 3 (migrating it to version 4 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+      );
+      const after = new Database(file, { readonly: true });
+      try {
+        expect(after.pragma('user_version', { simple: true })).toBe(3);
+        expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['profile']);
+      } finally {
+        after.close();
+      }
     });
 
     it('migrates a version 1 store: write order numbered in key order, then new writes after it', async () => {
@@ -98,6 +127,7 @@ describe('SqliteProfilerStorage', () => {
       await store.close();
       // Back to version 1 as it was: no seq column, no URL skeletons.
       const db = new Database(file);
+      db.exec(DOWN_TO_V3);
       db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
       db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
       db.pragma('user_version = 1');
@@ -123,6 +153,7 @@ describe('SqliteProfilerStorage', () => {
       ]);
       await store.close();
       const db = new Database(file);
+      db.exec(DOWN_TO_V3);
       db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
       db.pragma('user_version = 2');
       db.close();
@@ -143,6 +174,52 @@ describe('SqliteProfilerStorage', () => {
           { skeleton: 'http://localhost:3000/cart', n: 1 },
           { skeleton: 'http://localhost:3000/product/red-shoe-#', n: 1 },
         ]);
+      } finally {
+        check.close();
+      }
+    });
+
+    it('migrates a version 3 store: totals per IP, URL and skeleton with method and status counted from the profiles', async () => {
+      const file = join(dir, 'v3.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([
+        record('000001', { ip: '192.168.1.2', method: 'POST', statusCode: 303, url: 'http://localhost:3000/cart/items' }),
+        record('000002', { ip: '192.168.1.2', method: 'GET', statusCode: 200, url: 'http://localhost:3000/cart' }),
+        record('000003', { ip: '192.168.7.9', method: 'POST', statusCode: 422, url: 'http://localhost:3000/cart/items' }),
+        record('000004', { ip: '10.0.0.1', method: 'GET', statusCode: 404, url: 'http://localhost:3000/product/red-shoe-12' }),
+        record('000005', { ip: '10.0.0.1', method: 'GET', statusCode: 200, url: 'http://localhost:3000/product/red-shoe-7' }),
+      ]);
+      await store.close();
+      const db = new Database(file);
+      db.exec(DOWN_TO_V3);
+      db.close();
+      const reopened = new SqliteProfilerStorage({ file });
+      await reopened.open();
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await reopened.find({ limit: 10, ...criteria })).total;
+      expect(await total({ ip: '192.168.', method: 'post' })).toBe(2);
+      expect(await total({ ip: '192.168.1', statusCode: '3' })).toBe(1);
+      expect(await total({ ip: '192.168.' })).toBe(3);
+      expect(await total({ url: 'cart', method: 'POST', statusCode: '4' })).toBe(1);
+      expect(await total({ url: 'red-shoe', statusCode: '2' })).toBe(1);
+      expect(await total({ url: 'shoe-12', method: 'GET' })).toBe(1);
+      await reopened.write([record('000006', { ip: '192.168.1.2', method: 'POST', statusCode: 303, url: 'http://localhost:3000/cart/items' })]);
+      expect(await total({ ip: '192.168.', method: 'POST', statusCode: '30' })).toBe(2);
+      expect(await total({ url: '/items', method: 'POST' })).toBe(3);
+      await reopened.prune({ maxProfiles: 3, maxAgeMs: 0, now: 0 });
+      expect(await total({ url: '/items', method: 'POST' })).toBe(1);
+      expect(await total({ ip: '192.168.', method: 'POST' })).toBe(1);
+      expect(await total({ ip: '10.', method: 'GET', statusCode: '2' })).toBe(1);
+      await reopened.close();
+      const check = new Database(file, { readonly: true });
+      try {
+        expect(check.prepare('SELECT ip, method, status, n FROM profile_ip_count ORDER BY ip, method, status').raw().all()).toEqual([
+          ['10.0.0.1', 'GET', 200, 1],
+          ['10.0.0.1', 'GET', 404, 1],
+          ['192.168.1.2', 'POST', 303, 1],
+        ]);
+        expect(check.prepare('SELECT sum(n) FROM profile_url_count').pluck().get()).toBe(3);
+        expect(check.prepare('SELECT sum(n) FROM profile_url_skeleton_count').pluck().get()).toBe(3);
       } finally {
         check.close();
       }

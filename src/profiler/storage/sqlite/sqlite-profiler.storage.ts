@@ -40,7 +40,7 @@ type SummaryRow = ProfileSummary;
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
@@ -133,6 +133,38 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   INSERT INTO profile_token_count (prefix, n) SELECT substr(token, 1, 2), count(*) FROM profile GROUP BY 1;
   `,
+  `
+  -- Running totals of the combinations people search (an IP or a URL with a method and a status), so that they
+  -- are counted from a few thousand rows instead of reading every row one filter's index leads to: per client IP,
+  -- method and status (instead of per IP alone), per distinct URL and per URL skeleton, method and status.
+  CREATE TABLE profile_ip_count_new (
+    ip TEXT NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (ip, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_ip_count_new (ip, method, status, n) SELECT ip, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
+  DROP TABLE profile_ip_count;
+  ALTER TABLE profile_ip_count_new RENAME TO profile_ip_count;
+  CREATE TABLE profile_url_count (
+    url_id INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (url_id, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_url_count (url_id, method, status, n) SELECT url_id, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
+  CREATE TABLE profile_url_skeleton_count (
+    skel_id INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (skel_id, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_url_skeleton_count (skel_id, method, status, n)
+    SELECT u.skel_id, upper(p.method), p.status, count(*) FROM profile p CROSS JOIN profile_url u ON u.id = p.url_id GROUP BY 1, 2, 3;
+  `,
 ];
 
 /**
@@ -147,8 +179,10 @@ const MIGRATIONS: string[] = [
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
  * trigram index `profile_url_trigram` and their skeleton), `profile_url_skeleton` (URLs with their digits
  * folded, see urlSkeleton()), `profile_data` (one compressed blob per profile) and the running totals
- * `profile_count` (per hour, method and status), `profile_ip_count` and `profile_token_count` (per first two
- * characters); `profile.seq` numbers the writes (the last number given in `profile_write`), for tokensSince.
+ * `profile_count` (per hour, method and status), `profile_ip_count` (per IP, method and status),
+ * `profile_url_count` and `profile_url_skeleton_count` (per URL or skeleton, method and status) and
+ * `profile_token_count` (per first two characters); `profile.seq` numbers the writes (the last number given in
+ * `profile_write`), for tokensSince.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
   /** One writer: this process. */
@@ -189,7 +223,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('cache_size = -8192');
       db.pragma('journal_size_limit = 67108864');
       db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
-      migrate(db);
+      migrate(db, this.options.file);
       db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.options.file);
     } catch (error) {
@@ -230,6 +264,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
       const ips = new Counter();
+      const urls = new Counter();
+      const skeletonsBy = new Counter();
       const prefixes = new Counter();
       const skeletons = new Counter();
       const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
@@ -251,11 +287,14 @@ export class SqliteProfilerStorage extends ProfilerStorage {
           id: bigint;
         };
         insertData.run(id, blobs[i]);
-        hours.add([Math.floor(time / HOUR), method.toUpperCase(), status]);
-        ips.add([ip]);
+        const upper = method.toUpperCase();
+        hours.add([Math.floor(time / HOUR), upper, status]);
+        ips.add([ip, upper, status]);
+        urls.add([urlId, upper, status]);
+        skeletonsBy.add([skeleton, upper, status]);
         prefixes.add([[...String(profile.token)].slice(0, 2).join('')]);
       });
-      this.addCounts(hours, ips);
+      this.addCounts(hours, ips, urls, skeletonsBy);
       const prefix = this.statement('INSERT INTO profile_token_count (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n');
       for (const [[p], n] of prefixes) prefix.run(p, n);
       const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
@@ -375,6 +414,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         DELETE FROM profile_url_skeleton;
         DELETE FROM profile_count;
         DELETE FROM profile_ip_count;
+        DELETE FROM profile_url_count;
+        DELETE FROM profile_url_skeleton_count;
         DELETE FROM profile_token_count;
       `);
       return count;
@@ -455,13 +496,20 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return [...duplicates];
   }
 
-  private addCounts(hours: Counter, ips: Counter): void {
-    const hour = this.statement(
-      'INSERT INTO profile_count (hour, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (hour, method, status) DO UPDATE SET n = n + excluded.n',
-    );
-    const ip = this.statement('INSERT INTO profile_ip_count (ip, n) VALUES (?, ?) ON CONFLICT (ip) DO UPDATE SET n = n + excluded.n');
-    for (const [[h, method, status], n] of hours) hour.run(h, method, status, n);
-    for (const [[address], n] of ips) ip.run(address, n);
+  /** Adds a batch's running totals: each Counter is keyed by [its column, method in upper case, status]. */
+  private addCounts(hours: Counter, ips: Counter, urls: Counter, skeletons: Counter): void {
+    const totals: [string, string, Counter][] = [
+      ['profile_count', 'hour', hours],
+      ['profile_ip_count', 'ip', ips],
+      ['profile_url_count', 'url_id', urls],
+      ['profile_url_skeleton_count', 'skel_id', skeletons],
+    ];
+    for (const [table, column, counter] of totals) {
+      const add = this.statement(
+        `INSERT INTO ${table} (${column}, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (${column}, method, status) DO UPDATE SET n = n + excluded.n`,
+      );
+      for (const [[key, method, status], n] of counter) add.run(key, method, status, n);
+    }
   }
 
   /** Resolves when no prune chunk is under way in the worker. */
@@ -585,9 +633,38 @@ export class SqliteProfilerStorage extends ProfilerStorage {
           : this.statement(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE url LIKE ? ESCAPE '\\'`).pluck().get(f.url.like)
       ) as number;
     }
+    if (!f.timeBounded && f.token === null && (f.ip === null) !== (f.url === null)) {
+      // An IP or a URL with a method, a status or both (either alone is counted above): from their running totals.
+      if (f.ip !== null) {
+        const [sql, params] = rangeCondition('ip', f.ip);
+        const [also, more] = totalsConditions(f, '');
+        return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql} AND ${also}`).pluck().get(...params, ...more) as number;
+      }
+      return this.countUrlTotals(f.url!, f);
+    }
     const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : Infinity;
     const [where, params] = inRange <= RANGE_COUNT_MAX ? conditions(f, 'range', f.fromId, f.toId) : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
     return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+  }
+
+  /** Matches of a URL needle with a method and/or a status, from the totals per skeleton and per distinct URL. */
+  private countUrlTotals(url: UrlMatch, f: Filters): number {
+    const [also, more] = totalsConditions(f, '');
+    const [joined, joinedMore] = totalsConditions(f, 'c.');
+    const sum = (sql: string, ...params: unknown[]) => this.statement(sql).pluck().get(...params) as number;
+    const byUrl = (where: string, ...params: unknown[]) =>
+      sum(`SELECT coalesce(sum(c.n), 0) FROM profile_url u CROSS JOIN profile_url_count c ON c.url_id = u.id WHERE ${where} AND ${joined}`, ...params, ...joinedMore);
+    if (url.skeletons) {
+      const { all, check } = url.skeletons;
+      let n = 0;
+      if (all.length > 0) {
+        n += sum(`SELECT coalesce(sum(n), 0) FROM profile_url_skeleton_count WHERE skel_id IN (SELECT value FROM json_each(?)) AND ${also}`, JSON.stringify(all), ...more);
+      }
+      if (check.length > 0) n += byUrl(`u.skel_id IN (SELECT value FROM json_each(?)) AND u.url LIKE ? ESCAPE '\\'`, JSON.stringify(check), url.like);
+      return n;
+    }
+    if (url.ids) return sum(`SELECT coalesce(sum(n), 0) FROM profile_url_count WHERE url_id IN (SELECT value FROM json_each(?)) AND ${also}`, JSON.stringify(url.ids), ...more);
+    return byUrl(`u.url LIKE ? ESCAPE '\\'`, url.like);
   }
 
   /**
@@ -710,8 +787,19 @@ const PRUNE_CHUNK_SQL = [
    WHERE profile_count.hour = g.hour AND profile_count.method = g.method AND profile_count.status = g.status`,
   `DELETE FROM profile_count WHERE n <= 0
    AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
-  `UPDATE profile_ip_count SET n = n - g.k FROM (SELECT ip, count(*) AS k FROM temp.profile_gone GROUP BY ip) AS g WHERE profile_ip_count.ip = g.ip`,
+  `UPDATE profile_ip_count SET n = n - g.k
+   FROM (SELECT ip, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+   WHERE profile_ip_count.ip = g.ip AND profile_ip_count.method = g.method AND profile_ip_count.status = g.status`,
   'DELETE FROM profile_ip_count WHERE ip IN (SELECT ip FROM temp.profile_gone) AND n <= 0',
+  `UPDATE profile_url_count SET n = n - g.k
+   FROM (SELECT url_id, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+   WHERE profile_url_count.url_id = g.url_id AND profile_url_count.method = g.method AND profile_url_count.status = g.status`,
+  'DELETE FROM profile_url_count WHERE url_id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
+  `UPDATE profile_url_skeleton_count SET n = n - g.k
+   FROM (SELECT skel_id, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+   WHERE profile_url_skeleton_count.skel_id = g.skel_id AND profile_url_skeleton_count.method = g.method
+     AND profile_url_skeleton_count.status = g.status`,
+  'DELETE FROM profile_url_skeleton_count WHERE skel_id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
   `UPDATE profile_token_count SET n = n - g.k
    FROM (SELECT substr(token, 1, 2) AS prefix, count(*) AS k FROM temp.profile_gone GROUP BY 1) AS g WHERE profile_token_count.prefix = g.prefix`,
   'DELETE FROM profile_token_count WHERE n <= 0',
@@ -725,21 +813,44 @@ const PRUNE_CHUNK_SQL = [
   'DELETE FROM profile WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
   'DELETE FROM profile_data WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
 ];
+/** The method and status conditions of the filters on a running totals table (`alias` its prefix); '1' for none. */
+function totalsConditions(f: { method: string | null; status: [number, number] | null }, alias: string): [string, unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.method !== null) {
+    where.push(`${alias}method = ?`);
+    params.push(f.method);
+  }
+  if (f.status !== null) {
+    where.push(`${alias}status BETWEEN ? AND ?`);
+    params.push(f.status[0], f.status[1]);
+  }
+  return [where.length > 0 ? where.join(' AND ') : '1', params];
+}
+
 /** Reading the next row of a walk costs about this fraction of a match sought through an index (measured). */
 const WALK_ROW_COST = 0.25;
 /** A combination of filters with a time range holding at most this many profiles is counted over that range. */
 const RANGE_COUNT_MAX = 50_000;
 
-function migrate(db: Database.Database): void {
+function migrate(db: Database.Database, file: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     throw new Error(`The profile store has schema version ${version}, newer than this application's (${SCHEMA_VERSION}): use a newer version or another file.`);
   }
   if (version === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  try {
+    db.transaction(() => {
+      for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  } catch (error) {
+    // Rolled back: the file is as it was. Its tables are not those of the version it claims (another application's).
+    throw new Error(
+      `${file} is not a profile store of version ${version} (migrating it to version ${SCHEMA_VERSION} failed: ${(error as Error).message}): `
+        + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
+    );
+  }
 }
 
 /** The columns each table of the current schema has (those queries name). */
@@ -749,7 +860,9 @@ const LAYOUT: Record<string, string[]> = {
   profile_url_skeleton: ['id', 'skeleton', 'n'],
   profile_data: ['id', 'data'],
   profile_count: ['hour', 'method', 'status', 'n'],
-  profile_ip_count: ['ip', 'n'],
+  profile_ip_count: ['ip', 'method', 'status', 'n'],
+  profile_url_count: ['url_id', 'method', 'status', 'n'],
+  profile_url_skeleton_count: ['skel_id', 'method', 'status', 'n'],
   profile_token_count: ['prefix', 'n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
