@@ -14,6 +14,17 @@ describe('captureCaller', () => {
   });
 });
 
+describe('captureCaller, deep', () => {
+  it('climbs further when the first frames it captures are none of the caller\'s', () => {
+    // Thirty frames of code without a file (as a package's or the data layer's would be passed over) between it
+    // and the caller: more than its first capture holds.
+    let call = new Function('capture', 'return () => capture()')(captureCaller) as () => ReturnType<typeof captureCaller>;
+    for (let i = 0; i < 20; i++) call = new Function('next', 'return () => next()')(call) as typeof call;
+    const [line, caller] = [here(), call()];
+    expect(caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
+  });
+});
+
 describe('callerFile', () => {
   // ES modules' frames are file: URLs, CommonJS's and Jest's paths: both spellings pass the same verdicts.
   const both = (path: string) => [path, pathToFileURL(path).href];
