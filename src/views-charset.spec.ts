@@ -12,23 +12,22 @@ describe('the debug pages\' templates (views/error, views/profiler)', () => {
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.hbs') || entry.name.endsWith('.css') ? [join(dir, entry.name)] : []));
 
+  /** `file: character` for each character of the files above `max`, outside Handlebars comments. */
+  const beyond = (max: number, paths: string[]): string[] =>
+    paths.flatMap((file) => {
+      const text = readFileSync(file, 'utf8').replace(/\{\{!--[\s\S]*?--\}\}/g, '').replace(/\{\{![\s\S]*?\}\}/g, '');
+      return [...text].filter((c) => c.codePointAt(0)! > max).map((c) => `${file.slice(PROJECT_DIR.length + 1)}: ${c}`);
+    });
+
   it('holds only Latin-1 characters outside comments (others as HTML entities)', () => {
     // The shop's own templates follow the same rule (docs/ARCHITECTURE.md), but a page of the application may need a
     // `€`: only the profiler's and the error page's templates, the tooling's hot pages, are held to it here.
-    const offending = [join(PROJECT_DIR, 'views', 'error'), join(PROJECT_DIR, 'views', 'profiler')].flatMap(files).flatMap((file) => {
-      const text = readFileSync(file, 'utf8').replace(/\{\{!--[\s\S]*?--\}\}/g, '').replace(/\{\{![\s\S]*?\}\}/g, '');
-      return [...text].filter((c) => c.codePointAt(0)! > 0xff).map((c) => `${file.slice(PROJECT_DIR.length + 1)}: ${c}`);
-    });
-    expect(offending).toEqual([]);
+    expect(beyond(0xff, [join(PROJECT_DIR, 'views', 'error'), join(PROJECT_DIR, 'views', 'profiler')].flatMap(files))).toEqual([]);
   });
 
   it('holds only ASCII in the templates of every debug 404 and every profiled page: the error page and the toolbar', () => {
     // A one-byte page with a single `·` encodes to UTF-8 character by character: 10.8 against 7.2 µs for the 40 KB
     // of a debug 404 (measured alone), on every error page.
-    const offending = [...files(join(PROJECT_DIR, 'views', 'error')), join(PROJECT_DIR, 'views', 'profiler', 'toolbar.hbs')].flatMap((file) => {
-      const text = readFileSync(file, 'utf8').replace(/\{\{!--[\s\S]*?--\}\}/g, '').replace(/\{\{![\s\S]*?\}\}/g, '');
-      return [...text].filter((c) => c.codePointAt(0)! > 0x7f).map((c) => `${file.slice(PROJECT_DIR.length + 1)}: ${c}`);
-    });
-    expect(offending).toEqual([]);
+    expect(beyond(0x7f, [...files(join(PROJECT_DIR, 'views', 'error')), join(PROJECT_DIR, 'views', 'profiler', 'toolbar.hbs')])).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import proxyAddr from 'proxy-addr';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelRequest } from './http/kernel-request.js';
+import { remembered } from './remembered.js';
 
 const DECIDED = Symbol('debug access decided');
 
@@ -26,15 +27,8 @@ export class DebugAccess {
     // A verdict per address: a development instance sees a handful of clients, and proxy-addr parses the address
     // on every call. Bounded, so a flood of distinct addresses costs the parse again, never memory.
     const verdicts = new Map<string, boolean>();
-    this.allowedAddress = (address) => {
-      let verdict = verdicts.get(address);
-      if (verdict === undefined) {
-        verdict = address !== '' && trust(address, 0);
-        if (verdicts.size >= 256) verdicts.clear();
-        verdicts.set(address, verdict);
-      }
-      return verdict;
-    };
+    const judge = (address: string) => address !== '' && trust(address, 0);
+    this.allowedAddress = (address) => remembered(verdicts, address, judge, 256);
   }
 
   allows(request: KernelRequest): boolean {

@@ -1,3 +1,5 @@
+import { remembered } from '../../lifecycle/remembered.js';
+
 /** What a secret is replaced by, everywhere the profiler shows or stores request data. */
 export const MASK = '******';
 
@@ -22,7 +24,7 @@ const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\
  */
 export class Redactor {
   static isSecretHeader(name: string): boolean {
-    return remembered(Redactor.headerVerdicts, name, secretHeader);
+    return remembered(Redactor.headerVerdicts, name, secretHeader, VERDICTS_KEPT);
   }
 
   /** Verdicts by header name: every request sends the same dozen names, and the pattern backtracks on each. */
@@ -44,7 +46,7 @@ export class Redactor {
   private static readonly fieldVerdicts = new Map<string, boolean>();
 
   static isSecretField(name: string): boolean {
-    return remembered(Redactor.fieldVerdicts, name, Redactor.secretField);
+    return remembered(Redactor.fieldVerdicts, name, Redactor.secretField, VERDICTS_KEPT);
   }
 
   private static secretField(name: string): boolean {
@@ -76,17 +78,8 @@ function secretHeader(name: string): boolean {
   return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
 }
 
-/** Verdicts by name kept so, up to a bound: names are request data, which must not grow the map without end. */
+/** Verdicts by name kept, up to this many: names are request data, which must not grow the maps without end. */
 const VERDICTS_KEPT = 2048;
-
-function remembered(verdicts: Map<string, boolean>, name: string, judge: (name: string) => boolean): boolean {
-  const known = verdicts.get(name);
-  if (known !== undefined) return known;
-  const verdict = judge(name);
-  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
-  verdicts.set(name, verdict);
-  return verdict;
-}
 
 function maskQueryPair(pair: string, separator: string, name: string, value: string): string {
   if (value === '' || value === MASK) return pair;

@@ -765,6 +765,15 @@ const PRUNE_CHUNK_MAX = 100_000;
 const PRUNE_WORKER_CHUNK_MAX = 20_000;
 /** The largest key. */
 const MAX_ID = (1n << 63n) - 1n;
+/**
+ * The running totals per key × method × status (schema version 4): table, and the column of temp.profile_gone it
+ * counts by. A prune chunk lowers each with the same two statements.
+ */
+const KEY_TOTALS = [
+  ['profile_ip_count', 'ip'],
+  ['profile_url_count', 'url_id'],
+  ['profile_url_skeleton_count', 'skel_id'],
+] as const;
 
 /**
  * A prune chunk: the profiles going (the oldest, consecutive keys) are first copied into the temporary table
@@ -787,19 +796,12 @@ const PRUNE_CHUNK_SQL = [
    WHERE profile_count.hour = g.hour AND profile_count.method = g.method AND profile_count.status = g.status`,
   `DELETE FROM profile_count WHERE n <= 0
    AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
-  `UPDATE profile_ip_count SET n = n - g.k
-   FROM (SELECT ip, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
-   WHERE profile_ip_count.ip = g.ip AND profile_ip_count.method = g.method AND profile_ip_count.status = g.status`,
-  'DELETE FROM profile_ip_count WHERE ip IN (SELECT ip FROM temp.profile_gone) AND n <= 0',
-  `UPDATE profile_url_count SET n = n - g.k
-   FROM (SELECT url_id, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
-   WHERE profile_url_count.url_id = g.url_id AND profile_url_count.method = g.method AND profile_url_count.status = g.status`,
-  'DELETE FROM profile_url_count WHERE url_id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
-  `UPDATE profile_url_skeleton_count SET n = n - g.k
-   FROM (SELECT skel_id, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
-   WHERE profile_url_skeleton_count.skel_id = g.skel_id AND profile_url_skeleton_count.method = g.method
-     AND profile_url_skeleton_count.status = g.status`,
-  'DELETE FROM profile_url_skeleton_count WHERE skel_id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
+  ...KEY_TOTALS.flatMap(([table, column]) => [
+    `UPDATE ${table} SET n = n - g.k
+     FROM (SELECT ${column}, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
+     WHERE ${table}.${column} = g.${column} AND ${table}.method = g.method AND ${table}.status = g.status`,
+    `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM temp.profile_gone) AND n <= 0`,
+  ]),
   `UPDATE profile_token_count SET n = n - g.k
    FROM (SELECT substr(token, 1, 2) AS prefix, count(*) AS k FROM temp.profile_gone GROUP BY 1) AS g WHERE profile_token_count.prefix = g.prefix`,
   'DELETE FROM profile_token_count WHERE n <= 0',
@@ -845,7 +847,9 @@ function migrate(db: Database.Database, file: string): void {
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   } catch (error) {
-    // Rolled back: the file is as it was. Its tables are not those of the version it claims (another application's).
+    // Rolled back: the file is as it was. SQLite's plain SQLITE_ERROR here means its tables are not those of the
+    // version it claims (another application's); a full disk, a locked or unreadable file are said as they are.
+    if ((error as { code?: unknown }).code !== 'SQLITE_ERROR') throw error;
     throw new Error(
       `${file} is not a profile store of version ${version} (migrating it to version ${SCHEMA_VERSION} failed: ${(error as Error).message}): `
         + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
