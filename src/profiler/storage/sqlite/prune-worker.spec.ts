@@ -15,8 +15,10 @@ describe('PruneWorker', () => {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT NOT NULL)');
+    db.exec('CREATE TABLE swept (token TEXT PRIMARY KEY) WITHOUT ROWID; CREATE TABLE sweeps (n INTEGER)');
     const insert = db.prepare('INSERT INTO profile (id, token) VALUES (?, ?)');
     for (let i = 1; i <= 10; i++) insert.run(i, `t${i}`);
+    for (const token of ['a1', 'a2', 'b1', 'c1']) db.prepare('INSERT INTO swept (token) VALUES (?)').run(token);
     db.close();
   });
 
@@ -26,6 +28,11 @@ describe('PruneWorker', () => {
     setup: 'CREATE TEMP TABLE IF NOT EXISTS profile_gone (id INTEGER PRIMARY KEY, token TEXT)',
     take: 'INSERT INTO temp.profile_gone SELECT id, token FROM profile WHERE id <= ? ORDER BY id LIMIT ?',
     chunk: ['DELETE FROM profile WHERE id IN (SELECT id FROM temp.profile_gone)'],
+    sweep: {
+      range: 'DELETE FROM swept WHERE token >= ? AND token < ?',
+      from: 'DELETE FROM swept WHERE token >= ?',
+      done: 'INSERT INTO sweeps (n) VALUES (1)',
+    },
   };
 
   const alive = (pid: number): boolean => {
@@ -40,8 +47,8 @@ describe('PruneWorker', () => {
   it('deletes chunks in a process of its own, then stops once idle and starts again for the next chunk', async () => {
     const worker = new PruneWorker(file, statements, -2000, 100);
     expect(worker.running).toBe(false);
-    expect((await worker.chunk(10n, 3)).tokens).toEqual(['t1', 't2', 't3']);
-    expect((await worker.chunk(10n, 3)).tokens).toEqual(['t4', 't5', 't6']);
+    expect((await worker.chunk(10n, 3)).tokens).toBe('t1\nt2\nt3');
+    expect((await worker.chunk(10n, 3)).tokens).toBe('t4\nt5\nt6');
     expect(worker.running).toBe(true);
     const pid = worker.pid!;
     expect(pid).not.toBe(process.pid);
@@ -50,8 +57,8 @@ describe('PruneWorker', () => {
     // Its process, and with it its page cache, is gone between retention runs.
     expect(worker.running).toBe(false);
     expect(alive(pid)).toBe(false);
-    expect((await worker.chunk(5n, 10)).tokens).toEqual([]);
-    expect((await worker.chunk(10n, 10)).tokens).toEqual(['t7', 't8', 't9', 't10']);
+    expect((await worker.chunk(5n, 10)).tokens).toBe('');
+    expect((await worker.chunk(10n, 10)).tokens).toBe('t7\nt8\nt9\nt10');
     await worker.stop();
     expect(worker.running).toBe(false);
     const db = new Database(file, { readonly: true });
@@ -59,12 +66,29 @@ describe('PruneWorker', () => {
     db.close();
   });
 
+  it('sweeps a range per message, the last one unbounded and ending the sweep', async () => {
+    const worker = new PruneWorker(file, statements, -2000, 100);
+    const rows = () => {
+      const db = new Database(file, { readonly: true });
+      const result = [db.prepare('SELECT token FROM swept ORDER BY token').pluck().all(), db.prepare('SELECT count(*) FROM sweeps').pluck().get()];
+      db.close();
+      return result;
+    };
+    expect((await worker.sweep('a', 'b')).count).toBe(2);
+    expect(rows()).toEqual([['b1', 'c1'], 0]);
+    const last = await worker.sweep('c', null);
+    expect(last.count).toBe(1);
+    expect(last.tokens).toBe('');
+    expect(rows()).toEqual([['b1'], 1]);
+    await worker.stop();
+  });
+
   it('rejects a chunk with what SQLite said, and a chunk after it works again', async () => {
     const worker = new PruneWorker(file, { ...statements, chunk: ['INSERT INTO profile (id, token) VALUES (100, NULL)'] }, -2000, 100);
     await expect(worker.chunk(10n, 3)).rejects.toThrow('Pruning the profile store failed: NOT NULL constraint failed: profile.token');
     await worker.stop();
     const working = new PruneWorker(file, statements, -2000, 100);
-    expect((await working.chunk(10n, 2)).tokens).toEqual(['t1', 't2']);
+    expect((await working.chunk(10n, 2)).tokens).toBe('t1\nt2');
     await working.stop();
   });
 

@@ -23,6 +23,15 @@ const clearGone = db.prepare('DELETE FROM temp.profile_gone');
 const take = db.prepare(config.take);
 const chunk = config.chunk.map((sql) => db.prepare(sql));
 const tokens = db.prepare('SELECT token FROM temp.profile_gone ORDER BY id').pluck();
+const sweepRange = db.prepare(config.sweep.range);
+const sweepFrom = db.prepare(config.sweep.from);
+const sweepDone = db.prepare(config.sweep.done);
+const sweep = db.transaction((low, high) => {
+  if (high !== null) return sweepRange.run(low, high).changes;
+  const changes = sweepFrom.run(low).changes;
+  sweepDone.run();
+  return changes;
+});
 const run = db.transaction((maxId, atMost) => {
   clearGone.run();
   if (take.run(maxId, atMost).changes === 0) return [];
@@ -38,6 +47,10 @@ process.on('message', (message) => {
   if (message === 'close') return close();
   const started = performance.now();
   try {
+    if (message.sweep) {
+      const count = sweep(message.sweep[0], message.sweep[1]);
+      return process.send({ id: message.id, tokens: '', count, ms: performance.now() - started });
+    }
     const removed = run(BigInt(message.maxId), message.atMost);
     // The tokens travel as one string: tens of thousands of strings decoded one by one blocked the receiving event
     // loop 13 to 17 ms per chunk (measured with a worker thread's structured clone); one string and a split, 2 to 4.
@@ -54,10 +67,18 @@ export interface PruneWorkerStatements {
   /** Parameters: the largest key that may go, and how many profiles at most. */
   take: string;
   chunk: readonly string[];
+  /** Sweeping stale token entries: a range (low, high), the last range (low), and what ends a sweep. */
+  sweep: { range: string; from: string; done: string };
 }
 
 export interface PruneChunkResult {
-  tokens: string[];
+  /**
+   * The chunk's tokens, one per line ('' for none), as the worker sent them: split by the receiver a slice at a
+   * time (50,000 split and pushed at once blocked the event loop up to 25 ms).
+   */
+  tokens: string;
+  /** Rows deleted: the chunk's profiles, or a sweep's entries. */
+  count: number;
   /** How long the chunk's transaction took, in milliseconds. */
   ms: number;
 }
@@ -65,7 +86,7 @@ export interface PruneChunkResult {
 /**
  * Deletes chunks of old profiles from a SQLite file in a child process. better-sqlite3 is synchronous: on the
  * event loop, a chunk must stay a few milliseconds, and a hundred thousand profiles then take hundreds of
- * transactions, each writing back the index pages it touched (the deletes are spread over the token, IP and URL
+ * transactions, each writing back the index pages it touched (the deletes are spread over the IP and URL
  * indexes). In another connection a chunk may take a second or two: far fewer pages are written per profile, and
  * requests are not held up at all (readers never wait in WAL mode; the store's writes wait for the chunk, see
  * SqliteProfilerStorage.write). A process rather than a worker thread: when a worker thread stopped, glibc kept
@@ -107,6 +128,15 @@ export class PruneWorker {
 
   /** Deletes one chunk: the oldest profiles with a key up to `maxId`, at most `atMost`. */
   chunk(maxId: bigint, atMost: number): Promise<PruneChunkResult> {
+    return this.send({ maxId: String(maxId), atMost });
+  }
+
+  /** Sweeps the stale token entries between `low` and `high` (null: no upper bound, and the sweep is done). */
+  sweep(low: string, high: string | null): Promise<PruneChunkResult> {
+    return this.send({ sweep: [low, high] });
+  }
+
+  private send(message: object): Promise<PruneChunkResult> {
     clearTimeout(this.idleTimer);
     const worker = this.start();
     const id = this.nextId++;
@@ -114,7 +144,7 @@ export class PruneWorker {
     referenced(worker, true);
     return new Promise<PruneChunkResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.send({ id, maxId: String(maxId), atMost });
+      worker.send({ id, ...message });
     });
   }
 
@@ -154,7 +184,7 @@ export class PruneWorker {
         this.stopWhenIdle(worker);
       }
       if (message.error !== undefined) waiting.reject(new Error(`Pruning the profile store failed: ${message.error}`));
-      else waiting.resolve({ tokens: message.count ? (message.tokens ?? '').split('\n') : [], ms: message.ms ?? 0 });
+      else waiting.resolve({ tokens: message.count ? (message.tokens ?? '') : '', count: message.count ?? 0, ms: message.ms ?? 0 });
     });
     const fail = (error: Error) => {
       this.failure = error;

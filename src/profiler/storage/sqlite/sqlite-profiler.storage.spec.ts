@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
-import { SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
+import { appendLines, SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
 
 async function memoryStore(): Promise<SqliteProfilerStorage> {
   const storage = new SqliteProfilerStorage({ file: ':memory:' });
@@ -12,8 +12,16 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
   return storage;
 }
 
-/** Version 4's running totals undone: a file as version 3 left it (totals per IP alone). */
-const DOWN_TO_V3 = `
+/** Version 5's token table undone: a file as version 4 left it (a unique index of profile's tokens). */
+const DOWN_TO_V4 = `
+  DROP TABLE profile_token;
+  DROP TABLE profile_token_stale;
+  CREATE UNIQUE INDEX profile_token ON profile (token);
+  PRAGMA user_version = 4;
+`;
+
+/** Versions 5 and 4 undone: a file as version 3 left it (totals per IP alone). */
+const DOWN_TO_V3 = `${DOWN_TO_V4}
   DROP TABLE profile_url_count;
   DROP TABLE profile_url_skeleton_count;
   DROP TABLE profile_ip_count;
@@ -24,6 +32,24 @@ const DOWN_TO_V3 = `
 
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore });
+
+  it("appends a prune chunk's tokens, a slice at a time, none lost or split at a slice's end", async () => {
+    const tokens = Array.from({ length: 12_345 }, (_, i) => i.toString(16).padStart(6, '0'));
+    const list = ['before'];
+    const appending = appendLines(tokens.join('\n'), list);
+    // Slices of about 35,000 characters (5,000 tokens): something else runs before the last is appended.
+    let seenBetween = -1;
+    setImmediate(() => (seenBetween = list.length));
+    await appending;
+    expect(list).toEqual(['before', ...tokens]);
+    expect(seenBetween).toBeGreaterThan(1);
+    expect(seenBetween).toBeLessThan(list.length);
+    const none: string[] = [];
+    await appendLines('', none);
+    expect(none).toEqual([]);
+    await appendLines('a', none);
+    expect(none).toEqual(['a']);
+  });
 
   it('folds the digits of a URL path into skeletons, keeping scheme, host and port', () => {
     expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe('http://127.0.0.1:3000/product/red-shoe-#?page=#');
@@ -39,6 +65,23 @@ describe('SqliteProfilerStorage', () => {
     expect(new SkeletonMatcher(':8080/').match(skeleton)).toBe('none');
     expect(new SkeletonMatcher('item/1/p').match(skeleton)).toBe('none');
     expect(new SkeletonMatcher('a.c1').match('http://abc.test/#')).toBe('none');
+  });
+
+  it('never matches a pruned profile through its token entry, even once its key is reused by another token', async () => {
+    const store = await memoryStore();
+    await store.write([record('00000a', { time: 5000 }), record('00000b', { time: 9000 })]);
+    expect(await store.prune({ maxProfiles: 1, maxAgeMs: 0, now: 0 })).toEqual(['00000a']);
+    // The same millisecond, so the same key as 00000a's, whose token entry is still there (no sweep for one).
+    await store.write([record('00000c', { time: 5000 })]);
+    expect(await store.read('00000a')).toBeNull();
+    expect(await store.read('00000c')).toEqual(record('00000c', { time: 5000 }));
+    expect(await store.taken(['00000a', '00000c'])).toEqual(new Set(['00000c']));
+    expect(await store.find({ limit: 10, token: '00000a' })).toEqual({ total: 0, rows: [] });
+    expect((await store.find({ limit: 10, token: '00000' })).rows.map((r) => r.token)).toEqual(['00000b', '00000c']);
+    await store.write([record('00000a', { time: 7000 })]);
+    expect((await store.read('00000a'))?.time).toBe(7000);
+    expect(await store.read('00000c')).toEqual(record('00000c', { time: 5000 }));
+    await store.close();
   });
 
   it('refuses to work before open() and after close()', async () => {
@@ -60,7 +103,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('creates the directory, the schema (user_version 4) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 5) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -68,7 +111,7 @@ describe('SqliteProfilerStorage', () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(4);
+        expect(db.pragma('user_version', { simple: true })).toBe(5);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       } finally {
         db.close();
@@ -94,7 +137,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other.sqlite');
       const db = new Database(file);
       db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 4');
+      db.pragma('user_version = 5');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
@@ -108,7 +151,7 @@ describe('SqliteProfilerStorage', () => {
       db.pragma('user_version = 3');
       db.close();
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 4 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version 5 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       const after = new Database(file, { readonly: true });
       try {
@@ -247,6 +290,75 @@ describe('SqliteProfilerStorage', () => {
       expect((await store.find({ limit: 1, url: 'item/69' })).total).toBe(kept.filter((p) => p.url.includes('item/69')).length);
       expect(await store.read(profiles[0].token)).toBeNull();
       expect(await store.read(late.token)).toEqual(late);
+      await store.close();
+      const check = new Database(file, { readonly: true });
+      try {
+        // The token entries of the pruned profiles swept at the end (5,000 or more left behind).
+        expect(check.prepare('SELECT count(*) FROM profile_token').pluck().get()).toBe(kept.length);
+      } finally {
+        check.close();
+      }
+    });
+
+    it('migrates a version 4 store: its tokens moved from an index of profile to a table of their own', async () => {
+      const file = join(dir, 'v4.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([record('0000aa', { time: 1000 }), record('0000ab', { time: 2000 }), record('0000b1', { time: 3000 })]);
+      await store.close();
+      const db = new Database(file);
+      db.exec(DOWN_TO_V4);
+      db.close();
+      const migrated = new SqliteProfilerStorage({ file });
+      await migrated.open();
+      expect(await migrated.read('0000ab')).toEqual(record('0000ab', { time: 2000 }));
+      expect(await migrated.taken(['0000aa', '0000b1', '0000ff'])).toEqual(new Set(['0000aa', '0000b1']));
+      expect((await migrated.find({ limit: 10, token: '0000a' })).rows.map((r) => r.token)).toEqual(['0000ab', '0000aa']);
+      await migrated.write([record('0000ac', { time: 4000 })]);
+      await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
+      await migrated.close();
+      const check = new Database(file, { readonly: true });
+      try {
+        expect(check.pragma('user_version', { simple: true })).toBe(5);
+        expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual(['0000aa', '0000ab', '0000ac', '0000b1']);
+        expect(check.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'").pluck().get()).toBe(0);
+      } finally {
+        check.close();
+      }
+    });
+
+    it('leaves the token entries of pruned profiles, which match nothing, and sweeps them once a thousand are left', async () => {
+      const file = join(dir, 'sweep.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      const profiles = Array.from({ length: 1500 }, (_, i) => record((0x100000 + i).toString(16), { time: 1_000_000 + i }));
+      await store.write(profiles);
+      const entries = () => {
+        const db = new Database(file, { readonly: true });
+        try {
+          return [db.prepare('SELECT count(*) FROM profile_token').pluck().get(), db.prepare('SELECT n FROM profile_token_stale').pluck().get()];
+        } finally {
+          db.close();
+        }
+      };
+      expect(await store.prune({ maxProfiles: 1400, maxAgeMs: 0, now: 0 })).toHaveLength(100);
+      expect(entries()).toEqual([1500, 100]);
+      const gone = profiles[0].token;
+      expect(await store.read(gone)).toBeNull();
+      expect(await store.taken([gone, profiles[100].token])).toEqual(new Set([profiles[100].token]));
+      expect(await store.find({ limit: 10, token: gone })).toEqual({ total: 0, rows: [] });
+      expect((await store.neighbours(gone)).next).toBeNull();
+      // A pruned profile's token may be given again: the new profile takes the entry over.
+      const again = record(gone, { time: 3_000_000, url: 'http://localhost/again' });
+      await store.write([again]);
+      expect(await store.read(gone)).toEqual(again);
+      expect(await store.find({ limit: 10, token: gone })).toEqual({ total: 1, rows: [expect.objectContaining({ token: gone, url: 'http://localhost/again' })] });
+      expect(await store.prune({ maxProfiles: 300, maxAgeMs: 0, now: 0 })).toHaveLength(1101);
+      // 1,201 counted (the entry taken over among them): swept by the prune worker, the count reset.
+      expect(entries()).toEqual([300, 0]);
+      expect(await store.read(gone)).toEqual(again);
+      expect(await store.read(profiles[1200].token)).toBeNull();
+      expect(await store.read(profiles[1201].token)).toEqual(profiles[1201]);
       await store.close();
     });
 

@@ -40,11 +40,18 @@ type SummaryRow = ProfileSummary;
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
 const FROM = 'profile p CROSS JOIN profile_url u ON u.id = p.url_id';
+/**
+ * The live profile `p` of token `t` (profile_token): an entry whose profile was pruned points to no row, or to a
+ * row of another token (keys are reused within a millisecond), and matches nothing.
+ */
+const BY_TOKEN = 'profile_token t CROSS JOIN profile p ON p.id = t.id AND p.token = t.token';
+/** The key of the live profile of token `?` (null: none). */
+const ID_OF_TOKEN = '(SELECT q.id FROM profile_token k CROSS JOIN profile q ON q.id = k.id AND q.token = k.token WHERE k.token = ?)';
 
 /** Schema migrations: MIGRATIONS[n] brings user_version n to n + 1. */
 const MIGRATIONS: string[] = [
@@ -165,6 +172,21 @@ const MIGRATIONS: string[] = [
   INSERT INTO profile_url_skeleton_count (skel_id, method, status, n)
     SELECT u.skel_id, upper(p.method), p.status, count(*) FROM profile p CROSS JOIN profile_url u ON u.id = p.url_id GROUP BY 1, 2, 3;
   `,
+  `
+  -- Tokens in a table of their own instead of an index of profile: pruning leaves their entries (an entry whose
+  -- profile is gone matches nothing) and sweeps them later, in token order. Tokens are random, so a prune chunk's
+  -- hundred thousand deletes from a token index dirtied nearly every page of it, again in every chunk (at a million
+  -- profiles, a quarter of a prune's time and a third of what it wrote). \`profile_token_stale\` counts the entries
+  -- left since the last sweep.
+  DROP INDEX profile_token;
+  CREATE TABLE profile_token (
+    token TEXT NOT NULL PRIMARY KEY,
+    id INTEGER NOT NULL                     -- profile.id, while that profile has this token
+  ) WITHOUT ROWID;
+  INSERT INTO profile_token (token, id) SELECT token, id FROM profile ORDER BY token;
+  CREATE TABLE profile_token_stale (n INTEGER NOT NULL);
+  INSERT INTO profile_token_stale (n) VALUES (0);
+  `,
 ];
 
 /**
@@ -181,8 +203,9 @@ const MIGRATIONS: string[] = [
  * folded, see urlSkeleton()), `profile_data` (one compressed blob per profile) and the running totals
  * `profile_count` (per hour, method and status), `profile_ip_count` (per IP, method and status),
  * `profile_url_count` and `profile_url_skeleton_count` (per URL or skeleton, method and status) and
- * `profile_token_count` (per first two characters); `profile.seq` numbers the writes (the last number given in
- * `profile_write`), for tokensSince.
+ * `profile_token_count` (per first two characters); `profile_token` finds a profile by its token (pruning leaves
+ * entries behind and sweeps them later, see sweepTokens()); `profile.seq` numbers the writes (the last number given
+ * in `profile_write`), for tokensSince.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
   /** One writer: this process. */
@@ -194,7 +217,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   /** The prune chunk under way in the worker: writes wait for it (one writer at a time, never a busy wait). */
   private pruning: Promise<unknown> | null = null;
   /** Rows deleted per worker chunk, adapted to keep each at about PRUNE_WORKER_SLICE_MS. */
-  private workerChunk = 20_000;
+  private workerChunk = PRUNE_WORKER_CHUNK_MAX;
   private readonly statements = new Map<string, Statement>();
   private readonly codec = new ProfileCodec();
   /** Rows deleted per prune transaction on the event loop (in memory), adapted to keep each at about PRUNE_SLICE_MS. */
@@ -239,7 +262,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         if (this.db === db) db.pragma('wal_autocheckpoint = 1000');
       });
       this.checkpointer.start();
-      this.pruner = new PruneWorker(this.options.file, { setup: PRUNE_SETUP_SQL, take: PRUNE_TAKE_SQL, chunk: PRUNE_CHUNK_SQL });
+      this.pruner = new PruneWorker(this.options.file, { setup: PRUNE_SETUP_SQL, take: PRUNE_TAKE_SQL, chunk: PRUNE_CHUNK_SQL, sweep: TOKEN_SWEEP_SQL });
     }
   }
 
@@ -259,6 +282,13 @@ export class SqliteProfilerStorage extends ProfilerStorage {
        RETURNING id`,
     ).safeIntegers(true);
     const insertData = this.statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
+    // An entry left by a pruned profile is taken over; one of a live profile is not (duplicates() has refused the
+    // batch before, this is the constraint's backstop).
+    const mapToken = this.statement(
+      `INSERT INTO profile_token (token, id) VALUES (?, ?) ON CONFLICT (token) DO UPDATE SET id = excluded.id
+       WHERE NOT EXISTS (SELECT 1 FROM profile WHERE id = profile_token.id AND token = profile_token.token)`,
+    );
+    const tokenId = this.statement('SELECT id FROM profile_token WHERE token = ?').safeIntegers(true).pluck();
     db.transaction(() => {
       const duplicates = this.duplicates(profiles);
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
@@ -283,16 +313,16 @@ export class SqliteProfilerStorage extends ProfilerStorage {
           setSkeleton.run(skeleton, urlId);
         }
         skeletons.add([skeleton]);
-        const { id } = insert.get({ time, token: String(profile.token), parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as {
-          id: bigint;
-        };
+        const token = String(profile.token);
+        const { id } = insert.get({ time, token, parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as { id: bigint };
+        if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
         insertData.run(id, blobs[i]);
         const upper = method.toUpperCase();
         hours.add([Math.floor(time / HOUR), upper, status]);
         ips.add([ip, upper, status]);
         urls.add([urlId, upper, status]);
         skeletonsBy.add([skeleton, upper, status]);
-        prefixes.add([[...String(profile.token)].slice(0, 2).join('')]);
+        prefixes.add([[...token].slice(0, 2).join('')]);
       });
       this.addCounts(hours, ips, urls, skeletonsBy);
       const prefix = this.statement('INSERT INTO profile_token_count (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n');
@@ -312,7 +342,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   async read(token: string): Promise<ProfileRecord | null> {
-    const row = this.statement(`SELECT ${COLUMNS}, d.data FROM ${FROM} CROSS JOIN profile_data d ON d.id = p.id WHERE p.token = ?`).get(token) as
+    const row = this.statement(
+      `SELECT ${COLUMNS}, d.data FROM ${BY_TOKEN} CROSS JOIN profile_url u ON u.id = p.url_id CROSS JOIN profile_data d ON d.id = p.id WHERE t.token = ?`,
+    ).get(token) as
       | (SummaryRow & { data: Buffer })
       | undefined;
     if (!row) return null;
@@ -342,19 +374,19 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   async taken(tokens: readonly string[]): Promise<Set<string>> {
     if (tokens.length === 0) return new Set();
-    const rows = this.statement('SELECT token FROM profile WHERE token IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(tokens)) as string[];
-    return new Set(rows);
+    return new Set(this.liveTokens(tokens));
   }
 
+  /** In write order: the table's rows through the seq index, read nearly in key order. */
   async *allTokens(): AsyncIterable<string> {
-    const page = this.statement(`SELECT token FROM profile WHERE token > ? ORDER BY token LIMIT ${TOKEN_PAGE}`).pluck();
-    let after = '';
+    const page = this.statement(`SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ${TOKEN_PAGE}`).raw();
+    let after = 0;
     for (;;) {
       this.connection();
-      const tokens = page.all(after) as string[];
-      for (const token of tokens) yield token;
-      if (tokens.length < TOKEN_PAGE) return;
-      after = tokens[tokens.length - 1];
+      const rows = page.all(after) as [number, string][];
+      for (const row of rows) yield row[1];
+      if (rows.length < TOKEN_PAGE) return;
+      after = rows[rows.length - 1][0];
       await yieldToEventLoop();
     }
   }
@@ -369,8 +401,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
-    const previous = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id < (SELECT id FROM profile WHERE token = ?) ORDER BY p.id DESC LIMIT 1`).get(token);
-    const next = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id > (SELECT id FROM profile WHERE token = ?) ORDER BY p.id LIMIT 1`).get(token);
+    const previous = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id < ${ID_OF_TOKEN} ORDER BY p.id DESC LIMIT 1`).get(token);
+    const next = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id > ${ID_OF_TOKEN} ORDER BY p.id LIMIT 1`).get(token);
     return { previous: (previous as SummaryRow | undefined) ?? null, next: (next as SummaryRow | undefined) ?? null };
   }
 
@@ -398,6 +430,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         await yieldToEventLoop();
       }
     }
+    if (removed.length > 0) await this.sweepTokens(removed.length);
     return removed;
   }
 
@@ -417,6 +450,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         DELETE FROM profile_url_count;
         DELETE FROM profile_url_skeleton_count;
         DELETE FROM profile_token_count;
+        DELETE FROM profile_token;
+        UPDATE profile_token_stale SET n = 0;
       `);
       return count;
     })();
@@ -490,10 +525,13 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       if (seen.has(token)) duplicates.add(token);
       seen.add(token);
     }
-    for (const token of this.statement('SELECT token FROM profile WHERE token IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify([...seen])) as string[]) {
-      duplicates.add(token);
-    }
+    for (const token of this.liveTokens([...seen])) duplicates.add(token);
     return [...duplicates];
+  }
+
+  /** Those of `tokens` that a stored profile has. */
+  private liveTokens(tokens: readonly string[]): string[] {
+    return this.statement(`SELECT t.token FROM ${BY_TOKEN} WHERE t.token IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(tokens)) as string[];
   }
 
   /** Adds a batch's running totals: each Counter is keyed by [its column, method in upper case, status]. */
@@ -512,6 +550,39 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     }
   }
 
+  /**
+   * Counts the `left` profile_token entries a prune left behind, and sweeps them once they are TOKEN_SWEEP_MIN or a
+   * tenth of the store: a pass over the table in token ranges (in the worker for a file), each range's pages written
+   * once, where deleting each entry with its profile wrote every page of the table in every prune chunk. (Counted
+   * once per prune, not in each chunk: a count of the chunk's rows took 10 ms of a 50,000-profile chunk. Should
+   * the process end between the chunks and the count, those entries are merely swept later.)
+   */
+  private async sweepTokens(left: number): Promise<void> {
+    await this.prunerIdle();
+    const stale = this.statement('UPDATE profile_token_stale SET n = n + ? RETURNING n').pluck().get(left) as number;
+    if (stale < Math.max(TOKEN_SWEEP_MIN, this.total() / 10)) return;
+    for (const [i, low] of TOKEN_SWEEP_BOUNDS.entries()) {
+      const high = TOKEN_SWEEP_BOUNDS[i + 1] ?? null;
+      if (this.pruner) {
+        await this.prunerIdle();
+        const sweep = this.pruner.sweep(low, high);
+        this.pruning = sweep;
+        try {
+          await sweep;
+        } finally {
+          if (this.pruning === sweep) this.pruning = null;
+        }
+      } else {
+        this.connection().transaction(() => {
+          if (high !== null) return this.statement(TOKEN_SWEEP_SQL.range).run(low, high);
+          this.statement(TOKEN_SWEEP_SQL.from).run(low);
+          this.statement(TOKEN_SWEEP_SQL.done).run();
+        })();
+        await yieldToEventLoop();
+      }
+    }
+  }
+
   /** Resolves when no prune chunk is under way in the worker. */
   private async prunerIdle(): Promise<void> {
     while (this.pruning) await this.pruning.catch(() => undefined);
@@ -524,12 +595,13 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const chunk = this.pruner.chunk(maxId, Math.min(this.workerChunk, atMost));
     this.pruning = chunk;
     try {
-      const { tokens, ms } = await chunk;
-      for (const token of tokens) removed.push(token);
-      if (tokens.length > 0 && ms > 0) {
+      const { tokens, count, ms } = await chunk;
+      if (count > 0 && ms > 0) {
         this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_WORKER_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
       }
-      return tokens.length > 0;
+      if (this.pruning === chunk) this.pruning = null;
+      await appendLines(tokens, removed);
+      return count > 0;
     } finally {
       if (this.pruning === chunk) this.pruning = null;
     }
@@ -762,7 +834,9 @@ const PRUNE_CHUNK_MAX = 100_000;
  * which turns them into strings for the TokenRegistry: 40,000 blocked it 10 to 15 ms, 20,000 about 5. Larger chunks
  * were no faster (about 19 µs a profile either way: 100,000 in one chunk took as long as in five).
  */
-const PRUNE_WORKER_CHUNK_MAX = 20_000;
+const PRUNE_WORKER_CHUNK_MAX = 50_000;
+/** Characters of a prune chunk's tokens split at a time: about 5,000 tokens of six characters. */
+const TOKEN_SLICE_CHARS = 35_000;
 /** The largest key. */
 const MAX_ID = (1n << 63n) - 1n;
 /**
@@ -815,6 +889,21 @@ const PRUNE_CHUNK_SQL = [
   'DELETE FROM profile WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
   'DELETE FROM profile_data WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
 ];
+/**
+ * Deletes the profile_token entries of pruned profiles in a range of tokens (one transaction per range, each
+ * touching only its part of the table): pruning takes the oldest keys, so an entry below the oldest key left is
+ * stale. (An entry can also be stale above it, its key reused or a late profile written below: it matches
+ * nothing, and goes once pruning passes its key.) The last range, unbounded above, resets the count.
+ */
+const TOKEN_SWEEP_SQL = {
+  range: 'DELETE FROM profile_token WHERE token >= ? AND token < ? AND id < (SELECT coalesce(min(id), 9223372036854775807) FROM profile)',
+  from: 'DELETE FROM profile_token WHERE token >= ? AND id < (SELECT coalesce(min(id), 9223372036854775807) FROM profile)',
+  done: 'UPDATE profile_token_stale SET n = 0',
+};
+/** The lower bounds of the sweep's ranges of tokens (hex tokens spread evenly over them; any other string falls in one). */
+const TOKEN_SWEEP_BOUNDS = ['', ...'123456789abcdef'];
+/** A sweep runs once this many entries are stale, or a tenth of the stored profiles if more. */
+const TOKEN_SWEEP_MIN = 1000;
 /** The method and status conditions of the filters on a running totals table (`alias` its prefix); '1' for none. */
 function totalsConditions(f: { method: string | null; status: [number, number] | null }, alias: string): [string, unknown[]] {
   const where: string[] = [];
@@ -868,6 +957,8 @@ const LAYOUT: Record<string, string[]> = {
   profile_url_count: ['url_id', 'method', 'status', 'n'],
   profile_url_skeleton_count: ['skel_id', 'method', 'status', 'n'],
   profile_token_count: ['prefix', 'n'],
+  profile_token: ['token', 'id'],
+  profile_token_stale: ['n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
 };
@@ -940,7 +1031,11 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   if (f.ip !== null) add(rangeCondition(col('ip'), f.ip));
   if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
-  if (f.token !== null) add(rangeCondition(col('token'), f.token));
+  if (f.token !== null) {
+    // Through profile_token, whose entries of pruned profiles point to no row or another token's: the row checked.
+    if (indexed('token')) add(prefixed('p.id IN (SELECT id FROM profile_token WHERE ', rangeCondition('token', f.token), ')'));
+    add(rangeCondition('+p.token', f.token));
+  }
   if (f.url?.ids) add([`${col('url', 'url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
   else if (f.url?.skeletons && indexed('url')) {
     const { all, check } = f.url.skeletons;
@@ -961,6 +1056,26 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
   else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
   else if (f.url) add([`${col('url', 'url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
   return [where.join(' AND '), params];
+}
+
+/**
+ * Appends the lines of `text` to `list` (none for ''), about TOKEN_SLICE_CHARS at a time with the event loop free between:
+ * a prune chunk's tens of thousands of tokens are not split and pushed in one go.
+ */
+export async function appendLines(text: string, list: string[]): Promise<void> {
+  let at = 0;
+  while (at < text.length) {
+    let end = text.indexOf('\n', Math.min(text.length, at + TOKEN_SLICE_CHARS));
+    if (end === -1) end = text.length;
+    for (const line of text.slice(at, end).split('\n')) list.push(line);
+    at = end + 1;
+    if (at < text.length) await yieldToEventLoop();
+  }
+}
+
+/** A condition wrapped in text before and after. */
+function prefixed(before: string, [sql, params]: [string, unknown[]], after: string): [string, unknown[]] {
+  return [`${before}${sql}${after}`, params];
 }
 
 /** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */
