@@ -35,6 +35,21 @@ describe('ProfileRetention', () => {
       expect(tokens.size).toBe(4);
     });
 
+    it('releases the tokens of a large prune a slice at a time, the event loop free between', async () => {
+      const gone = Array.from({ length: 25_000 }, (_, i) => (0x100000 + i).toString(16));
+      const registry = new TokenRegistry();
+      for (const token of gone) registry.mark(token);
+      const store = { prune: async () => gone } as unknown as ProfilerStorage;
+      const running = new ProfileRetention(store, registry, { maxProfiles: 1, maxAgeMs: 0, intervalMs: 0 }).run();
+      await Promise.resolve();
+      let seenBetween = -1;
+      setImmediate(() => (seenBetween = registry.size));
+      expect(await running).toBe(gone);
+      expect(registry.size).toBe(0);
+      expect(seenBetween).toBeGreaterThan(0);
+      expect(seenBetween).toBeLessThan(gone.length);
+    });
+
     it('removes profiles older than maxAgeMs', async () => {
       const retention = new ProfileRetention(storage, tokens, { maxProfiles: 0, maxAgeMs: 2000, intervalMs: 0, now: () => T0 + 5000 });
       expect(await retention.run()).toEqual(['000000', '000001', '000002']);

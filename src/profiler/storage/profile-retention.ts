@@ -14,6 +14,9 @@ export interface ProfileRetentionOptions {
   now?: () => number;
 }
 
+/** Tokens released from the registry at a time after a prune. */
+const RELEASE_SLICE = 10_000;
+
 /**
  * Applies the retention policy: once at start, then every `intervalMs` (the timer does not keep the process
  * alive), and on demand (`run()`, for the CLI and tests). Never two runs at once: a run asked for while one is
@@ -63,7 +66,11 @@ export class ProfileRetention {
     const { maxProfiles, maxAgeMs } = this.options;
     if (maxProfiles <= 0 && maxAgeMs <= 0) return [];
     const removed = await this.storage.prune({ maxProfiles: Math.max(0, maxProfiles), maxAgeMs: Math.max(0, maxAgeMs), now: this.now() });
-    this.tokens.release(removed);
+    // A slice at a time: releasing 100,000 tokens at once held the event loop 8 to 25 ms.
+    for (let at = 0; at < removed.length; at += RELEASE_SLICE) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      this.tokens.release(removed.slice(at, at + RELEASE_SLICE));
+    }
     return removed;
   }
 
