@@ -30,6 +30,26 @@ const DOWN_TO_V3 = `${DOWN_TO_V4}
   PRAGMA user_version = 3;
 `;
 
+/** Runs `sql` on the store's file (closed first) with a connection of its own: a file as another version left it. */
+function rewrite(file: string, sql: string): void {
+  const db = new Database(file);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** `look` run on a read-only connection to the store's file, closed afterwards. */
+function inFile<T>(file: string, look: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true });
+  try {
+    return look(db);
+  } finally {
+    db.close();
+  }
+}
+
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore });
 
@@ -108,14 +128,11 @@ describe('SqliteProfilerStorage', () => {
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
-      const db = new Database(file, { readonly: true });
-      try {
+      inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
         expect(db.pragma('user_version', { simple: true })).toBe(5);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
-      } finally {
-        db.close();
-      }
+      });
       expect(await store.size()).toBeGreaterThan(0);
       await store.close();
     });
@@ -135,10 +152,7 @@ describe('SqliteProfilerStorage', () => {
 
     it('refuses a file whose tables are not this schema', async () => {
       const file = join(dir, 'other.sqlite');
-      const db = new Database(file);
-      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 5');
-      db.close();
+      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 5');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
       );
@@ -146,20 +160,14 @@ describe('SqliteProfilerStorage', () => {
 
     it('refuses a file whose tables are not those of the older version it claims, and leaves it as it was', async () => {
       const file = join(dir, 'other-v3.sqlite');
-      const db = new Database(file);
-      db.exec('CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER)');
-      db.pragma('user_version = 3');
-      db.close();
+      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of version 3 (migrating it to version 5 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
-      const after = new Database(file, { readonly: true });
-      try {
+      inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
         expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['profile']);
-      } finally {
-        after.close();
-      }
+      });
     });
 
     it('migrates a version 1 store: write order numbered in key order, then new writes after it', async () => {
@@ -169,12 +177,10 @@ describe('SqliteProfilerStorage', () => {
       await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
       await store.close();
       // Back to version 1 as it was: no seq column, no URL skeletons.
-      const db = new Database(file);
-      db.exec(DOWN_TO_V3);
-      db.exec('DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write');
-      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
-      db.pragma('user_version = 1');
-      db.close();
+      rewrite(file, `${DOWN_TO_V3}
+        DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write;
+        DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
+        PRAGMA user_version = 1;`);
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       const first = await reopened.tokensSince(null);
@@ -195,11 +201,9 @@ describe('SqliteProfilerStorage', () => {
         record('000004', { url: 'http://localhost:3000/cart' }),
       ]);
       await store.close();
-      const db = new Database(file);
-      db.exec(DOWN_TO_V3);
-      db.exec('DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count');
-      db.pragma('user_version = 2');
-      db.close();
+      rewrite(file, `${DOWN_TO_V3}
+        DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
+        PRAGMA user_version = 2;`);
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
@@ -211,15 +215,12 @@ describe('SqliteProfilerStorage', () => {
       await reopened.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
       expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(1);
       await reopened.close();
-      const check = new Database(file, { readonly: true });
-      try {
+      inFile(file, (check) => {
         expect(check.prepare('SELECT skeleton, n FROM profile_url_skeleton ORDER BY skeleton').all()).toEqual([
           { skeleton: 'http://localhost:3000/cart', n: 1 },
           { skeleton: 'http://localhost:3000/product/red-shoe-#', n: 1 },
         ]);
-      } finally {
-        check.close();
-      }
+      });
     });
 
     it('migrates a version 3 store: totals per IP, URL and skeleton with method and status counted from the profiles', async () => {
@@ -234,9 +235,7 @@ describe('SqliteProfilerStorage', () => {
         record('000005', { ip: '10.0.0.1', method: 'GET', statusCode: 200, url: 'http://localhost:3000/product/red-shoe-7' }),
       ]);
       await store.close();
-      const db = new Database(file);
-      db.exec(DOWN_TO_V3);
-      db.close();
+      rewrite(file, DOWN_TO_V3);
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await reopened.find({ limit: 10, ...criteria })).total;
@@ -254,8 +253,7 @@ describe('SqliteProfilerStorage', () => {
       expect(await total({ ip: '192.168.', method: 'POST' })).toBe(1);
       expect(await total({ ip: '10.', method: 'GET', statusCode: '2' })).toBe(1);
       await reopened.close();
-      const check = new Database(file, { readonly: true });
-      try {
+      inFile(file, (check) => {
         expect(check.prepare('SELECT ip, method, status, n FROM profile_ip_count ORDER BY ip, method, status').raw().all()).toEqual([
           ['10.0.0.1', 'GET', 200, 1],
           ['10.0.0.1', 'GET', 404, 1],
@@ -263,9 +261,7 @@ describe('SqliteProfilerStorage', () => {
         ]);
         expect(check.prepare('SELECT sum(n) FROM profile_url_count').pluck().get()).toBe(3);
         expect(check.prepare('SELECT sum(n) FROM profile_url_skeleton_count').pluck().get()).toBe(3);
-      } finally {
-        check.close();
-      }
+      });
     });
 
     it('prunes a file in a worker thread, writes waiting for each chunk, every count exact', async () => {
@@ -291,13 +287,10 @@ describe('SqliteProfilerStorage', () => {
       expect(await store.read(profiles[0].token)).toBeNull();
       expect(await store.read(late.token)).toEqual(late);
       await store.close();
-      const check = new Database(file, { readonly: true });
-      try {
+      inFile(file, (check) => {
         // The token entries of the pruned profiles swept at the end (5,000 or more left behind).
         expect(check.prepare('SELECT count(*) FROM profile_token').pluck().get()).toBe(kept.length);
-      } finally {
-        check.close();
-      }
+      });
     });
 
     it('migrates a version 4 store: its tokens moved from an index of profile to a table of their own', async () => {
@@ -306,9 +299,7 @@ describe('SqliteProfilerStorage', () => {
       await store.open();
       await store.write([record('0000aa', { time: 1000 }), record('0000ab', { time: 2000 }), record('0000b1', { time: 3000 })]);
       await store.close();
-      const db = new Database(file);
-      db.exec(DOWN_TO_V4);
-      db.close();
+      rewrite(file, DOWN_TO_V4);
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
       expect(await migrated.read('0000ab')).toEqual(record('0000ab', { time: 2000 }));
@@ -317,14 +308,11 @@ describe('SqliteProfilerStorage', () => {
       await migrated.write([record('0000ac', { time: 4000 })]);
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
-      const check = new Database(file, { readonly: true });
-      try {
+      inFile(file, (check) => {
         expect(check.pragma('user_version', { simple: true })).toBe(5);
         expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual(['0000aa', '0000ab', '0000ac', '0000b1']);
         expect(check.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'").pluck().get()).toBe(0);
-      } finally {
-        check.close();
-      }
+      });
     });
 
     it('leaves the token entries of pruned profiles, which match nothing, and sweeps them once a thousand are left', async () => {
@@ -333,14 +321,8 @@ describe('SqliteProfilerStorage', () => {
       await store.open();
       const profiles = Array.from({ length: 1500 }, (_, i) => record((0x100000 + i).toString(16), { time: 1_000_000 + i }));
       await store.write(profiles);
-      const entries = () => {
-        const db = new Database(file, { readonly: true });
-        try {
-          return [db.prepare('SELECT count(*) FROM profile_token').pluck().get(), db.prepare('SELECT n FROM profile_token_stale').pluck().get()];
-        } finally {
-          db.close();
-        }
-      };
+      const entries = () =>
+        inFile(file, (db) => [db.prepare('SELECT count(*) FROM profile_token').pluck().get(), db.prepare('SELECT n FROM profile_token_stale').pluck().get()]);
       expect(await store.prune({ maxProfiles: 1400, maxAgeMs: 0, now: 0 })).toHaveLength(100);
       expect(entries()).toEqual([1500, 100]);
       const gone = profiles[0].token;
@@ -364,9 +346,7 @@ describe('SqliteProfilerStorage', () => {
 
     it('refuses a store written by a newer schema', async () => {
       const file = join(dir, 'future.sqlite');
-      const db = new Database(file);
-      db.pragma('user_version = 99');
-      db.close();
+      rewrite(file, 'PRAGMA user_version = 99');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow('schema version 99');
     });
   });
