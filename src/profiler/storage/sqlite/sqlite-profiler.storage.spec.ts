@@ -104,6 +104,20 @@ describe('SqliteProfilerStorage', () => {
     await store.close();
   });
 
+  it('sweeps the token entries of pruned profiles in memory too, on the event loop', async () => {
+    const store = await memoryStore();
+    const db = (store as unknown as { db: Database.Database }).db;
+    const entries = () => db.prepare('SELECT (SELECT count(*) FROM profile_token), (SELECT n FROM profile_token_stale)').raw().get();
+    const profiles = Array.from({ length: 1200 }, (_, i) => record((0x200000 + i).toString(16), { time: 2_000_000 + i }));
+    await store.write(profiles);
+    expect(await store.prune({ maxProfiles: 700, maxAgeMs: 0, now: 0 })).toHaveLength(500);
+    expect(entries()).toEqual([1200, 500]);
+    expect(await store.prune({ maxProfiles: 100, maxAgeMs: 0, now: 0 })).toHaveLength(600);
+    expect(entries()).toEqual([100, 0]);
+    expect(await store.taken(profiles.map((p) => p.token))).toEqual(new Set(profiles.slice(1100).map((p) => p.token)));
+    await store.close();
+  });
+
   it('refuses to work before open() and after close()', async () => {
     const closed = new SqliteProfilerStorage({ file: ':memory:' });
     await expect(closed.find({ limit: 1 })).rejects.toThrow('not open');
