@@ -561,17 +561,11 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     await this.prunerIdle();
     const stale = this.statement('UPDATE profile_token_stale SET n = n + ? RETURNING n').pluck().get(left) as number;
     if (stale < Math.max(TOKEN_SWEEP_MIN, this.total() / 10)) return;
+    const pruner = this.pruner;
     for (const [i, low] of TOKEN_SWEEP_BOUNDS.entries()) {
       const high = TOKEN_SWEEP_BOUNDS[i + 1] ?? null;
-      if (this.pruner) {
-        await this.prunerIdle();
-        const sweep = this.pruner.sweep(low, high);
-        this.pruning = sweep;
-        try {
-          await sweep;
-        } finally {
-          if (this.pruning === sweep) this.pruning = null;
-        }
+      if (pruner) {
+        await this.inWorker(() => pruner.sweep(low, high));
       } else {
         this.connection().transaction(() => {
           if (high !== null) return this.statement(TOKEN_SWEEP_SQL.range).run(low, high);
@@ -583,6 +577,18 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     }
   }
 
+  /** The worker's task, once no other is under way; the store's writes wait for it meanwhile. */
+  private async inWorker<T>(start: () => Promise<T>): Promise<T> {
+    await this.prunerIdle();
+    const task = start();
+    this.pruning = task;
+    try {
+      return await task;
+    } finally {
+      if (this.pruning === task) this.pruning = null;
+    }
+  }
+
   /** Resolves when no prune chunk is under way in the worker. */
   private async prunerIdle(): Promise<void> {
     while (this.pruning) await this.pruning.catch(() => undefined);
@@ -590,21 +596,15 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   /** Deletes one chunk (in the worker for a file): the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
   private async pruneNext(maxId: bigint, atMost: number, removed: string[]): Promise<boolean> {
-    if (!this.pruner) return this.pruneSlice(maxId, atMost, removed);
-    await this.prunerIdle();
-    const chunk = this.pruner.chunk(maxId, Math.min(this.workerChunk, atMost));
-    this.pruning = chunk;
-    try {
-      const { tokens, count, ms } = await chunk;
-      if (count > 0 && ms > 0) {
-        this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_WORKER_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
-      }
-      if (this.pruning === chunk) this.pruning = null;
-      await appendLines(tokens, removed);
-      return count > 0;
-    } finally {
-      if (this.pruning === chunk) this.pruning = null;
+    const pruner = this.pruner;
+    if (!pruner) return this.pruneSlice(maxId, atMost, removed);
+    const { tokens, count, ms } = await this.inWorker(() => pruner.chunk(maxId, Math.min(this.workerChunk, atMost)));
+    if (count > 0 && ms > 0) {
+      this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_WORKER_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
     }
+    // The store's writes need not wait for the tokens' split.
+    await appendLines(tokens, removed);
+    return count > 0;
   }
 
   /** Deletes one chunk on the event loop: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
@@ -896,9 +896,10 @@ const PRUNE_CHUNK_SQL = [
  * stale. (An entry can also be stale above it, its key reused or a late profile written below: it matches
  * nothing, and goes once pruning passes its key.) The last range, unbounded above, resets the count.
  */
+const STALE_TOKEN = `id < (SELECT coalesce(min(id), ${MAX_ID}) FROM profile)`;
 const TOKEN_SWEEP_SQL = {
-  range: 'DELETE FROM profile_token WHERE token >= ? AND token < ? AND id < (SELECT coalesce(min(id), 9223372036854775807) FROM profile)',
-  from: 'DELETE FROM profile_token WHERE token >= ? AND id < (SELECT coalesce(min(id), 9223372036854775807) FROM profile)',
+  range: `DELETE FROM profile_token WHERE token >= ? AND token < ? AND ${STALE_TOKEN}`,
+  from: `DELETE FROM profile_token WHERE token >= ? AND ${STALE_TOKEN}`,
   done: 'UPDATE profile_token_stale SET n = 0',
 };
 /** The lower bounds of the sweep's ranges of tokens (hex tokens spread evenly over them; any other string falls in one). */
