@@ -8,6 +8,7 @@ import { TokenPoller } from '../token-poller.js';
 import { TokenRegistry } from '../token-registry.js';
 import { TokenReservations } from '../token-reservations.js';
 import { profilerStorageContract, record, T0, tokensOf } from '../testing/profiler-storage.contract.js';
+import { urlSkeleton } from '../url-skeleton.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
 const describeIfPostgres = describePostgres('PostgresProfilerStorage tests');
@@ -50,6 +51,28 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     return storage;
   };
 
+  /** Each running total as stored, and as the profiles of the schema count (skeletons by url-skeleton.ts). */
+  const totals = async (schema: string) => {
+    const rows = async (sql: string) => (await admin.query(sql)).rows.map((r) => Object.values(r).map((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)));
+    const urls = await rows(`SELECT url, count(*) FROM "${schema}".profiler_profile GROUP BY url ORDER BY url`);
+    const skeletons = new Map<string, number>();
+    for (const [url, n] of urls) skeletons.set(urlSkeleton(url as string), (skeletons.get(urlSkeleton(url as string)) ?? 0) + (n as number));
+    return {
+      stored: {
+        hours: await rows(`SELECT hour, method, status, n FROM "${schema}".profiler_count ORDER BY 1, 2, 3`),
+        ips: await rows(`SELECT ip, method, status, n FROM "${schema}".profiler_ip_count ORDER BY 1, 2, 3`),
+        urls: await rows(`SELECT url, skeleton, n FROM "${schema}".profiler_url_count ORDER BY 1`),
+        skeletons: await rows(`SELECT skeleton, n FROM "${schema}".profiler_skeleton_count ORDER BY 1`),
+      },
+      counted: {
+        hours: await rows(`SELECT time / 3600000, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+        ips: await rows(`SELECT ip, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+        urls: urls.map(([url, n]) => [url, urlSkeleton(url as string), n]),
+        skeletons: [...skeletons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      },
+    };
+  };
+
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
@@ -83,10 +106,20 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await storage.open();
       expect(storage.trigramIndexed).toBe(true);
       const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [schema]);
-      expect(tables.rows.map((r) => r.tablename)).toEqual(['profiler_profile', 'profiler_profile_data', 'profiler_token']);
+      expect(tables.rows.map((r) => r.tablename)).toEqual([
+        'profiler_count',
+        'profiler_ip_count',
+        'profiler_profile',
+        'profiler_profile_data',
+        'profiler_skeleton_count',
+        'profiler_token',
+        'profiler_url_count',
+      ]);
       const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
       const byName = new Map(indexes.rows.map((r) => [r.indexname as string, r.indexdef as string]));
       expect([...byName.keys()]).toEqual([
+        'profiler_count_pkey',
+        'profiler_ip_count_pkey',
         'profiler_profile_data_pkey',
         'profiler_profile_ip',
         'profiler_profile_method',
@@ -96,8 +129,11 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_time',
         'profiler_profile_token_key',
         'profiler_profile_url',
+        'profiler_skeleton_count_pkey',
         'profiler_token_pkey',
         'profiler_token_reserved',
+        'profiler_url_count_pkey',
+        'profiler_url_count_skeleton',
       ]);
       expect(byName.get('profiler_profile_token_key')).toMatch(/^CREATE UNIQUE INDEX .* \(token\)$/);
       expect(byName.get('profiler_profile_url')).toMatch(/USING gin \(url (\S+\.)?gin_trgm_ops\)$/);
@@ -122,6 +158,60 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const second = store(schema);
       await second.open();
       expect(await second.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
+    });
+
+    it('counts the profiles of a store made before the running totals when it opens', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write(Array.from({ length: 30 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1_800_000, method: i % 2 ? 'get' : 'POST', url: `http://localhost/orders/${i}` })));
+      await first.close();
+      await admin.query(
+        `DROP TABLE "${schema}".profiler_count, "${schema}".profiler_ip_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count;
+         DROP FUNCTION "${schema}".profiler_url_skeleton`,
+      );
+      const second = store(schema);
+      await second.open();
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      expect(await second.count()).toBe(30);
+      expect((await second.find({ limit: 1, method: 'GET' })).total).toBe(15);
+      expect((await second.find({ limit: 1, url: 'orders/1' })).total).toBe(11);
+    });
+
+    it("computes a URL's skeleton in SQL as url-skeleton.ts does", async () => {
+      const schema = newSchema();
+      await store(schema).open();
+      const urls = [
+        'http://127.0.0.1:3000/product/red-shoe-12?page=3',
+        'https://shop.test',
+        'https://shop.test/',
+        '/orders/42',
+        '12//34/56',
+        'http://h2o.test:8080/a1b22/ç9é/𝟙2?x=007#frag3',
+        '',
+        'no digits at all',
+        'http://x//y/1',
+      ];
+      const { rows } = await admin.query(`SELECT u, "${schema}".profiler_url_skeleton(u) AS s FROM unnest($1::text[]) AS u`, [urls]);
+      expect(rows.map((r) => r.s)).toEqual(urls.map(urlSkeleton));
+    });
+
+    it('drops the totals that pruning brought down to zero', async () => {
+      const schema = newSchema();
+      const storage = store(schema);
+      await storage.open();
+      await storage.write([
+        record('000001', { time: T0, ip: '10.9.9.9', url: 'http://localhost/gone/1', method: 'PATCH' }),
+        record('000002', { time: T0 + 7_200_000, ip: '10.1.1.1', url: 'http://localhost/kept', method: 'GET' }),
+      ]);
+      expect(await storage.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 })).toEqual(['000001']);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      expect(stored.ips).toEqual([['10.1.1.1', 'GET', 200, 1]]);
+      expect(stored.skeletons).toEqual([['http://localhost/kept', 1]]);
+      expect((await storage.find({ limit: 10, url: 'gone' })).total).toBe(0);
+      expect((await storage.find({ limit: 10, ip: '10.9' })).total).toBe(0);
     });
 
     it('lets several instances open a new schema at the same moment', async () => {
@@ -264,6 +354,32 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect([...byA, ...byB].sort()).toEqual(profiles.slice(0, 2000).map((p) => p.token));
       expect(new Set([...byA, ...byB]).size).toBe(byA.length + byB.length);
       expect(tokensOf((await b.find({ limit: 1, start: 0, end: T0 + 1999 })).rows)).toEqual([]);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+    });
+
+    it('keeps the running totals exact while both write and prune at once (no deadlock)', async () => {
+      const methods = ['GET', 'post', 'Delete'];
+      const batch = (k: number) =>
+        Array.from({ length: 200 }, (_, i) => {
+          const n = k * 200 + i;
+          return record(n.toString(16).padStart(6, '0'), {
+            time: T0 + n * 60_000,
+            ip: `10.0.${n % 3}.1`,
+            method: methods[n % 3],
+            statusCode: [200, 404, 500][n % 3],
+            url: `http://localhost:8000/product/${n % 7}?page=${n % 5}`,
+          });
+        });
+      await a.write(batch(0));
+      await b.write(batch(1));
+      const policy = { maxProfiles: 300, maxAgeMs: 0, now: T0 };
+      await Promise.all([a.write(batch(2)), b.prune(policy), b.write(batch(3)), a.prune(policy), a.write(batch(4))]);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      const total = await a.count();
+      expect(total).toBe(Number((await admin.query(`SELECT count(*) AS n FROM "${schema}".profiler_profile`)).rows[0].n));
+      expect((await b.find({ limit: 1 })).total).toBe(total);
     });
 
     it('is cleared by one for both', async () => {

@@ -6,6 +6,7 @@ import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, Profile
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { maskDsn } from './postgres-dsn.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
+import { SkeletonMatcher } from '../url-skeleton.js';
 
 /** Where the store's warnings go (a lost idle connection, no trigram index): Nest's Logger by default. */
 export interface PostgresStorageLogger {
@@ -48,6 +49,9 @@ const INT4_MAX = 2 ** 31 - 1;
  */
 const ABANDONED_RESERVATION = '1 day';
 
+/** The running totals' time unit: an hour of milliseconds. */
+const HOUR = 3_600_000;
+
 /** pg's type ids of what would otherwise come back as strings. */
 const PG_INT8 = 20;
 
@@ -72,6 +76,17 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * new row, or this owner's reservation, marked stored), so a token reserved by one instance is never written by
  * another. A row goes with its profile (prune, clear); unwritten reservations go back on close(), and prune()
  * removes those abandoned for ABANDONED_RESERVATION (a crashed instance's).
+ *
+ * Counting the matches of a search ("N results found") through an index reads every match: at a million
+ * profiles, 25 ms for all of them and 60 for a common method. So, as the SQLite store does, running totals
+ * answer the searches the search page makes: per hour × method × status (`profiler_count`: no filter, a method,
+ * a status, a time range, with the rows of the partial hours at a range's ends counted from the time index), per
+ * IP × method × status (`profiler_ip_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
+ * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts). Other combinations count through the
+ * indexes. A write adds to them and a prune subtracts from them in the statements that insert and delete the
+ * rows (so within their transactions), both through upserts in key order: concurrent writers and pruners
+ * lock the total rows they share in one order, and so never deadlock. Rows down to zero are deleted at the
+ * end of a prune.
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
   /** Several instances write to one database. */
@@ -87,6 +102,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   private readonly profileTable: string;
   private readonly dataTable: string;
   private readonly tokenTable: string;
+  /** The running totals (see the class comment). */
+  private readonly countTable: string;
+  private readonly ipCountTable: string;
+  private readonly urlCountTable: string;
+  private readonly skeletonCountTable: string;
+  /** Each totals table with its key, in the order every statement updates them. */
+  private readonly totals: ReadonlyArray<readonly [string, string]>;
+  /** The schema's SQL function giving a URL's skeleton (url-skeleton.ts's urlSkeleton, in SQL). */
+  private readonly skeletonOf: string;
   private trigrams = false;
 
   constructor(private readonly options: PostgresProfilerStorageOptions) {
@@ -96,6 +120,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.profileTable = `${quoteIdent(this.schema)}.profiler_profile`;
     this.dataTable = `${quoteIdent(this.schema)}.profiler_profile_data`;
     this.tokenTable = `${quoteIdent(this.schema)}.profiler_token`;
+    this.countTable = `${quoteIdent(this.schema)}.profiler_count`;
+    this.ipCountTable = `${quoteIdent(this.schema)}.profiler_ip_count`;
+    this.urlCountTable = `${quoteIdent(this.schema)}.profiler_url_count`;
+    this.skeletonCountTable = `${quoteIdent(this.schema)}.profiler_skeleton_count`;
+    this.totals = [
+      [this.countTable, 'hour, method, status'],
+      [this.ipCountTable, 'ip, method, status'],
+      [this.urlCountTable, 'url'],
+      [this.skeletonCountTable, 'skeleton'],
+    ];
+    this.skeletonOf = `${quoteIdent(this.schema)}.profiler_url_skeleton`;
   }
 
   /** The pg connection string (without the schema parameter). */
@@ -142,6 +177,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
     }
     const blobs = await this.encodeAll(profiles);
+    const ips = profiles.map((p) => pgText(String(p.ip ?? '')));
+    const methods = profiles.map((p) => pgText(String(p.method ?? '')));
+    const urls = profiles.map((p) => pgText(String(p.url ?? '')));
+    const times = profiles.map((p) => clampTime(p.time));
+    const statuses = profiles.map((p) => clampStatus(p.statusCode));
     await withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
@@ -166,15 +206,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
            ORDER BY n
            ON CONFLICT (token) DO NOTHING
            RETURNING id, token`,
-          [
-            tokens.map(pgText),
-            profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
-            profiles.map((p) => pgText(String(p.ip ?? ''))),
-            profiles.map((p) => pgText(String(p.method ?? ''))),
-            profiles.map((p) => pgText(String(p.url ?? ''))),
-            profiles.map((p) => clampTime(p.time)),
-            profiles.map((p) => clampStatus(p.statusCode)),
-          ],
+          [tokens.map(pgText), profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))), ips, methods, urls, times, statuses],
         );
         if (inserted.rows.length < profiles.length) {
           // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
@@ -182,10 +214,14 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
         }
         const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
-        await client.query(`INSERT INTO ${this.dataTable} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])`, [
-          tokens.map((t) => ids.get(pgText(t))),
-          blobs,
-        ]);
+        // The blobs and the running totals, in one statement.
+        await client.query(
+          `WITH data AS (INSERT INTO ${this.dataTable} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
+           batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[]) AS b (ip, method, url, time, status))
+           ${this.addToTotals('batch', 'count(*)')}
+           SELECT 1`,
+          [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses],
+        );
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -212,15 +248,18 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return { ...summary, data: await this.codec.decode(data) };
   }
 
-  /** Counts the matches and reads the newest `limit` of them, both through the indexes (see the class comment). */
+  /**
+   * Counts the matches (from the running totals where they answer, see the class comment) and reads the newest
+   * `limit` of them through the indexes, both at once.
+   */
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
     const pool = this.connection();
     const compiled = compileCriteria(criteria);
     if (!compiled) return { total: 0, rows: [] };
     const [where, params] = conditions(compiled);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
-    const [counted, listed] = await Promise.all([
-      pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params),
+    const [total, listed] = await Promise.all([
+      this.countMatches(pool, compiled, where, params),
       limit === 0
         ? null
         : pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [
@@ -228,7 +267,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
             limit,
           ]),
     ]);
-    const total = counted.rows[0].n;
     return { total, rows: total === 0 || !listed ? [] : listed.rows };
   }
 
@@ -326,6 +364,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       if (rows.length > 0) await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
     await pool.query(`DELETE FROM ${this.tokenTable} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`);
+    if (removed.length > 0) {
+      // Totals down to zero (their hour, address or URL has no profile left), in key order as the upserts lock them.
+      for (const [table, key] of this.totals) {
+        await pool.query(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`);
+      }
+    }
     return removed;
   }
 
@@ -335,9 +379,10 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = '10s'`);
-        await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable}, ${this.tokenTable} IN ACCESS EXCLUSIVE MODE`);
+        const totals = this.totals.map(([table]) => table).join(', ');
+        await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable}, ${this.tokenTable}, ${totals} IN ACCESS EXCLUSIVE MODE`);
         const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
-        await client.query(`TRUNCATE ${this.dataTable}, ${this.profileTable}`);
+        await client.query(`TRUNCATE ${this.dataTable}, ${this.profileTable}, ${totals}`);
         // The stored tokens are free again; reservations of instances still running stay theirs.
         await client.query(`DELETE FROM ${this.tokenTable} WHERE stored`);
         await client.query('COMMIT');
@@ -349,16 +394,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     });
   }
 
+  /** From the hourly totals (a count(*) reads every row: 25 ms at a million). */
   async count(): Promise<number> {
-    const { rows } = await this.connection().query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
+    const { rows } = await this.connection().query<{ n: number }>(`SELECT coalesce(sum(n), 0)::int8 AS n FROM ${this.countTable}`);
     return rows[0].n;
   }
 
   /** Bytes of the store's tables with their indexes and TOAST (pg_total_relation_size). */
   async size(): Promise<number> {
     const { rows } = await this.connection().query<{ bytes: number }>(
-      'SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass) AS bytes',
-      [this.profileTable, this.dataTable],
+      'SELECT (SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)::int8 AS bytes',
+      [[this.profileTable, this.dataTable, ...this.totals.map(([table]) => table)]],
     );
     return rows[0].bytes;
   }
@@ -379,6 +425,88 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   }
 
   // --- internals ---------------------------------------------------------------------------------------------
+
+  /**
+   * The CTEs (each starting with a comma) adding `n` (an aggregate over `source`'s rows: `count(*)` for a
+   * write, `-count(*)` for a prune) to every running total, in key order (the class comment says why).
+   * `source` has the columns ip, method, url, time and status.
+   */
+  private addToTotals(source: string, n: string): string {
+    const add = (table: string, key: string, select: string, groups: number) => {
+      const by = Array.from({ length: groups }, (_, i) => i + 1).join(', ');
+      return `INSERT INTO ${table} AS c (${key}, n) SELECT ${select}, ${n} FROM ${source} GROUP BY ${by} ORDER BY ${by}
+             ON CONFLICT (${key}) DO UPDATE SET n = c.n + excluded.n`;
+    };
+    // A profile's method is counted as its search compares it: upper() of a "C" text, ASCII letters folded.
+    const method = `upper(method COLLATE "C")`;
+    return `
+      , hours AS (${add(this.countTable, 'hour, method, status', `time / ${HOUR}, ${method}, status`, 3)})
+      , ips AS (${add(this.ipCountTable, 'ip, method, status', `ip, ${method}, status`, 3)})
+      , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, ${this.skeletonOf}(url), ${n} FROM ${source} GROUP BY url ORDER BY url
+                 ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n)
+      , skeletons AS (${add(this.skeletonCountTable, 'skeleton', `${this.skeletonOf}(url)`, 1)})`;
+  }
+
+  /** The number of matches: from the running totals when they answer the filters, else through the indexes. */
+  private async countMatches(pool: pg.Pool, f: Compiled, where: string, params: unknown[]): Promise<number> {
+    if (f.ip === null && f.url === null && f.token === null) return this.countByHours(pool, f);
+    if (f.ip !== null && f.url === null && f.token === null && f.time === null) {
+      const values: unknown[] = [f.ip[0]];
+      const conditions = ['ip >= $1'];
+      if (f.ip[1] !== null) {
+        values.push(f.ip[1]);
+        conditions.push('ip < $2');
+      }
+      conditions.push(...totalsConditions(f, values));
+      return sumOf(pool, `${this.ipCountTable} WHERE ${conditions.join(' AND ')}`, values);
+    }
+    if (f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#')) {
+      return this.countUrl(pool, f.needle, f.url);
+    }
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params);
+    return rows[0].n;
+  }
+
+  /** Matches by method, status and time: the hourly totals, plus the rows of the partial hours at the range's ends. */
+  private async countByHours(pool: pg.Pool, f: Compiled): Promise<number> {
+    const [from, to] = f.time ?? [0, MAX_TIME];
+    const firstHour = Math.ceil(from / HOUR);
+    const lastHour = Math.floor((to + 1) / HOUR) - 1;
+    const exact = async (a: number, b: number): Promise<number> => {
+      if (a > b) return 0;
+      const [where, params] = conditions({ ...f, time: [a, b] });
+      return (await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params)).rows[0].n;
+    };
+    if (firstHour > lastHour) return exact(from, to);
+    const values: unknown[] = [firstHour, lastHour];
+    const where = ['hour BETWEEN $1 AND $2', ...totalsConditions(f, values)];
+    const counts = await Promise.all([
+      sumOf(pool, `${this.countTable} WHERE ${where.join(' AND ')}`, values),
+      exact(from, firstHour * HOUR - 1),
+      exact((lastHour + 1) * HOUR, to),
+    ]);
+    return counts[0] + counts[1] + counts[2];
+  }
+
+  /**
+   * Matches of a URL substring (without '#'), from the URL totals: a needle without digits is in a URL exactly
+   * when it is in its skeleton, so the few thousand skeletons' totals answer; with digits, the skeletons that hold
+   * the needle itself count whole, and the distinct URLs of those that may hold it (SkeletonMatcher) are checked.
+   */
+  private async countUrl(pool: pg.Pool, needle: string, like: string): Promise<number> {
+    if (!/[0-9]/.test(needle)) return sumOf(pool, `${this.skeletonCountTable} WHERE skeleton ILIKE $1`, [like]);
+    const { rows } = await pool.query<{ skeleton: string; n: number }>(`SELECT skeleton, n FROM ${this.skeletonCountTable}`);
+    const matcher = new SkeletonMatcher(needle);
+    let n = 0;
+    const check: string[] = [];
+    for (const row of rows) {
+      const match = matcher.match(row.skeleton);
+      if (match === 'all') n += row.n;
+      else if (match === 'some') check.push(row.skeleton);
+    }
+    if (check.length > 0) n += await sumOf(pool, `${this.urlCountTable} WHERE skeleton = ANY($1::text[]) AND url ILIKE $2`, [check, like]);
+    return n;
+  }
 
   private connection(): pg.Pool {
     if (!this.pool) throw new Error('The PostgreSQL profile store is not open (call open() first).');
@@ -446,6 +574,8 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           stored boolean NOT NULL DEFAULT false,               -- its profile is written
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
+      const totalsExisted = (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.countTable])).rows[0].t !== null;
+      await this.createTotals(client);
       await this.checkLayout(client);
       if (!tokensExisted) {
         // A store of the version before reservations: its tokens are in use.
@@ -462,12 +592,66 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `profiler_token_reserved ON ${this.tokenTable} (owner, reserved_at) WHERE NOT stored`,
       ];
       for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
+      // A store of the version before the running totals: counted once, here (some 2 s a million profiles).
+      if (!totalsExisted) await this.fillTotals(client);
       this.trigrams = this.options.trigramIndex !== false && (await this.createTrigramIndex(client));
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The running totals' tables and the URL skeleton function (see the class comment). */
+  private async createTotals(client: pg.PoolClient): Promise<void> {
+    // url-skeleton.ts's urlSkeleton: each run of digits after the first '/' following '//' (or of the whole
+    // text, when it has no '//') becomes one '#'.
+    await client.query(`
+      CREATE OR REPLACE FUNCTION ${this.skeletonOf}(url text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        SELECT CASE
+          WHEN a = 0 THEN regexp_replace(url, '[0-9]+', '#', 'g')
+          WHEN p = 0 THEN url
+          ELSE left(url, a + p) || regexp_replace(substr(url, a + p + 1), '[0-9]+', '#', 'g')
+        END
+        FROM (SELECT strpos(url, '//') AS a) AS authority,
+             LATERAL (SELECT CASE WHEN a = 0 THEN 0 ELSE strpos(substr(url, a + 2), '/') END AS p) AS path
+      $fn$`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.countTable} (
+        hour bigint NOT NULL,                               -- time / 3,600,000
+        method text COLLATE "C" NOT NULL,                   -- upper(), as searched
+        status integer NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (hour, method, status)
+      )`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.ipCountTable} (
+        ip text COLLATE "C" NOT NULL,
+        method text COLLATE "C" NOT NULL,
+        status integer NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (ip, method, status)
+      )`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.urlCountTable} (
+        url text COLLATE "C" PRIMARY KEY,
+        skeleton text COLLATE "C" NOT NULL,
+        n bigint NOT NULL
+      )`);
+    await client.query(`CREATE INDEX IF NOT EXISTS profiler_url_count_skeleton ON ${this.urlCountTable} (skeleton)`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.skeletonCountTable} (
+        skeleton text COLLATE "C" PRIMARY KEY,
+        n bigint NOT NULL
+      )`);
+  }
+
+  /** The running totals of the profiles already stored. */
+  private async fillTotals(client: pg.PoolClient): Promise<void> {
+    await client.query(`INSERT INTO ${this.countTable} SELECT time / ${HOUR}, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3`);
+    await client.query(`INSERT INTO ${this.ipCountTable} SELECT ip, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3`);
+    await client.query(`INSERT INTO ${this.urlCountTable} SELECT url, ${this.skeletonOf}(url), count(*) FROM ${this.profileTable} GROUP BY url`);
+    await client.query(`INSERT INTO ${this.skeletonCountTable} SELECT skeleton, sum(n) FROM ${this.urlCountTable} GROUP BY skeleton`);
   }
 
   /** The GIN trigram index of the URLs; false (logged) when pg_trgm is neither installed nor installable. */
@@ -507,6 +691,10 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status'],
       profiler_profile_data: ['id', 'data'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
+      profiler_count: ['hour', 'method', 'status', 'n'],
+      profiler_ip_count: ['ip', 'method', 'status', 'n'],
+      profiler_url_count: ['url', 'skeleton', 'n'],
+      profiler_skeleton_count: ['skeleton', 'n'],
     };
     const { rows } = await client.query<{ table: string; column: string }>(
       `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,
@@ -528,8 +716,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `WITH doomed AS (
            SELECT p.id FROM ${this.profileTable} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
-         , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id)
+         , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status)
          , freed AS (DELETE FROM ${this.tokenTable} t USING gone WHERE t.token = gone.token)
+         ${this.addToTotals('gone', '-count(*)')}
          SELECT token, time, id FROM gone`,
         params,
       );
@@ -639,6 +828,7 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
     method: method === null ? null : method.replace(/[a-z]+/g, (s) => s.toUpperCase()),
     status,
     url: needle === null ? null : `%${escapeLike(needle)}%`,
+    needle: needle ?? '',
     token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
     time: start === null && end === null ? null : ([Math.max(0, fromTime), Math.min(MAX_TIME, toTime)] as [number, number]),
   };
@@ -663,6 +853,25 @@ function conditions(f: Compiled): [string, unknown[]] {
   if (f.token) range('p.token', f.token);
   if (f.url !== null) where.push(`p.url ILIKE ${param(f.url)}`);
   return [where.length === 0 ? 'true' : where.join(' AND '), params];
+}
+
+/** The method and status conditions on a totals table, their values appended to `values` ($n numbered after them). */
+function totalsConditions(f: Compiled, values: unknown[]): string[] {
+  const where: string[] = [];
+  if (f.method !== null) {
+    values.push(f.method);
+    where.push(`method = $${values.length}`);
+  }
+  if (f.status) {
+    values.push(f.status[0], f.status[1]);
+    where.push(`status BETWEEN $${values.length - 1} AND $${values.length}`);
+  }
+  return where;
+}
+
+/** `SELECT sum(n) FROM <from>`, 0 when no row. */
+async function sumOf(pool: pg.Pool, from: string, values: unknown[]): Promise<number> {
+  return (await pool.query<{ n: number }>(`SELECT coalesce(sum(n), 0)::int8 AS n FROM ${from}`, values)).rows[0].n;
 }
 
 /** The tokens of `tokens` that are in `set`, each once, in the batch's order. */

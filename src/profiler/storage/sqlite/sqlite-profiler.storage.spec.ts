@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
-import { appendLines, SkeletonMatcher, SqliteProfilerStorage, urlSkeleton } from './sqlite-profiler.storage.js';
+import { appendLines, SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
 
 async function memoryStore(): Promise<SqliteProfilerStorage> {
   const storage = new SqliteProfilerStorage({ file: ':memory:' });

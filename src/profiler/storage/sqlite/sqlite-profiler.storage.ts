@@ -7,6 +7,7 @@ import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSin
 import { PruneWorker } from './prune-worker.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
+import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
 
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
@@ -1083,48 +1084,6 @@ function prefixed(before: string, [sql, params]: [string, unknown[]], after: str
 /** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */
 function rangeCondition(column: string, [low, high]: [string, string | null]): [string, unknown[]] {
   return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
-}
-
-/**
- * A URL's skeleton: each run of ASCII digits after the scheme, host and port (from the first '/' after '//')
- * replaced by one '#'. A needle with neither digits nor '#' occurs in a URL exactly when it occurs in its
- * skeleton: an occurrence holds no digit, so no run is inside it, and its characters are the URL's (LIKE folds
- * ASCII letters only, never into digits or '#'). The host part is kept as it is, so that a port or an address
- * (`:3000`, `127.0.0.1`) is found in the skeletons too.
- */
-export function urlSkeleton(url: string): string {
-  const authority = url.indexOf('//');
-  const path = authority < 0 ? 0 : url.indexOf('/', authority + 2);
-  if (path < 0) return url;
-  return url.slice(0, path) + url.slice(path).replace(/[0-9]+/g, '#');
-}
-
-/**
- * Which URLs of a skeleton contain a needle (with digits, without '#'), as LIKE '%needle%' matches (ASCII letters
- * folded): 'all' when the skeleton contains the needle itself (an occurrence without '#' is in every URL of the
- * skeleton); 'some' when the needle fits once each '#' is read as any digits (each run of digits of the needle
- * lies on the same digits or on a '#'); 'none' otherwise, since every URL's occurrence would give such a fit.
- */
-export class SkeletonMatcher {
-  private readonly folded: string;
-  private readonly fit: RegExp;
-
-  constructor(needle: string) {
-    this.folded = foldAscii(needle);
-    const parts = this.folded.split(/([0-9]+)/);
-    this.fit = new RegExp(parts.map((part, i) => (i % 2 === 1 ? `(?:${part}|#)` : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join(''));
-  }
-
-  match(skeleton: string): 'all' | 'some' | 'none' {
-    const folded = foldAscii(skeleton);
-    if (folded.includes(this.folded)) return 'all';
-    return this.fit.test(folded) ? 'some' : 'none';
-  }
-}
-
-/** ASCII letters in lower case, others unchanged: the case folding of SQLite's LIKE. */
-function foldAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function yieldToEventLoop(): Promise<void> {
