@@ -382,6 +382,45 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect((await b.find({ limit: 1 })).total).toBe(total);
     });
 
+    it('never deadlocks while three write and two prune the same totals for seconds, and keeps them exact', async () => {
+      // Without one locking order for the totals' rows (see addToTotals), this saw a deadlock every second.
+      const c = store(schema);
+      await c.open();
+      const methods = ['GET', 'post', 'Delete', 'PUT'];
+      let next = 0;
+      const errors: unknown[] = [];
+      let writes = 0;
+      let prunes = 0;
+      const deadline = Date.now() + 3000;
+      const writer = async (s: PostgresProfilerStorage) => {
+        while (Date.now() < deadline) {
+          const batch = Array.from({ length: 50 }, () => {
+            const n = next++;
+            return record((n % 0xffffff).toString(16).padStart(6, '0'), {
+              time: T0 + n * 1000,
+              ip: `10.0.${n % 5}.${n % 3}`,
+              method: methods[n % 4],
+              statusCode: [200, 404, 500, 302][n % 4],
+              url: `http://Localhost:${8000 + (n % 2)}/${['a', 'B', 'c-d', 'E_f'][n % 4]}/${n % 11}?q=${n % 3}`,
+            });
+          });
+          await s.write(batch).then(() => writes++, (error: unknown) => errors.push(error));
+        }
+      };
+      const pruner = async (s: PostgresProfilerStorage) => {
+        while (Date.now() < deadline) {
+          await s.prune({ maxProfiles: 500, maxAgeMs: 0, now: T0 }).then(() => prunes++, (error: unknown) => errors.push(error));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      await Promise.all([writer(a), writer(b), writer(c), pruner(a), pruner(b)]);
+      expect(errors).toEqual([]);
+      expect(writes).toBeGreaterThan(20);
+      expect(prunes).toBeGreaterThan(20);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+    });
+
     it('is cleared by one for both', async () => {
       await a.write([record('000001'), record('000002')]);
       expect(await b.clear()).toBe(2);
