@@ -179,6 +179,35 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect((await second.find({ limit: 1, url: 'orders/1' })).total).toBe(11);
     });
 
+    it('counts again, when it opens, a store whose totals an instance of the earlier version left behind, and drops its orphaned blobs', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write(Array.from({ length: 10 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i })));
+      await first.close();
+      // What an instance of the earlier version does: writes without the totals, prunes through the foreign key
+      // (gone now, so its blob stays).
+      await admin.query(
+        `INSERT INTO "${schema}".profiler_profile (token, ip, method, url, time, status) VALUES ('0000ff', '10.1.1.1', 'PUT', 'http://localhost/old', ${T0 + 50}, 201)`,
+      );
+      await admin.query(`DELETE FROM "${schema}".profiler_profile WHERE token IN ('000000', '000001')`);
+      const logger = new RecordingLogger();
+      const second = store(schema, { logger });
+      await second.open();
+      expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      expect(await second.count()).toBe(9);
+      expect((await second.find({ limit: 1, method: 'put' })).total).toBe(1);
+      const blobs = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".profiler_profile_data`);
+      expect(blobs.rows[0].n).toBe(8);
+      await second.close();
+      // Opened again, exact: nothing to say, nothing counted.
+      const quiet = new RecordingLogger();
+      await store(schema, { logger: quiet }).open();
+      expect(quiet.warnings).toEqual([]);
+    });
+
     it("computes a URL's skeleton in SQL as url-skeleton.ts does", async () => {
       const schema = newSchema();
       await store(schema).open();
