@@ -53,6 +53,24 @@ describe('Request profiler (e2e)', () => {
       expect(new Set(tokens).size).toBe(tokens.length);
     });
 
+    it('opens a profile the moment its request has terminated, its batch of late collectors run on demand, as it stood at kernel.terminate', async () => {
+      const res = await get('/').expect(200);
+      await settle();
+      const profiler = app.get(ProfilerService);
+      const profile = await profiler.load(res.headers['x-debug-token']);
+      expect(profile).not.toBeNull();
+      for (const name of ['request', 'response', 'routing', 'logs', 'events', 'performance', 'memory', 'config']) expect(profile!.data[name]).toBeDefined();
+      const called = (profile!.data.events as { called: { event: string }[] }).called.map((c) => c.event);
+      expect([...new Set(called)]).toEqual(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
+      const notified = (profile!.data.logs as { entries: { context: { event?: string } }[] }).entries.map((e) => e.context?.event).filter(Boolean);
+      expect(notified.length).toBe(called.length);
+      expect(notified).not.toContain('kernel.terminate');
+      // Stored as it was opened.
+      await profiler.flush();
+      expect((await storedProfile(app, res.headers['x-debug-token'])).data.events).toEqual(profile!.data.events);
+      expect((await profiler.stats()).pending).toBe(0);
+    });
+
     it('sends X-Debug-Token and an absolute X-Debug-Token-Link, relative for an invalid Host', async () => {
       const res = await get('/fixture/items').expect(200);
       const token = res.headers['x-debug-token'];

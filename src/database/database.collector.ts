@@ -42,6 +42,7 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
   readonly name = 'database';
   readonly label = 'Database';
   override readonly priority = 210;
+  override readonly deferrable = true;
   private readonly target: { dialect: DialectName; database: string };
 
   constructor(

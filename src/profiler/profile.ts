@@ -12,6 +12,11 @@ export class Profile {
   /** Each collector's data, by collector name, in collection order. */
   readonly data: Record<string, unknown> = {};
   statusCode = 0;
+  /**
+   * How many of the request's logs and listener calls the profile holds: those there at kernel.terminate (set
+   * then; see late-collection.ts's profiledPart).
+   */
+  cut: { logs: number; listenerCalls: number } | null = null;
 
   constructor(
     readonly token: string,

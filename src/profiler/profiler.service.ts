@@ -17,9 +17,13 @@ import { TokenPoller } from './storage/token-poller.js';
 import { TokenRegistry } from './storage/token-registry.js';
 import { TokenReservations } from './storage/token-reservations.js';
 import { Redactor } from './redaction/redactor.js';
+import { LateCollection, type LateProfile } from './late-collection.js';
 
 /** How long a page waits for the profiles still buffered to be written before it reads the store. */
 const FLUSH_WAIT_MS = 2000;
+/** Profiles whose deferrable collectors run together (LateCollection), and how long one waits at most (ms). */
+const LATE_BATCH = 50;
+const LATE_DELAY_MS = 20;
 
 /** The store's state, for the search page and the CLI. */
 export interface ProfilerStats {
@@ -55,6 +59,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   /** Shared stores only. */
   private readonly poller: TokenPoller | null;
   private readonly reservations: TokenReservations | null;
+  private readonly late = new LateCollection((late) => this.complete(late), { batch: LATE_BATCH, delayMs: LATE_DELAY_MS });
 
   constructor(
     private readonly config: AppConfig,
@@ -107,7 +112,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (!this.enabled) return;
     this.retention.stop();
     this.poller?.stop();
-    // The profiles first: the HTTP server is closed by now, so every response sent has its profile in the buffer.
+    // The profiles first: the HTTP server is closed by now, so every response sent has its profile collected or
+    // waiting here.
+    this.late.drain();
     const lost = await this.buffer.close(this.config.profiler.shutdownTimeoutMs);
     if (lost > 0) {
       this.logger.record(LogLevel.CRITICAL, 'profiler', '{lost} profile(s) were lost at shutdown: the store did not take them within {timeout} ms.', {
@@ -153,23 +160,51 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** kernel.terminate: the late collectors (logs, time, memory), then the profile goes to the store. */
+  /**
+   * kernel.terminate: the late collectors that read the moment (time, memory) now, the deferrable ones with other
+   * requests' a little later (LateCollection), then the profile goes to the store.
+   */
   finish(context: KernelContext, profile: Profile, statusCode: number): void {
     if (profile.statusCode === 0) profile.statusCode = statusCode;
+    let deferred = false;
     for (const collector of this.collectorList) {
       if (!collector.lateCollect) continue;
-      try {
-        const data = collector.lateCollect(context, profile.data[collector.name] as never);
-        if (data !== undefined) profile.data[collector.name] = data;
-      } catch (error) {
-        this.collectorFailed(collector, error, context);
-      }
+      if (collector.deferrable) {
+        deferred = true;
+        // Its place among the profile's keys is kept: the stored JSON's order is the one the dictionary knows.
+        if (!(collector.name in profile.data)) profile.data[collector.name] = undefined;
+      } else this.lateCollect(collector, context, profile);
     }
-    this.buffer.add(profile.toRecord());
+    profile.cut = { logs: context.logs.length, listenerCalls: context.listenerCalls.length };
+    const late: LateProfile = { context, profile };
+    if (deferred) this.late.add(late);
+    else this.complete(late);
+  }
+
+  private complete(late: LateProfile): void {
+    const { context, profile } = late;
+    try {
+      for (const collector of this.collectorList) {
+        if (collector.lateCollect && collector.deferrable) this.lateCollect(collector, context, profile);
+      }
+      this.buffer.add(profile.toRecord());
+    } catch (error) {
+      this.storeFailed(error);
+    }
+  }
+
+  private lateCollect(collector: DataCollector, context: KernelContext, profile: Profile): void {
+    try {
+      const data = collector.lateCollect!(context, profile.data[collector.name] as never);
+      if (data !== undefined) profile.data[collector.name] = data;
+    } catch (error) {
+      this.collectorFailed(collector, error, context);
+    }
   }
 
   /** A profile as its panels read it: each collector's compact stored form expanded (DataCollector.expand). */
   async load(token: string): Promise<ProfileRecord | null> {
+    if (this.late.has(token)) this.late.drain();
     const record = this.buffer.get(token) ?? (await this.storage.read(token));
     return record && this.expand(record);
   }
@@ -212,7 +247,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
-    const buffered = { pending: this.buffer.pending, dropped: this.buffer.dropped, unreserved: this.reservations?.unreserved ?? 0 };
+    const buffered = { pending: this.buffer.pending + this.late.pending, dropped: this.buffer.dropped, unreserved: this.reservations?.unreserved ?? 0 };
     try {
       return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
     } catch (error) {
@@ -222,6 +257,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** Writes every waiting profile now (tests, shutdown, the CLI). */
   flush(): Promise<void> {
+    this.late.drain();
     return this.buffer.flush();
   }
 
@@ -244,7 +280,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, FLUSH_WAIT_MS);
     });
-    return Promise.race([this.buffer.flush(), waited]).finally(() => clearTimeout(timer));
+    return Promise.race([this.flush(), waited]).finally(() => clearTimeout(timer));
   }
 
   private discoverCollectors(): DataCollector[] {

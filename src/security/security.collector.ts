@@ -26,6 +26,7 @@ export class SecurityCollector extends DataCollector<SecurityData> {
   readonly name = 'security';
   readonly label = 'Security';
   override readonly priority = 195;
+  override readonly deferrable = true;
 
   override lateCollect(context: KernelContext): SecurityData | undefined {
     const state = context.get<SecurityState>(SECURITY_STATE);

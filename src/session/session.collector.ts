@@ -19,6 +19,7 @@ export class SessionCollector extends DataCollector<SessionReport> {
   readonly name = 'session';
   readonly label = 'Session';
   override readonly priority = 190;
+  override readonly deferrable = true;
   override readonly emptyText = 'No session was started for this request.';
 
   override lateCollect(context: KernelContext): SessionReport | undefined {

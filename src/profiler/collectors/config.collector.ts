@@ -30,6 +30,7 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
   readonly name = 'config';
   readonly label = 'Configuration';
   override readonly priority = 100;
+  override readonly deferrable = true;
   private snapshot?: ConfigData;
 
   constructor(

@@ -52,6 +52,14 @@ export abstract class DataCollector<Data = unknown> {
   lateCollect?(context: KernelContext, collected: Data | undefined): Data | undefined;
 
   /**
+   * Whether `lateCollect` may run a few milliseconds after kernel.terminate, in a batch with other requests'
+   * (LateCollection: cheaper). Only for a collector that reads what the request left in its context (its request
+   * and response, its logs and listener calls, cut where they ended at kernel.terminate, its own extensions):
+   * nothing that goes on changing, such as the clock or the heap.
+   */
+  readonly deferrable: boolean = false;
+
+  /**
    * Bars this collector adds to the Performance timeline (queries, HTTP calls, …), read at kernel.terminate;
    * the category names the bar's colour class (`tl-<category>`).
    */

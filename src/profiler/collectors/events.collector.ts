@@ -4,6 +4,7 @@ import type { KernelContext, ListenerCall } from '../../lifecycle/kernel-context
 import { KernelEvents } from '../../lifecycle/kernel.events.js';
 import { DataCollector } from './data-collector.js';
 import { holdsSerialisedOnce, serialisedOnce } from '../storage/profile-json.js';
+import { profiledPart } from '../late-collection.js';
 
 /** A listener call as the panel shows it (times in milliseconds since the request entered the kernel). */
 export type StoredListenerCall = Omit<ListenerCall, 'tableIndex'>;
@@ -34,6 +35,7 @@ export class EventsCollector extends DataCollector<EventsData> {
   readonly name = 'events';
   readonly label = 'Events';
   override readonly priority = 260;
+  override readonly deferrable = true;
 
   constructor(private readonly dispatcher: KernelEventDispatcher) {
     super();
@@ -42,7 +44,7 @@ export class EventsCollector extends DataCollector<EventsData> {
   override lateCollect(context: KernelContext): EventsData {
     // The same array until a listener is added or removed: its JSON is written once, not in every profile.
     const table = serialisedOnce(this.dispatcher.table());
-    const calls = context.listenerCalls;
+    const calls = profiledPart(context, 'listenerCalls');
     const flat = new Array<number>(calls.length * 3);
     const stopped: number[] = [];
     for (let i = 0; i < calls.length; i++) {
@@ -77,7 +79,7 @@ export class EventsCollector extends DataCollector<EventsData> {
 
   /** The calls by name (what every profile stored before the compact form). */
   private verbose(context: KernelContext): EventsData {
-    const called = context.listenerCalls.map(({ tableIndex: _, ...call }) => call);
+    const called = profiledPart(context, 'listenerCalls').map(({ tableIndex: _, ...call }) => call);
     const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
     const notCalled: EventsData['notCalled'] = [];
     for (const [event, listener, priority] of this.dispatcher.table()) {

@@ -39,6 +39,7 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
   readonly name = 'exception';
   readonly label = 'Exception';
   override readonly priority = 280;
+  override readonly deferrable = true;
   override readonly emptyText = 'No exception was thrown while handling this request.';
 
   constructor(

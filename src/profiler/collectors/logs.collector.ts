@@ -9,6 +9,7 @@ import { Redactor } from '../redaction/redactor.js';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';
+import { profiledPart } from '../late-collection.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -48,10 +49,12 @@ export class LogsCollector extends DataCollector<LogsData> {
   readonly name = 'logs';
   readonly label = 'Logs';
   override readonly priority = 270;
+  override readonly deferrable = true;
 
   override lateCollect(context: KernelContext): LogsData {
-    const counts = countLogs(context.logs);
-    const kept = context.logs.slice(0, MAX_ENTRIES);
+    const logs = profiledPart(context, 'logs');
+    const counts = countLogs(logs);
+    const kept = logs.slice(0, MAX_ENTRIES);
     const visible = pathSegments(context.request.pathInfo);
     const timeBase = context.startedAt;
     return {
@@ -65,7 +68,7 @@ export class LogsCollector extends DataCollector<LogsData> {
           context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
           time: entry.timestamp,
         }),
-      truncated: context.logs.length - kept.length,
+      truncated: logs.length - kept.length,
       counts,
     };
   }

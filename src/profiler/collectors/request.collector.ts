@@ -39,6 +39,7 @@ export class RequestCollector extends DataCollector<RequestData> {
   readonly name = 'request';
   readonly label = 'Request';
   override readonly priority = 300;
+  override readonly deferrable = true;
 
   override lateCollect(context: KernelContext): RequestData {
     const request = context.request;

@@ -23,6 +23,7 @@ export class ResponseCollector extends DataCollector<ResponseData> {
   readonly name = 'response';
   readonly label = 'Response';
   override readonly priority = 290;
+  override readonly deferrable = true;
 
   override lateCollect(context: KernelContext): ResponseData {
     const res = context.res;

@@ -24,6 +24,7 @@ export class RoutingCollector extends DataCollector<RoutingData> {
   readonly name = 'routing';
   readonly label = 'Routing';
   override readonly priority = 250;
+  override readonly deferrable = true;
 
   constructor(private readonly table: RouteTable) {
     super();

@@ -29,6 +29,7 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
   readonly name = 'templates';
   readonly label = 'Templates';
   override readonly priority = 220;
+  override readonly deferrable = true;
 
   constructor(private readonly adapterHost: HttpAdapterHost) {
     super();

@@ -25,6 +25,7 @@ export class CartCollector extends DataCollector<CartProfile> {
   readonly name = 'cart';
   readonly label = 'Cart';
   override readonly priority = 150;
+  override readonly deferrable = true;
   override readonly emptyText = 'This request did not look at a cart (the visitor has none, or the page does not show it).';
 
   override lateCollect(context: KernelContext): CartProfile | undefined {
