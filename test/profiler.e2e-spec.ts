@@ -4,6 +4,7 @@ import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
 import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
 import { ProfilerFixturesModule } from './fixtures/profiler-fixtures.module.js';
+import { FailingCollectorModule } from './fixtures/failing-collector.module.js';
 import { createTestApp } from './support/create-test-app.js';
 import { settle, storedProfile, storedProfiles } from './support/profiler.js';
 
@@ -69,6 +70,25 @@ describe('Request profiler (e2e)', () => {
       await profiler.flush();
       expect((await storedProfile(app, res.headers['x-debug-token'])).data.events).toEqual(profile!.data.events);
       expect((await profiler.stats()).pending).toBe(0);
+    });
+
+    it("logs a late collector's failure in its own profile, which is stored with the other collectors' data", async () => {
+      await app.close();
+      app = await createTestApp({ imports: [KernelFixturesModule, ProfilerFixturesModule, FailingCollectorModule] });
+      const failed = await get('/pfx/page?collector=fail').expect(200);
+      const fine = await get('/pfx/page').expect(200);
+      await app.get(ProfilerService).flush();
+      const profile = await storedProfile(app, failed.headers['x-debug-token']);
+      expect(profile.data.failing).toBeUndefined();
+      expect(profile.data.request).toBeDefined();
+      const entries = (profile.data.logs as { entries: { level: number; channel: string; message: string; context: Record<string, unknown> }[] }).entries;
+      const failure = entries.filter((e) => e.channel === 'profiler');
+      expect(failure).toHaveLength(1);
+      expect(failure[0]).toMatchObject({ message: 'Collector "{collector}" failed: {message}', context: { collector: 'failing', message: 'Error: Collector fixture failed on purpose' } });
+      expect((profile.data.logs as { counts: { errors: number } }).counts.errors).toBe(1);
+      const other = await storedProfile(app, fine.headers['x-debug-token']);
+      expect(other.data.failing).toEqual({ ok: true });
+      expect((other.data.logs as { entries: { channel: string }[] }).entries.some((e) => e.channel === 'profiler')).toBe(false);
     });
 
     it('sends X-Debug-Token and an absolute X-Debug-Token-Link, relative for an invalid Host', async () => {

@@ -64,6 +64,17 @@ describe('profiledPart', () => {
     expect(context.listenerCalls).toHaveLength(2);
   });
 
+  it("adds to the logs its own late collectors' failures, logged after the cut", () => {
+    const { context, profile } = late('0000ac');
+    context.logs.push(new LogEntry(LogLevel.INFO, 'app', 'before', {}, 0));
+    profile.cut = { logs: 1, listenerCalls: 0 };
+    context.logs.push(new LogEntry(LogLevel.DEBUG, 'event', 'terminate', {}, 0));
+    const failure = new LogEntry(LogLevel.ERROR, 'profiler', 'Collector "x" failed', {}, 0);
+    context.logs.push(failure);
+    profile.lateLogs = [failure];
+    expect(profiledPart(context, 'logs').map((l) => l.template)).toEqual(['before', 'Collector "x" failed']);
+  });
+
   it('gives the arrays themselves while the profile is not cut, or nothing came after', () => {
     const { context, profile } = late('0000ab');
     context.logs.push(new LogEntry(LogLevel.INFO, 'app', 'only', {}, 0));

@@ -62,11 +62,14 @@ export class LateCollection {
 /**
  * The request's logs or listener calls its profile holds: those there at kernel.terminate (the kernel records
  * kernel.terminate's own calls after its listeners, the profiler's the last of them, have run; a deferrable
- * collector runs later). The array itself when nothing came after.
+ * collector runs later), and of the logs the failures of its own late collectors after them. The array itself
+ * when nothing came after.
  */
 export function profiledPart<K extends 'logs' | 'listenerCalls'>(context: KernelContext, kind: K): KernelContext[K] {
   const all = context[kind];
-  const cut = Profile.of(context)?.cut;
-  const n = cut ? cut[kind] : all.length;
-  return (n < all.length ? all.slice(0, n) : all) as KernelContext[K];
+  const profile = Profile.of(context);
+  const n = profile?.cut ? profile.cut[kind] : all.length;
+  const part = n < all.length ? all.slice(0, n) : all;
+  if (kind === 'logs' && profile?.lateLogs) return [...part, ...profile.lateLogs] as KernelContext[K];
+  return part as KernelContext[K];
 }

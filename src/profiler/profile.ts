@@ -1,4 +1,5 @@
 import type { KernelContext } from '../lifecycle/kernel-context.js';
+import type { LogEntry } from '../lifecycle/logging/log-entry.js';
 import type { ProfileRecord } from './storage/profile-record.js';
 
 /** Where a request's profile lives on its KernelContext. */
@@ -17,6 +18,8 @@ export class Profile {
    * then; see late-collection.ts's profiledPart).
    */
   cut: { logs: number; listenerCalls: number } | null = null;
+  /** Entries its late collectors logged after the cut (a collector failing): the request's, so the profile's. */
+  lateLogs: LogEntry[] | null = null;
 
   constructor(
     readonly token: string,

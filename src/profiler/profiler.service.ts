@@ -6,6 +6,7 @@ import type { KernelContext } from '../lifecycle/kernel-context.js';
 import type { ResponseHandle } from '../lifecycle/http/response-handle.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../lifecycle/logging/log-level.js';
+import type { LogEntry } from '../lifecycle/logging/log-entry.js';
 import { classOf, messageOf } from '../lifecycle/errors/exception-status.js';
 import { DataCollector } from './collectors/data-collector.js';
 import { Profile, PROFILE } from './profile.js';
@@ -185,7 +186,10 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const { context, profile } = late;
     try {
       for (const collector of this.collectorList) {
-        if (collector.lateCollect && collector.deferrable) this.lateCollect(collector, context, profile);
+        if (!collector.lateCollect || !collector.deferrable) continue;
+        const failure = this.lateCollect(collector, context, profile);
+        // Logged after the cut, yet the request's own: its Logs panel shows it, as when collectors ran at once.
+        if (failure) (profile.lateLogs ??= []).push(failure);
       }
       this.buffer.add(profile.toRecord());
     } catch (error) {
@@ -193,12 +197,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private lateCollect(collector: DataCollector, context: KernelContext, profile: Profile): void {
+  /** Its failure's log entry, if it failed. */
+  private lateCollect(collector: DataCollector, context: KernelContext, profile: Profile): LogEntry | undefined {
     try {
       const data = collector.lateCollect!(context, profile.data[collector.name] as never);
       if (data !== undefined) profile.data[collector.name] = data;
+      return undefined;
     } catch (error) {
-      this.collectorFailed(collector, error, context);
+      return this.collectorFailed(collector, error, context);
     }
   }
 
@@ -298,8 +304,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return found.map((c, i) => ({ c, i })).sort((a, b) => b.c.priority - a.c.priority || a.i - b.i).map(({ c }) => c);
   }
 
-  private collectorFailed(collector: DataCollector, error: unknown, context: KernelContext): void {
-    this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" failed: {message}', {
+  private collectorFailed(collector: DataCollector, error: unknown, context: KernelContext): LogEntry {
+    return this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" failed: {message}', {
       collector: collector.name,
       message: `${classOf(error)}: ${messageOf(error)}`,
       exception: error,
