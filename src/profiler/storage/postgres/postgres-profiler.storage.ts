@@ -664,22 +664,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         FROM (SELECT strpos(url, '//') AS a) AS authority,
              LATERAL (SELECT CASE WHEN a = 0 THEN 0 ELSE strpos(substr(url, a + 2), '/') END AS p) AS path
       $fn$`);
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.countTable} (
-        hour bigint NOT NULL,                               -- time / 3,600,000
-        method text COLLATE "C" NOT NULL,                   -- upper(), as searched
-        status integer NOT NULL,
-        n bigint NOT NULL,
-        PRIMARY KEY (hour, method, status)
-      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.ipCountTable} (
-        ip text COLLATE "C" NOT NULL,
-        method text COLLATE "C" NOT NULL,
-        status integer NOT NULL,
-        n bigint NOT NULL,
-        PRIMARY KEY (ip, method, status)
-      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+    // Per hour (time / 3,600,000) and per IP, each by method (upper(), as searched) and status.
+    for (const [table, key] of [[this.countTable, 'hour bigint'], [this.ipCountTable, 'ip text COLLATE "C"']]) {
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${table} (
+          ${key} NOT NULL,
+          method text COLLATE "C" NOT NULL,
+          status integer NOT NULL,
+          n bigint NOT NULL,
+          PRIMARY KEY (${key.split(' ')[0]}, method, status)
+        ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+    }
     await client.query(`
       CREATE TABLE IF NOT EXISTS ${this.urlCountTable} (
         url text COLLATE "C" PRIMARY KEY,
