@@ -55,7 +55,7 @@ describe('profiledPart', () => {
     const { context, profile } = late('0000aa');
     context.logs.push(new LogEntry(LogLevel.INFO, 'app', 'before', {}, 0));
     context.listenerCalls.push(call('kernel.response'));
-    profile.cut = { logs: 1, listenerCalls: 1 };
+    profile.cut = { logs: 1, listenerCalls: 1, elapsed: 0 };
     context.logs.push(new LogEntry(LogLevel.DEBUG, 'event', 'after', {}, 0));
     context.listenerCalls.push(call('kernel.terminate'));
     expect(profiledPart(context, 'logs').map((l) => l.template)).toEqual(['before']);
@@ -67,7 +67,7 @@ describe('profiledPart', () => {
   it("adds to the logs its own late collectors' failures, logged after the cut", () => {
     const { context, profile } = late('0000ac');
     context.logs.push(new LogEntry(LogLevel.INFO, 'app', 'before', {}, 0));
-    profile.cut = { logs: 1, listenerCalls: 0 };
+    profile.cut = { logs: 1, listenerCalls: 0, elapsed: 0 };
     context.logs.push(new LogEntry(LogLevel.DEBUG, 'event', 'terminate', {}, 0));
     const failure = new LogEntry(LogLevel.ERROR, 'profiler', 'Collector "x" failed', {}, 0);
     context.logs.push(failure);
@@ -79,7 +79,7 @@ describe('profiledPart', () => {
     const { context, profile } = late('0000ab');
     context.logs.push(new LogEntry(LogLevel.INFO, 'app', 'only', {}, 0));
     expect(profiledPart(context, 'logs')).toBe(context.logs);
-    profile.cut = { logs: 1, listenerCalls: 0 };
+    profile.cut = { logs: 1, listenerCalls: 0, elapsed: 0 };
     expect(profiledPart(context, 'logs')).toBe(context.logs);
     expect(profiledPart(context, 'listenerCalls')).toBe(context.listenerCalls);
   });

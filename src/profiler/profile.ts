@@ -15,9 +15,9 @@ export class Profile {
   statusCode = 0;
   /**
    * How many of the request's logs and listener calls the profile holds: those there at kernel.terminate (set
-   * then; see late-collection.ts's profiledPart).
+   * then; see late-collection.ts's profiledPart), and the request's time then (the Performance panel's total).
    */
-  cut: { logs: number; listenerCalls: number } | null = null;
+  cut: { logs: number; listenerCalls: number; elapsed: number } | null = null;
   /** Entries its late collectors logged after the cut (a collector failing): the request's, so the profile's. */
   lateLogs: LogEntry[] | null = null;
 

@@ -162,7 +162,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * kernel.terminate: the late collectors that read the moment (time, memory) now, the deferrable ones with other
+   * kernel.terminate: the late collectors that read the moment (memory) now, the deferrable ones with other
    * requests' a little later (LateCollection), then the profile goes to the store.
    */
   finish(context: KernelContext, profile: Profile, statusCode: number): void {
@@ -176,7 +176,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         if (!(collector.name in profile.data)) profile.data[collector.name] = undefined;
       } else this.lateCollect(collector, context, profile);
     }
-    profile.cut = { logs: context.logs.length, listenerCalls: context.listenerCalls.length };
+    profile.cut = { logs: context.logs.length, listenerCalls: context.listenerCalls.length, elapsed: context.elapsed() };
     const late: LateProfile = { context, profile };
     if (deferred) this.late.add(late);
     else this.complete(late);

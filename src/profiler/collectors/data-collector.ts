@@ -54,8 +54,8 @@ export abstract class DataCollector<Data = unknown> {
   /**
    * Whether `lateCollect` may run a few milliseconds after kernel.terminate, in a batch with other requests'
    * (LateCollection: cheaper). Only for a collector that reads what the request left in its context (its request
-   * and response, its logs and listener calls, cut where they ended at kernel.terminate, its own extensions):
-   * nothing that goes on changing, such as the clock or the heap.
+   * and response, its logs and listener calls, cut where they ended at kernel.terminate, its own extensions, its
+   * time then as `Profile.cut.elapsed`): nothing that goes on changing, such as the clock or the heap.
    */
   readonly deferrable: boolean = false;
 

@@ -1,4 +1,6 @@
-import { timelineSvg } from './performance.collector.js';
+import { KernelContext } from '../../lifecycle/kernel-context.js';
+import { Profile, PROFILE } from '../profile.js';
+import { PerformanceCollector, timelineSvg } from './performance.collector.js';
 
 describe('timelineSvg', () => {
   const data = {
@@ -21,5 +23,19 @@ describe('timelineSvg', () => {
     // 560 px for 10 ms: the controller bar starts at 330 + 2 × 56 and is 5 × 56 wide
     expect(svg).toContain('<rect x="442.0" y="57" width="280.0"');
     expect(svg).toContain('Total 10.00 ms');
+  });
+});
+
+describe('PerformanceCollector.lateCollect', () => {
+  it("takes the total from the request's time at kernel.terminate, not from when it runs (in a later batch)", async () => {
+    const collector = new PerformanceCollector({ collectors: [] } as never);
+    const context = new KernelContext({} as never, 'en');
+    const profile = new Profile('0000aa', null, '127.0.0.1', 'GET', '/', 0);
+    context.set(PROFILE, profile);
+    profile.cut = { logs: 0, listenerCalls: 0, elapsed: 12.5 };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(collector.lateCollect(context).total).toBe(12.5);
+    profile.cut = null;
+    expect(collector.lateCollect(context).total).toBeGreaterThanOrEqual(20);
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import escapeHtml from 'escape-html';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
+import { Profile } from '../profile.js';
 import { DataCollector, type PanelBadge, type TimelineBar } from './data-collector.js';
 import { ProfilerService } from '../profiler.service.js';
 import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
@@ -44,6 +45,7 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
   readonly name = 'performance';
   readonly label = 'Performance';
   override readonly priority = 240;
+  override readonly deferrable = true;
 
   constructor(private readonly profiler: ProfilerService) {
     super();
@@ -60,7 +62,8 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
       if (collector.timeline) sections.push(...collector.timeline(context));
     }
     const response = context.listenerCalls.find((c) => c.event === 'kernel.response');
-    return { version: 2, total: context.elapsed(), untilResponse: response ? response.start : null, sections };
+    // The request's time at kernel.terminate (read then: this runs later, in a batch).
+    return { version: 2, total: Profile.of(context)?.cut?.elapsed ?? context.elapsed(), untilResponse: response ? response.start : null, sections };
   }
 
   override expand(stored: unknown, record: ProfileRecord): PerformanceData {
