@@ -22,7 +22,6 @@ export interface LateCollectionOptions {
  */
 export class LateCollection {
   private queue: LateProfile[] = [];
-  private readonly tokens = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -34,13 +33,13 @@ export class LateCollection {
     return this.queue.length;
   }
 
+  /** Looked through, not indexed: asked only when a profile is opened, and at most `batch` wait. */
   has(token: string): boolean {
-    return this.tokens.has(token);
+    return this.queue.some((late) => late.profile.token === token);
   }
 
   add(late: LateProfile): void {
     this.queue.push(late);
-    this.tokens.add(late.profile.token);
     if (this.queue.length >= this.options.batch) this.drain();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.drain(), this.options.delayMs);
@@ -54,7 +53,6 @@ export class LateCollection {
     this.timer = null;
     const queue = this.queue;
     this.queue = [];
-    this.tokens.clear();
     for (const late of queue) this.complete(late);
   }
 }
