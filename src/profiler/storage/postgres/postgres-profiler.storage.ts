@@ -35,6 +35,10 @@ export interface PostgresProfilerStorageOptions {
 }
 
 /** Times are clamped to [0, 2^42) ms, as the SQLite store does, so both stores return the same values. */
+/** The most profiles findUrl reads by their URLs (and so the most URLs countUrl hands back). */
+const EXACT_LIST_MAX = 5000;
+/** Up to this many profiles in the skeletons that may hold a needle, countUrl checks their URLs one by one. */
+const CHECK_BY_SKELETON_MAX = 5000;
 /** Rows deleted per prune statement: each is its own short transaction. */
 const PRUNE_CHUNK = 2000;
 /** Tokens read per query by allTokens(). */
@@ -88,7 +92,8 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * a status, a time range, with the rows of the partial hours at a range's ends counted from the time index), per
  * IP × method × status (`profiler_ip_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
  * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts). Other combinations count through the
- * indexes. A write adds to them and a prune subtracts from them in the statements that insert and delete the
+ * indexes. A URL substring alone is counted first: when its profiles are few, the totals name their URLs, and
+ * the newest are read through a plain index of the URLs rather than the trigram index (findUrl). A write adds to them and a prune subtracts from them in the statements that insert and delete the
  * rows (so within their transactions), both through upserts in key order: concurrent writers and pruners
  * lock the total rows they share in one order, and so never deadlock. Rows down to zero are deleted at the
  * end of a prune.
@@ -263,6 +268,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     if (!compiled) return { total: 0, rows: [] };
     const [where, params] = conditions(compiled);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
+    if (urlAlone(compiled)) return this.findUrl(pool, compiled, where, params, limit);
     const [total, listed] = await Promise.all([
       this.countMatches(pool, compiled, where, params),
       limit === 0
@@ -486,9 +492,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       conditions.push(...totalsConditions(f, values));
       return sumOf(pool, `${this.ipCountTable} WHERE ${conditions.join(' AND ')}`, values);
     }
-    if (f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#')) {
-      return this.countUrl(pool, f.needle, f.url);
-    }
+    if (urlAlone(f)) return (await this.countUrl(pool, f.needle, f.url!)).n;
     const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params);
     return rows[0].n;
   }
@@ -518,20 +522,71 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * Matches of a URL substring (without '#'), from the URL totals: a needle without digits is in a URL exactly
    * when it is in its skeleton, so the few thousand skeletons' totals answer; with digits, the skeletons that hold
    * the needle itself count whole, and the distinct URLs of those that may hold it (SkeletonMatcher) are checked.
+   * With `listing`, the matching URLs come back too when their profiles are few (findUrl reads them by URL).
    */
-  private async countUrl(pool: pg.Pool, needle: string, like: string): Promise<number> {
-    if (!/[0-9]/.test(needle)) return sumOf(pool, `${this.skeletonCountTable} WHERE skeleton ILIKE $1`, [like]);
+  private async countUrl(pool: pg.Pool, needle: string, like: string, listing = false): Promise<{ n: number; urls: string[] | null }> {
+    const whole: string[] = [];
+    let n = 0;
+    if (!/[0-9]/.test(needle)) {
+      const { rows } = await pool.query<{ skeleton: string; n: number }>(`SELECT skeleton, n FROM ${this.skeletonCountTable} WHERE skeleton ILIKE $1`, [like]);
+      for (const row of rows) {
+        whole.push(row.skeleton);
+        n += row.n;
+      }
+      return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
+    }
     const { rows } = await pool.query<{ skeleton: string; n: number }>(`SELECT skeleton, n FROM ${this.skeletonCountTable}`);
     const matcher = new SkeletonMatcher(needle);
-    let n = 0;
+    let checking = 0;
     const check: string[] = [];
     for (const row of rows) {
       const match = matcher.match(row.skeleton);
-      if (match === 'all') n += row.n;
-      else if (match === 'some') check.push(row.skeleton);
+      if (match === 'all') {
+        whole.push(row.skeleton);
+        n += row.n;
+      } else if (match === 'some') {
+        check.push(row.skeleton);
+        checking += row.n;
+      }
     }
-    if (check.length > 0) n += await sumOf(pool, `${this.urlCountTable} WHERE skeleton = ANY($1::text[]) AND url ILIKE $2`, [check, like]);
-    return n;
+    if (check.length === 0) return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
+    // The skeletons' URLs are checked one by one when they are few (their profiles bound them); else through the
+    // trigram index, which may walk long lists (10 ms for a product slug) but reads only the candidates. The
+    // planner would take both and intersect them, paying for the lists anyway: `url || ''` keeps the index out.
+    const url = checking <= CHECK_BY_SKELETON_MAX ? `url || ''` : 'url';
+    // The URLs found come back too, as many as findUrl may read by (matching URLs are fewer than their profiles).
+    const { rows: checked } = await pool.query<{ n: number; urls: string[] | null }>(
+      `WITH matches AS (SELECT url, n FROM ${this.urlCountTable} WHERE skeleton = ANY($1::text[]) AND ${url} ILIKE $2 AND n > 0)
+       SELECT coalesce(sum(n), 0)::int8 AS n, (SELECT array_agg(url) FROM (SELECT url FROM matches LIMIT ${EXACT_LIST_MAX}) AS few) AS urls FROM matches`,
+      [check, like],
+    );
+    n += checked[0].n;
+    return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, checked[0].urls ?? []) : null };
+  }
+
+  /** The URLs of `skeletons` that have profiles, and `more`. */
+  private async urlsOf(pool: pg.Pool, skeletons: string[], more: string[]): Promise<string[]> {
+    if (skeletons.length === 0) return more;
+    const { rows } = await pool.query<{ url: string }>(`SELECT url FROM ${this.urlCountTable} WHERE skeleton = ANY($1::text[]) AND n > 0`, [skeletons]);
+    return [...more, ...rows.map((row) => row.url)];
+  }
+
+  /**
+   * A URL substring alone: counted first (countUrl, a few milliseconds). When its profiles are few, their URLs
+   * are known then, and the newest are read through those URLs' index: the trigram index may walk the long lists
+   * of the trigrams a needle shares with every product URL (20 to 75 ms at a million profiles for `wool-hat`).
+   * Otherwise the planner reads the time index backwards, as it does for common needles.
+   */
+  private async findUrl(pool: pg.Pool, f: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
+    const { n: total, urls } = await this.countUrl(pool, f.needle, f.url!, limit > 0);
+    if (total === 0 || limit === 0) return { total, rows: [] };
+    const { rows } =
+      urls !== null
+        ? // `p.time + 0`: the planner, misjudging how many profiles a URL has, would read the time index
+          // backwards (270,000 rows for 38 matches); these are at most EXACT_LIST_MAX, sorted in memory.
+          await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE p.url = ANY($1::text[]) ORDER BY p.time + 0 DESC, p.id DESC LIMIT $2`, [urls, limit])
+        : await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
+    return { total, rows };
   }
 
   private connection(): pg.Pool {
@@ -622,6 +677,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `profiler_profile_method ON ${this.profileTable} (upper(method), time, id)`,
         `profiler_profile_status ON ${this.profileTable} (status, time, id)`,
         `profiler_profile_parent ON ${this.profileTable} (parent, time, id) WHERE parent IS NOT NULL`,
+        // The URL alone: used for a rare URL's few profiles (findUrl), so no (time, id) after it; its equal keys
+        // are then deduplicated, at a fifth of the size.
+        `profiler_profile_url_exact ON ${this.profileTable} (url)`,
         // The reservations not written: few (instances × their pool), found without reading the stored ones.
         `profiler_token_reserved ON ${this.tokenTable} (owner, reserved_at) WHERE NOT stored`,
       ];
@@ -720,6 +778,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         }
         if (extensionSchema === null) throw new Error('pg_trgm is not installed');
         await client.query(`CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.profileTable} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
+        // The distinct URLs' too: counting a needle with digits checks the URLs of the skeletons that may hold it,
+        // tens of thousands for `orders/4242` (countUrl).
+        await client.query(`CREATE INDEX IF NOT EXISTS profiler_url_count_url ON ${this.urlCountTable} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
         await client.query('RELEASE SAVEPOINT trigrams');
         return true;
       } catch (error) {
@@ -904,6 +965,11 @@ function conditions(f: Compiled): [string, unknown[]] {
   if (f.token) range('p.token', f.token);
   if (f.url !== null) where.push(`p.url ILIKE ${param(f.url)}`);
   return [where.length === 0 ? 'true' : where.join(' AND '), params];
+}
+
+/** A URL substring without '#' and no other filter: counted from the URL totals (countUrl). */
+function urlAlone(f: Compiled): boolean {
+  return f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#');
 }
 
 /** The method and status conditions on a totals table, their values appended to `values` ($n numbered after them). */
