@@ -164,6 +164,22 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await second.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
     });
 
+    it("drops, when it opens, the stored tokens' rows of the layout before, and still refuses those tokens", async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write([record('000001'), record('000002')]);
+      expect(await first.reserveTokens(['000003'])).toEqual(['000003']);
+      await first.close();
+      // As the layout before left them: a row per stored token, and one reservation of a running instance.
+      await admin.query(`INSERT INTO "${schema}".profiler_token (token, owner, stored) VALUES ('000001', '', true), ('000002', '', true), ('000004', 'other', false)`);
+      const second = store(schema);
+      await second.open();
+      const { rows } = await admin.query(`SELECT token, owner, stored FROM "${schema}".profiler_token ORDER BY token`);
+      expect(rows).toEqual([{ token: '000004', owner: 'other', stored: false }]);
+      expect(await second.reserveTokens(['000001', '000002', '000004', '000005'])).toEqual(['000005']);
+    });
+
     it('counts the profiles of a store made before the running totals when it opens', async () => {
       const schema = newSchema();
       const first = store(schema);
@@ -351,6 +367,33 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       a = store(schema);
       b = store(schema);
       await Promise.all([a.open(), b.open()]);
+    });
+
+    it('refuses a reservation of a token whose write commits while the reservation waits for it, and grants none while it rolls back', async () => {
+      expect(await a.reserveTokens(['00000a', '00000b'])).toEqual(['00000a', '00000b']);
+      // A's writes, held open: each claims its reservation (deletes its row) and inserts the profile.
+      const writing = async (token: string) => {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        await client.query('BEGIN');
+        await client.query(`DELETE FROM "${schema}".profiler_token WHERE token = $1`, [token]);
+        await client.query(`INSERT INTO "${schema}".profiler_profile (token, ip, method, url, time, status) VALUES ($1, '127.0.0.1', 'GET', 'http://localhost/', $2, 200)`, [token, T0]);
+        return client;
+      };
+      for (const [token, end] of [['00000a', 'COMMIT'], ['00000b', 'ROLLBACK']] as const) {
+        const client = await writing(token);
+        let settled = false;
+        const reserving = b.reserveTokens([token]).finally(() => {
+          settled = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(settled).toBe(false);
+        await client.query(end);
+        await client.end();
+        expect(await reserving).toEqual([]);
+      }
+      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.owner]);
+      expect(rows).toEqual([{ token: '00000b', a: true }]);
     });
 
     it('reads and finds from one what the other wrote', async () => {

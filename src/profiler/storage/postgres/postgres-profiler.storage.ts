@@ -79,12 +79,13 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * for the URL substring (ILIKE on a "C"-collated column: ASCII letters fold, as LIKE does in SQLite). Retention
  * deletes in chunks of PRUNE_CHUNK rows, `FOR UPDATE SKIP LOCKED`, so every instance may prune at once.
  *
- * Tokens are reserved before they are sent: `profiler_token` holds every token in use, stored (`stored`) or only
- * reserved by one instance (`owner`, a random id per store object). Its primary key is the one arbiter: a token
- * is reserved (`reserveTokens`) only if no row has it, and a write claims its tokens in the same transaction (a
- * new row, or this owner's reservation, marked stored), so a token reserved by one instance is never written by
- * another. A row goes with its profile (prune, clear); unwritten reservations go back on close(), and prune()
- * removes those abandoned for ABANDONED_RESERVATION (a crashed instance's).
+ * Tokens are reserved before they are sent: `profiler_token` holds the tokens reserved and not yet written, each
+ * by one instance (`owner`, a random id per store object); a stored token is the profile's (its unique token).
+ * A token is reserved (`reserveTokens`) only if no row has it (the primary key) and no profile has it (checked
+ * after the insert, see there); a write claims its tokens in its transaction (this owner's reservations deleted,
+ * other tokens held by a row until it commits), so a token reserved by one instance is never written by another.
+ * Unwritten reservations go back on close(), and prune() removes those abandoned for ABANDONED_RESERVATION (a
+ * crashed instance's).
  *
  * Counting the matches of a search ("N results found") through an index reads every match: at a million
  * profiles, 25 ms for all of them and 60 for a common method. So, as the SQLite store does, running totals
@@ -195,18 +196,27 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
-        // Claim the tokens: new ones, or this instance's reservations not yet written. Another instance's
-        // reservation or a stored token is refused (a row of someone else's is locked until its writer is done).
-        const claimed = await client.query<{ token: string }>(
-          `INSERT INTO ${this.tokenTable} AS t (token, owner, stored) SELECT token, $2, true FROM unnest($1::text[]) AS token
-           ORDER BY token -- the same order in every batch: two claims of shared tokens queue, never deadlock
-           ON CONFLICT (token) DO UPDATE SET stored = true WHERE t.owner = excluded.owner AND NOT t.stored
-           RETURNING token`,
+        // Claim the tokens. This instance's reservations go: from now on the profile holds the token. Any other
+        // token gets a row for the rest of the transaction, refused if another instance has it reserved (a row
+        // being claimed by someone else is locked until its writer is done); a token already stored has no row,
+        // and the profile's unique token refuses it below.
+        const mine = await client.query<{ token: string }>(
+          `DELETE FROM ${this.tokenTable} WHERE token = ANY($1::text[]) AND owner = $2 AND NOT stored RETURNING token`,
           [tokens.map(pgText), this.owner],
         );
-        if (claimed.rows.length < profiles.length) {
-          const ours = new Set(claimed.rows.map((r) => r.token));
-          throw new DuplicateTokenError(tokens.filter((t) => !ours.has(pgText(t))));
+        const claimed = new Set(mine.rows.map((r) => r.token));
+        const others = tokens.map(pgText).filter((t) => !claimed.has(t));
+        if (others.length > 0) {
+          const taken = await client.query<{ token: string }>(
+            `INSERT INTO ${this.tokenTable} (token, owner) SELECT token, $2 FROM unnest($1::text[]) AS token
+             ORDER BY token -- the same order in every batch: two claims of shared tokens queue, never deadlock
+             ON CONFLICT (token) DO NOTHING RETURNING token`,
+            [others, this.owner],
+          );
+          if (taken.rows.length < others.length) {
+            const ours = new Set(taken.rows.map((r) => r.token));
+            throw new DuplicateTokenError(tokens.filter((t) => !claimed.has(pgText(t)) && !ours.has(pgText(t))));
+          }
         }
         const inserted = await client.query<{ id: number; token: string }>(
           `INSERT INTO ${this.profileTable} (token, parent, ip, method, url, time, status)
@@ -223,6 +233,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           const written = new Set(inserted.rows.map((r) => r.token));
           throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
         }
+        if (others.length > 0) await client.query(`DELETE FROM ${this.tokenTable} WHERE token = ANY($1::text[]) AND owner = $2`, [others, this.owner]);
         const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
         // The blobs and the running totals, in one statement.
         await client.query(
@@ -318,7 +329,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].id) : cursor };
   }
 
-  /** Inserts a reservation row per free token (one statement); the primary key refuses the others. */
+  /**
+   * Inserts a reservation row per token no other instance has reserved (the primary key refuses the others),
+   * then gives back those whose profile is stored. The second statement sees every write committed before it:
+   * one that claimed a token while the insert waited on its row has committed by then.
+   */
   override async reserveTokens(tokens: readonly string[]): Promise<string[]> {
     const pool = this.connection();
     const valid = [...new Set(tokens.filter((t) => typeof t === 'string' && !hasNul(t)))];
@@ -327,7 +342,13 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       `INSERT INTO ${this.tokenTable} (token, owner) SELECT unnest($1::text[]), $2 ON CONFLICT (token) DO NOTHING RETURNING token`,
       [valid, this.owner],
     );
+    if (rows.length === 0) return [];
     const reserved = new Set(rows.map((r) => r.token));
+    const { rows: stored } = await pool.query<{ token: string }>(
+      `DELETE FROM ${this.tokenTable} t USING ${this.profileTable} p WHERE t.token = ANY($1::text[]) AND t.owner = $2 AND p.token = t.token RETURNING t.token`,
+      [[...reserved], this.owner],
+    );
+    for (const { token } of stored) reserved.delete(token);
     return valid.filter((t) => reserved.has(t));
   }
 
@@ -394,7 +415,8 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable}, ${this.tokenTable}, ${totals} IN ACCESS EXCLUSIVE MODE`);
         const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable}`);
         await client.query(`TRUNCATE ${this.dataTable}, ${this.profileTable}, ${totals}`);
-        // The stored tokens are free again; reservations of instances still running stay theirs.
+        // The stored tokens are free again (rows of stored tokens: a store of the layout before, see open());
+        // reservations of instances still running stay theirs.
         await client.query(`DELETE FROM ${this.tokenTable} WHERE stored`);
         await client.query('COMMIT');
         return rows[0].n;
@@ -647,12 +669,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
           data bytea NOT NULL
         )`);
-      const tokensExisted = (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.tokenTable])).rows[0].t !== null;
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.tokenTable} (
           token text COLLATE "C" PRIMARY KEY,                  -- every token in use, across instances
           owner text COLLATE "C" NOT NULL,                     -- the instance that reserved it
-          stored boolean NOT NULL DEFAULT false,               -- its profile is written
+          stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
       const totalsExisted = (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.countTable])).rows[0].t !== null;
@@ -666,10 +687,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       if (cascading.length > 0) await client.query(`ALTER TABLE ${this.dataTable} DROP CONSTRAINT profiler_profile_data_id_fkey`);
       await this.createTotals(client);
       await this.checkLayout(client);
-      if (!tokensExisted) {
-        // A store of the version before reservations: its tokens are in use.
-        await client.query(`INSERT INTO ${this.tokenTable} (token, owner, stored) SELECT token, '', true FROM ${this.profileTable} ON CONFLICT DO NOTHING`);
-      }
+      // Stores of the layout before kept a row per stored token too (`stored`), which every prune deleted: a
+      // fifth of its time. The profiles' unique tokens say which are stored now; those rows go, once.
+      await client.query(`DELETE FROM ${this.tokenTable} WHERE stored`);
       // Every index ends with (time, id): the newest matches of one value are an index range read backwards.
       const indexes = [
         `profiler_profile_time ON ${this.profileTable} (time, id)`,
@@ -828,7 +848,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
            SELECT p.id FROM ${this.profileTable} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
          , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status)
-         , freed AS (DELETE FROM ${this.tokenTable} t USING gone WHERE t.token = gone.token)
          , blobs AS (DELETE FROM ${this.dataTable} d USING gone WHERE d.id = gone.id)
          ${this.addToTotals('gone', -1)}
          SELECT token, time, id FROM gone`,
