@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket, connect as netConnect } from 'node:net';
 import pg from 'pg';
 import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgres.js';
+import type { ProfileSearchCriteria } from '../profile-record.js';
 import { ProfileWriteBuffer } from '../profile-write-buffer.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { TokenPoller } from '../token-poller.js';
@@ -263,7 +264,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect((await storage.find({ limit: 10, ip: '10.9' })).total).toBe(0);
     });
 
-    it('lists a URL part with few profiles by their URLs, and one with many through the other indexes, alike', async () => {
+    it('finds a URL part with few profiles by their URLs, alone or with other filters, and one with many through the other indexes, alike', async () => {
       const schema = newSchema();
       const storage = store(schema);
       await storage.open();
@@ -272,6 +273,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         record(i.toString(16).padStart(6, '0'), {
           time: T0 + ((i * 7919) % 3000) * 1000,
           url: i % 10 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/Item/${i % 2000}`,
+          method: i % 3 === 0 ? 'POST' : 'GET',
+          statusCode: i % 7 === 0 ? 404 : 200,
+          ip: i % 4 === 0 ? '10.0.0.1' : '127.0.0.1',
         }),
       );
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
@@ -283,11 +287,33 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         return query(sql, values);
       };
       const newestFirst = profiles.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
-      for (const [url, byUrl] of [['item/', false], ['item/12', true], ['cart', true], ['ITEM/1999', true], ['/1', true], ['localhost/', false]] as const) {
+      const cases: [Omit<ProfileSearchCriteria, 'limit'>, boolean][] = [
+        [{ url: 'item/' }, false],
+        [{ url: 'item/12' }, true],
+        [{ url: 'cart' }, true],
+        [{ url: 'ITEM/1999' }, true],
+        [{ url: '/1' }, true],
+        [{ url: 'localhost/' }, false],
+        // With other filters: the URL's profiles read by URL and filtered, or the indexes when they are many.
+        [{ url: 'item/12', method: 'post' }, true],
+        [{ url: 'cart', statusCode: '4' }, true],
+        [{ url: 'item/1', method: 'GET', statusCode: '404', start: T0 + 500_000, end: T0 + 2_000_000 }, true],
+        [{ url: 'item/', statusCode: '404' }, false],
+        [{ url: 'cart/4', ip: '10.' }, true],
+      ];
+      for (const [criteria, byUrl] of cases) {
         statements.length = 0;
-        const matches = newestFirst.filter((p) => p.url.toLowerCase().includes(url.toLowerCase()));
-        expect(await storage.find({ limit: 10, url })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
-        expect({ url, byUrl: statements.some((sql) => sql.includes('p.url = ANY')) }).toEqual({ url, byUrl });
+        const matches = newestFirst.filter(
+          (p) =>
+            p.url.toLowerCase().includes(criteria.url!.toLowerCase())
+            && (criteria.method === undefined || p.method === criteria.method.toUpperCase())
+            && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode))
+            && (criteria.ip === undefined || p.ip.startsWith(criteria.ip))
+            && (criteria.start === undefined || p.time >= criteria.start)
+            && (criteria.end === undefined || p.time <= criteria.end),
+        );
+        expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
+        expect({ criteria, byUrl: statements.some((sql) => sql.includes('p.url = ANY')) }).toEqual({ criteria, byUrl });
       }
     });
 

@@ -279,7 +279,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     if (!compiled) return { total: 0, rows: [] };
     const [where, params] = conditions(compiled);
     const limit = Math.max(0, Math.floor(Number(criteria.limit) || 0));
-    if (urlAlone(compiled)) return this.findUrl(pool, compiled, where, params, limit);
+    if (compiled.url !== null && !compiled.needle.includes('#')) return this.findUrl(pool, compiled, where, params, limit);
+    return this.findThroughIndexes(pool, compiled, where, params, limit);
+  }
+
+  /** Counts (from the totals where they answer) and lists the newest `limit` through the indexes, both at once. */
+  private async findThroughIndexes(pool: pg.Pool, compiled: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
     const [total, listed] = await Promise.all([
       this.countMatches(pool, compiled, where, params),
       limit === 0
@@ -514,7 +519,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       conditions.push(...totalsConditions(f, values));
       return sumOf(pool, `${this.ipCountTable} WHERE ${conditions.join(' AND ')}`, values);
     }
-    if (urlAlone(f)) return (await this.countUrl(pool, f.needle, f.url!)).n;
+    // A URL alone is counted by findUrl.
     const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${where}`, params);
     return rows[0].n;
   }
@@ -594,21 +599,37 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   }
 
   /**
-   * A URL substring alone: counted first (countUrl, a few milliseconds). When its profiles are few, their URLs
-   * are known then, and the newest are read through those URLs' index: the trigram index may walk the long lists
-   * of the trigrams a needle shares with every product URL (20 to 75 ms at a million profiles for `wool-hat`).
-   * Otherwise the planner reads the time index backwards, as it does for common needles.
+   * A URL substring (without '#'): counted first from the URL totals (countUrl, a few milliseconds). When its
+   * profiles are few, the totals name their URLs, and the matches are read through those URLs' plain index, the
+   * other filters applied to them: the trigram index may walk the long lists of the trigrams a needle shares with
+   * every product URL (20 to 75 ms at a million profiles for `wool-hat`). Otherwise, alone, its total is known and
+   * the planner lists it (the time index read backwards, for a common needle); with other filters, the indexes do.
    */
   private async findUrl(pool: pg.Pool, f: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
-    const { n: total, urls } = await this.countUrl(pool, f.needle, f.url!, limit > 0);
-    if (total === 0 || limit === 0) return { total, rows: [] };
-    const { rows } =
-      urls !== null
-        ? // `p.time + 0`: the planner, misjudging how many profiles a URL has, would read the time index
+    const alone = urlAlone(f);
+    const { n, urls } = await this.countUrl(pool, f.needle, f.url!, limit > 0 || !alone);
+    if (n === 0) return { total: 0, rows: [] };
+    if (urls === null) {
+      if (!alone) return this.findThroughIndexes(pool, f, where, params, limit);
+      if (limit === 0) return { total: n, rows: [] };
+      const listed = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
+      return { total: n, rows: listed.rows };
+    }
+    const [others, values] = conditions({ ...f, url: null });
+    values.push(urls);
+    const byUrl = `p.url = ANY($${values.length}::text[]) AND ${others}`;
+    const [total, listed] = await Promise.all([
+      alone ? n : pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.profileTable} p WHERE ${byUrl}`, values).then(({ rows }) => rows[0].n),
+      limit === 0
+        ? null
+        : // `p.time + 0`: the planner, misjudging how many profiles a URL has, would read the time index
           // backwards (270,000 rows for 38 matches); these are at most EXACT_LIST_MAX, sorted in memory.
-          await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE p.url = ANY($1::text[]) ORDER BY p.time + 0 DESC, p.id DESC LIMIT $2`, [urls, limit])
-        : await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
-    return { total, rows };
+          pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${byUrl} ORDER BY p.time + 0 DESC, p.id DESC LIMIT $${values.length + 1}`, [
+            ...values,
+            limit,
+          ]),
+    ]);
+    return { total, rows: total === 0 || !listed ? [] : listed.rows };
   }
 
   private connection(): pg.Pool {
@@ -986,7 +1007,7 @@ function conditions(f: Compiled): [string, unknown[]] {
   return [where.length === 0 ? 'true' : where.join(' AND '), params];
 }
 
-/** A URL substring without '#' and no other filter: counted from the URL totals (countUrl). */
+/** A URL substring without '#' and no other filter: its total is the URL totals' (countUrl). */
 function urlAlone(f: Compiled): boolean {
   return f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#');
 }
