@@ -34,7 +34,6 @@ export interface PostgresProfilerStorageOptions {
   logger?: PostgresStorageLogger;
 }
 
-/** Times are clamped to [0, 2^42) ms, as the SQLite store does, so both stores return the same values. */
 /** The most profiles findUrl reads by their URLs (and so the most URLs countUrl hands back). */
 const EXACT_LIST_MAX = 5000;
 /** Up to this many profiles in the skeletons that may hold a needle, countUrl checks their URLs one by one. */
@@ -93,9 +92,10 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * a status, a time range, with the rows of the partial hours at a range's ends counted from the time index), per
  * IP × method × status (`profiler_ip_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
  * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts). Other combinations count through the
- * indexes. A URL substring alone is counted first: when its profiles are few, the totals name their URLs, and
- * the newest are read through a plain index of the URLs rather than the trigram index (findUrl). A write adds to them and a prune subtracts from them in the statements that insert and delete the
- * rows (so within their transactions), both through upserts in key order: concurrent writers and pruners
+ * indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
+ * and the matches are read through a plain index of the URLs rather than the trigram index (findUrl). A write
+ * adds to the totals and a prune subtracts from them in the statements that insert and delete the rows (so within
+ * their transactions), both through upserts in key order: concurrent writers and pruners
  * lock the total rows they share in one order, and so never deadlock. Rows down to zero are deleted at the
  * end of a prune.
  */
@@ -692,7 +692,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         )`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.tokenTable} (
-          token text COLLATE "C" PRIMARY KEY,                  -- every token in use, across instances
+          token text COLLATE "C" PRIMARY KEY,                  -- a token reserved, not yet written
           owner text COLLATE "C" NOT NULL,                     -- the instance that reserved it
           stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
