@@ -491,6 +491,34 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await storage.count()).toBe(7);
     });
 
+    it('keeps exactly the newest maxProfiles across hours, wherever the cut falls (equal times in write order)', async () => {
+      // Four hours, the second empty; equal times on both sides of an hour's start, and a run of equal times.
+      const HOUR = 3_600_000;
+      const start = Math.floor(T0 / HOUR) * HOUR;
+      const times = [
+        start, start + 5, start + 5, start + HOUR - 1, start + HOUR - 1,
+        start + 2 * HOUR, start + 2 * HOUR, start + 2 * HOUR + 7, start + 2 * HOUR + 7, start + 2 * HOUR + 7,
+        start + 3 * HOUR - 1, start + 3 * HOUR, start + 3 * HOUR + 1,
+      ];
+      const profiles = times.map((time, i) => record(i.toString(16).padStart(6, '0'), { time }));
+      for (const keep of [12, 10, 8, 7, 6, 3, 2, 1]) {
+        await storage.clear();
+        // Written newest first in pairs (11 12, 9 10, …, 0), so that write order and time order differ: of the
+        // three equal times 7, 8 and 9, 9 was written first.
+        const written: number[] = [];
+        for (let i = profiles.length; i > 0; i -= 2) {
+          const slice = [Math.max(0, i - 2), i];
+          await storage.write(profiles.slice(slice[0], slice[1]));
+          for (let j = slice[0]; j < slice[1]; j++) written.push(j);
+        }
+        const oldest = [...written].sort((a, b) => profiles[a].time - profiles[b].time || written.indexOf(a) - written.indexOf(b)).map((i) => profiles[i].token);
+        const removed = await storage.prune({ maxProfiles: keep, maxAgeMs: 0, now: T0 });
+        expect([keep, removed]).toEqual([keep, oldest.slice(0, profiles.length - keep)]);
+        expect(await storage.count()).toBe(keep);
+        expect(tokensOf((await storage.find({ limit: 20 })).rows).sort()).toEqual(oldest.slice(profiles.length - keep).sort());
+      }
+    });
+
     it('prunes many profiles in several chunks, oldest first', async () => {
       const profiles = Array.from({ length: 6000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + Math.floor(i / 2), url: `http://localhost/p/${i % 13}` }));
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
