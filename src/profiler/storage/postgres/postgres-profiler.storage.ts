@@ -411,8 +411,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     }
     await pool.query(`DELETE FROM ${this.tokenTable} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`);
     if (removed.length > 0) {
-      // Totals down to zero (their hour, address or URL has no profile left), in key order as the upserts lock them.
-      for (const [table, key] of this.totals) {
+      // Hours and skeletons down to zero (no profile left there), in key order as the upserts lock them; the chunks
+      // deleted the addresses and URLs they emptied. Both tables are small: a scan takes a few milliseconds.
+      for (const [table, key] of [this.totals[0], this.totals[3]]) {
         await pool.query(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`);
       }
     }
@@ -508,11 +509,30 @@ export class PostgresProfilerStorage extends ProfilerStorage {
                  ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
       ${skeletons(`SELECT skeleton, sum(k) FROM source_urls ${after('urls')}`)}`;
     }
-    return `${head}
-      , source_urls AS (SELECT url COLLATE "C" AS url, count(*) AS k FROM ${source} GROUP BY 1)
-      , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, '', -k FROM source_urls ${after('ips')} ORDER BY url
-                 ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n RETURNING c.url, c.skeleton)
-      ${skeletons('SELECT u.skeleton, -sum(s.k) FROM urls u JOIN source_urls s ON s.url = u.url')}`;
+    return this.subtractFromTotals(source, head.slice(0, head.indexOf(', ips AS')), method, after);
+  }
+
+  /**
+   * A prune's CTEs: hours and skeletons as addToTotals does, but an address's or URL's total is locked first (in
+   * key order, as the upserts lock theirs), then deleted when this prune takes it to zero, or lowered: one change
+   * to its row instead of an update to zero now and a delete at the end of the prune (most addresses and URLs have
+   * one profile). The decision reads the locked row (`l.n`), not the statement's snapshot: a writer that added to
+   * it just before the lock is counted.
+   */
+  private subtractFromTotals(source: string, hours: string, method: string, after: (cte: string) => string): string {
+    const ipKey = (a: string, b: string) => `${a}.ip = ${b}.ip AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
+    return `${hours}
+      , source_ips AS (SELECT ip COLLATE "C" AS ip, ${method} AS method, status, count(*) AS k FROM ${source} ${after('hours')} GROUP BY 1, 2, 3)
+      , ips AS (SELECT c.ip, c.method, c.status, c.n, s.k FROM ${this.ipCountTable} c JOIN source_ips s ON ${ipKey('c', 's')}
+                ORDER BY c.ip, c.method, c.status FOR UPDATE OF c)
+      , ips_gone AS (DELETE FROM ${this.ipCountTable} c USING ips l WHERE ${ipKey('c', 'l')} AND l.n <= l.k)
+      , ips_less AS (UPDATE ${this.ipCountTable} c SET n = c.n - l.k FROM ips l WHERE ${ipKey('c', 'l')} AND l.n > l.k)
+      , source_urls AS (SELECT url COLLATE "C" AS url, count(*) AS k FROM ${source} ${after('ips')} GROUP BY 1)
+      , urls AS (SELECT c.url, c.skeleton, c.n, s.k FROM ${this.urlCountTable} c JOIN source_urls s ON c.url = s.url ORDER BY c.url FOR UPDATE OF c)
+      , urls_gone AS (DELETE FROM ${this.urlCountTable} c USING urls l WHERE c.url = l.url AND l.n <= l.k)
+      , urls_less AS (UPDATE ${this.urlCountTable} c SET n = c.n - l.k FROM urls l WHERE c.url = l.url AND l.n > l.k)
+      , skeletons AS (INSERT INTO ${this.skeletonCountTable} AS c (skeleton, n) SELECT skeleton, -sum(k) FROM urls GROUP BY 1 ORDER BY 1
+                      ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n)`;
   }
 
   /** The number of matches: from the running totals when they answer the filters, else through the indexes. */
