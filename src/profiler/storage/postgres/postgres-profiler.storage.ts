@@ -63,6 +63,10 @@ const ABANDONED_RESERVATION = '1 day';
 const TOTALS_FILLFACTOR = 70;
 /** The running totals' time unit: an hour of milliseconds. */
 const HOUR = 3_600_000;
+/** A profile's method as the totals count it and its search compares it: upper() of a "C" text, ASCII letters folded. */
+const TOTALS_METHOD = `upper(method COLLATE "C")`;
+/** Joined into a totals CTE, makes it read the whole output of CTE `cte` first (see addToTotals). */
+const afterCte = (cte: string) => `CROSS JOIN (SELECT count(*) FROM ${cte}) AS after_${cte}`;
 
 /** pg's type ids of what would otherwise come back as strings. */
 const PG_INT8 = 20;
@@ -99,8 +103,8 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
  * and the matches are read through a plain index of the URLs rather than the trigram index (findUrl). A write
  * adds to the totals and a prune subtracts from them in the statements that insert and delete the rows (so within
- * their transactions), both through upserts in key order: concurrent writers and pruners
- * lock the total rows they share in one order, and so never deadlock. A prune deletes the address and URL totals
+ * their transactions), both locking the total rows in key order: concurrent writers and pruners lock the rows
+ * they share in one order, and so never deadlock. A prune deletes the address and URL totals
  * it empties as it goes (locked first, see subtractFromTotals), and the hours and skeletons down to zero at its end.
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
@@ -417,7 +421,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     if (removed.length > 0) {
       // Hours and skeletons down to zero (no profile left there), in key order as the upserts lock them; the chunks
       // deleted the addresses and URLs they emptied. Both tables are small: a scan takes a few milliseconds.
-      for (const [table, key] of [this.totals[0], this.totals[3]]) {
+      for (const [table, key] of this.totals.filter(([table]) => table === this.countTable || table === this.skeletonCountTable)) {
         await pool.query(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`);
       }
     }
@@ -493,22 +497,19 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * locks it (cheaper than the function).
    */
   private addToTotals(source: string, sign: 1 | -1): string {
-    const after = (cte: string) => `CROSS JOIN (SELECT count(*) FROM ${cte}) AS after_${cte}`;
-    // A profile's method is counted as its search compares it: upper() of a "C" text, ASCII letters folded.
-    const method = `upper(method COLLATE "C")`;
     const hours = `
       , hours AS (INSERT INTO ${this.countTable} AS c (hour, method, status, n)
-                  SELECT time / ${HOUR}, ${method}, status, ${sign === 1 ? 'count(*)' : '-count(*)'} FROM ${source} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                  SELECT time / ${HOUR}, ${TOTALS_METHOD}, status, ${sign === 1 ? 'count(*)' : '-count(*)'} FROM ${source} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
                   ON CONFLICT (hour, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)`;
-    if (sign === -1) return this.subtractFromTotals(source, hours, method, after);
+    if (sign === -1) return this.subtractFromTotals(source, hours);
     return `${hours}
       , ips AS (INSERT INTO ${this.ipCountTable} AS c (ip, method, status, n)
-                SELECT ip COLLATE "C", ${method}, status, count(*) FROM ${source} ${after('hours')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                SELECT ip COLLATE "C", ${TOTALS_METHOD}, status, count(*) FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
                 ON CONFLICT (ip, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
       , source_urls AS (SELECT url COLLATE "C" AS url, ${this.skeletonOf}(url COLLATE "C") AS skeleton, count(*) AS k FROM ${source} GROUP BY 1)
-      , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, skeleton, k FROM source_urls ${after('ips')} ORDER BY url
+      , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, skeleton, k FROM source_urls ${afterCte('ips')} ORDER BY url
                  ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
-      , skeletons AS (INSERT INTO ${this.skeletonCountTable} AS c (skeleton, n) SELECT skeleton, sum(k) FROM source_urls ${after('urls')} GROUP BY 1 ORDER BY 1
+      , skeletons AS (INSERT INTO ${this.skeletonCountTable} AS c (skeleton, n) SELECT skeleton, sum(k) FROM source_urls ${afterCte('urls')} GROUP BY 1 ORDER BY 1
                       ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n)`;
   }
 
@@ -520,15 +521,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * the lock is counted, and the DELETE or UPDATE, finding the row changed since the snapshot, follows it to the
    * version locked. A total that is missing (never, for a profile that was counted) is left alone.
    */
-  private subtractFromTotals(source: string, hours: string, method: string, after: (cte: string) => string): string {
+  private subtractFromTotals(source: string, hours: string): string {
     const ipKey = (a: string, b: string) => `${a}.ip = ${b}.ip AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
     return `${hours}
-      , source_ips AS (SELECT ip COLLATE "C" AS ip, ${method} AS method, status, count(*) AS k FROM ${source} ${after('hours')} GROUP BY 1, 2, 3)
+      , source_ips AS (SELECT ip COLLATE "C" AS ip, ${TOTALS_METHOD} AS method, status, count(*) AS k FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3)
       , ips AS (SELECT c.ip, c.method, c.status, c.n, s.k FROM ${this.ipCountTable} c JOIN source_ips s ON ${ipKey('c', 's')}
                 ORDER BY c.ip, c.method, c.status FOR UPDATE OF c)
       , ips_gone AS (DELETE FROM ${this.ipCountTable} c USING ips l WHERE ${ipKey('c', 'l')} AND l.n <= l.k)
       , ips_less AS (UPDATE ${this.ipCountTable} c SET n = c.n - l.k FROM ips l WHERE ${ipKey('c', 'l')} AND l.n > l.k)
-      , source_urls AS (SELECT url COLLATE "C" AS url, count(*) AS k FROM ${source} ${after('ips')} GROUP BY 1)
+      , source_urls AS (SELECT url COLLATE "C" AS url, count(*) AS k FROM ${source} ${afterCte('ips')} GROUP BY 1)
       , urls AS (SELECT c.url, c.skeleton, c.n, s.k FROM ${this.urlCountTable} c JOIN source_urls s ON c.url = s.url ORDER BY c.url FOR UPDATE OF c)
       , urls_gone AS (DELETE FROM ${this.urlCountTable} c USING urls l WHERE c.url = l.url AND l.n <= l.k)
       , urls_less AS (UPDATE ${this.urlCountTable} c SET n = c.n - l.k FROM urls l WHERE c.url = l.url AND l.n > l.k)
