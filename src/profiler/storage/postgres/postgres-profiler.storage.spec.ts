@@ -58,18 +58,31 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     const urls = await rows(`SELECT url, count(*) FROM "${schema}".profiler_profile GROUP BY url ORDER BY url`);
     const skeletons = new Map<string, number>();
     for (const [url, n] of urls) skeletons.set(urlSkeleton(url as string), (skeletons.get(urlSkeleton(url as string)) ?? 0) + (n as number));
+    const skeletonStatuses = new Map<string, [string, string, number, number]>();
+    for (const [url, method, status, n] of await rows(`SELECT url, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3`)) {
+      const key = JSON.stringify([urlSkeleton(url as string), method, status]);
+      const row = skeletonStatuses.get(key) ?? [urlSkeleton(url as string), method as string, status as number, 0];
+      row[3] += n as number;
+      skeletonStatuses.set(key, row);
+    }
+    const byKey = (a: unknown[], b: unknown[]) => {
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as string | number) < (b[i] as string | number) ? -1 : 1;
+      return 0;
+    };
     return {
       stored: {
         hours: await rows(`SELECT hour, method, status, n FROM "${schema}".profiler_count ORDER BY 1, 2, 3`),
         ips: await rows(`SELECT ip, method, status, n FROM "${schema}".profiler_ip_count ORDER BY 1, 2, 3`),
         urls: await rows(`SELECT url, skeleton, n FROM "${schema}".profiler_url_count ORDER BY 1`),
         skeletons: await rows(`SELECT skeleton, n FROM "${schema}".profiler_skeleton_count ORDER BY 1`),
+        skeletonStatuses: await rows(`SELECT skeleton, method, status, n FROM "${schema}".profiler_skeleton_status_count ORDER BY 1, 2, 3`),
       },
       counted: {
         hours: await rows(`SELECT time / 3600000, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
         ips: await rows(`SELECT ip, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
         urls: urls.map(([url, n]) => [url, urlSkeleton(url as string), n]),
         skeletons: [...skeletons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        skeletonStatuses: [...skeletonStatuses.values()].sort(byKey),
       },
     };
   };
@@ -113,6 +126,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile',
         'profiler_profile_data',
         'profiler_skeleton_count',
+        'profiler_skeleton_status_count',
         'profiler_token',
         'profiler_url_count',
       ]);
@@ -132,6 +146,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_url',
         'profiler_profile_url_exact',
         'profiler_skeleton_count_pkey',
+        'profiler_skeleton_status_count_pkey',
         'profiler_token_pkey',
         'profiler_token_reserved',
         'profiler_url_count_pkey',
@@ -188,7 +203,8 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await first.write(Array.from({ length: 30 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1_800_000, method: i % 2 ? 'get' : 'POST', url: `http://localhost/orders/${i}` })));
       await first.close();
       await admin.query(
-        `DROP TABLE "${schema}".profiler_count, "${schema}".profiler_ip_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count;
+        `DROP TABLE "${schema}".profiler_count, "${schema}".profiler_ip_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count,
+           "${schema}".profiler_skeleton_status_count;
          DROP FUNCTION "${schema}".profiler_url_skeleton`,
       );
       const second = store(schema);
@@ -227,6 +243,106 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const quiet = new RecordingLogger();
       await store(schema, { logger: quiet }).open();
       expect(quiet.warnings).toEqual([]);
+    });
+
+    it('counts the skeleton × method × status totals once when it opens a store of the version before them', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write(
+        Array.from({ length: 40 }, (_, i) =>
+          record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1000, method: i % 2 ? 'get' : 'POST', statusCode: i % 4 ? 200 : 404, url: `http://localhost/cart/${i % 3}` }),
+        ),
+      );
+      await first.close();
+      await admin.query(`DROP TABLE "${schema}".profiler_skeleton_status_count`);
+      const logger = new RecordingLogger();
+      const second = store(schema, { logger });
+      await second.open();
+      expect(logger.warnings).toEqual([]);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      expect(stored.skeletonStatuses).toEqual([
+        ['http://localhost/cart/#', 'GET', 200, 20],
+        ['http://localhost/cart/#', 'POST', 200, 10],
+        ['http://localhost/cart/#', 'POST', 404, 10],
+      ]);
+      expect((await second.find({ limit: 1, url: 'cart', statusCode: '404' })).total).toBe(10);
+    });
+
+    it('counts its totals again when it opens a store whose skeleton × method × status totals an instance of the version before left behind', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      await first.write(Array.from({ length: 10 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i, url: `http://localhost/cart/${i}` })));
+      await first.close();
+      // The version before adds to every other total (and the profiles), not to this one.
+      await admin.query(`DELETE FROM "${schema}".profiler_skeleton_status_count`);
+      const logger = new RecordingLogger();
+      const second = store(schema, { logger });
+      await second.open();
+      expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      expect((await second.find({ limit: 1, url: 'cart', method: 'get' })).total).toBe(10);
+    });
+
+    it('counts a URL part with a method or a status from the skeleton totals, through the indexes only when a needle with digits is in some of a skeleton', async () => {
+      const schema = newSchema();
+      const storage = store(schema);
+      await storage.open();
+      // "item/1" is in 5,850 of the 6,500 kept (more than are read by URL), "cart" in 650.
+      const profiles = Array.from({ length: 7000 }, (_, i) =>
+        record(i.toString(16).padStart(6, '0'), {
+          time: T0 + ((i * 7919) % 3000) * 1000,
+          url: i % 10 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/Item/1${i % 2000}`,
+          method: i % 3 === 0 ? 'POST' : 'get',
+          statusCode: i % 7 === 0 ? 404 : i % 11 === 0 ? 302 : 200,
+        }),
+      );
+      for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
+      // A prune, so that the totals have been lowered (and emptied rows deleted) too.
+      await storage.prune({ maxProfiles: 6500, maxAgeMs: 0, now: T0 });
+      const kept = new Set((await admin.query(`SELECT token FROM "${schema}".profiler_profile`)).rows.map((r) => r.token as string));
+      const pool = (storage as unknown as { connection(): pg.Pool }).connection();
+      const statements: string[] = [];
+      const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
+      (pool as unknown as { query: typeof query }).query = (sql, values) => {
+        statements.push(sql);
+        return query(sql, values);
+      };
+      const newestFirst = profiles
+        .map((p, i) => ({ p, i }))
+        .filter(({ p }) => kept.has(p.token))
+        .sort((a, b) => b.p.time - a.p.time || b.i - a.i)
+        .map(({ p }) => p);
+      const cases: [Omit<ProfileSearchCriteria, 'limit'>, 'totals' | 'urls' | 'indexes'][] = [
+        [{ url: 'item/', statusCode: '404' }, 'totals'],
+        [{ url: 'ITEM/', method: 'post', statusCode: '2' }, 'totals'],
+        [{ url: 'localhost', method: 'GET' }, 'totals'],
+        [{ url: 'localhost/', statusCode: '30' }, 'totals'],
+        [{ url: 'item/', method: 'DELETE' }, 'totals'],
+        // Few profiles have it: they are read by their URLs, as before.
+        [{ url: 'cart', statusCode: '404' }, 'urls'],
+        [{ url: 'nowhere', statusCode: '404' }, 'totals'],
+        // Digits: "item/1" is in every URL of item/# here, but could be in some only: its totals cannot answer,
+        // and its profiles are too many to read by URL.
+        [{ url: 'item/1', statusCode: '404' }, 'indexes'],
+        [{ url: 'cart/4', method: 'post' }, 'urls'],
+      ];
+      for (const [criteria, way] of cases) {
+        statements.length = 0;
+        const matches = newestFirst.filter(
+          (p) =>
+            p.url.toLowerCase().includes(criteria.url!.toLowerCase())
+            && (criteria.method === undefined || p.method.toUpperCase() === criteria.method.toUpperCase())
+            && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode)),
+        );
+        expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
+        const counted = statements.filter((sql) => /count\(\*\)/.test(sql) && sql.includes('profiler_profile p'));
+        const counter = counted.length === 0 ? 'totals' : counted.every((sql) => sql.includes('p.url = ANY')) ? 'urls' : 'indexes';
+        expect({ criteria, way: counter }).toEqual({ criteria, way });
+      }
     });
 
     it("computes a URL's skeleton in SQL as url-skeleton.ts does", async () => {

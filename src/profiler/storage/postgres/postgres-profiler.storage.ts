@@ -99,13 +99,17 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * answer the searches the search page makes: per hour × method × status (`profiler_count`: no filter, a method,
  * a status, a time range, with the rows of the partial hours at a range's ends counted from the time index), per
  * IP × method × status (`profiler_ip_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
- * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts). Other combinations count through the
- * indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
+ * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts), and per URL skeleton × method × status
+ * (`profiler_skeleton_status_count`: a URL substring with a method or a status). Other combinations count through
+ * the indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
  * and the matches are read through a plain index of the URLs rather than the trigram index (findUrl). A write
  * adds to the totals and a prune subtracts from them in the statements that insert and delete the rows (so within
  * their transactions), both locking the total rows in key order: concurrent writers and pruners lock the rows
  * they share in one order, and so never deadlock. A prune deletes the address and URL totals
  * it empties as it goes (locked first, see subtractFromTotals), and the hours and skeletons down to zero at its end.
+ * The skeleton × method × status totals came a version later, in a table of their own: a store without them gets
+ * them counted when it opens, and one whose instances of the version before wrote or pruned meanwhile is counted
+ * again (their sum checked against the profiles', as the hours' are).
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
   /** Several instances write to one database. */
@@ -126,6 +130,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   private readonly ipCountTable: string;
   private readonly urlCountTable: string;
   private readonly skeletonCountTable: string;
+  private readonly skeletonStatusCountTable: string;
   /** Each totals table with its key, in the order every statement updates them. */
   private readonly totals: ReadonlyArray<readonly [string, string]>;
   /** The schema's SQL function giving a URL's skeleton (url-skeleton.ts's urlSkeleton, in SQL). */
@@ -143,11 +148,13 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.ipCountTable = `${quoteIdent(this.schema)}.profiler_ip_count`;
     this.urlCountTable = `${quoteIdent(this.schema)}.profiler_url_count`;
     this.skeletonCountTable = `${quoteIdent(this.schema)}.profiler_skeleton_count`;
+    this.skeletonStatusCountTable = `${quoteIdent(this.schema)}.profiler_skeleton_status_count`;
     this.totals = [
       [this.countTable, 'hour, method, status'],
       [this.ipCountTable, 'ip, method, status'],
       [this.urlCountTable, 'url'],
       [this.skeletonCountTable, 'skeleton'],
+      [this.skeletonStatusCountTable, 'skeleton, method, status'],
     ];
     this.skeletonOf = `${quoteIdent(this.schema)}.profiler_url_skeleton`;
   }
@@ -420,8 +427,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await pool.query(`DELETE FROM ${this.tokenTable} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`);
     if (removed.length > 0) {
       // Hours and skeletons down to zero (no profile left there), in key order as the upserts lock them; the chunks
-      // deleted the addresses and URLs they emptied. Both tables are small: a scan takes a few milliseconds.
-      for (const [table, key] of this.totals.filter(([table]) => table === this.countTable || table === this.skeletonCountTable)) {
+      // deleted the addresses and URLs they emptied. These tables are small: a scan takes a few milliseconds.
+      const small = [this.countTable, this.skeletonCountTable, this.skeletonStatusCountTable];
+      for (const [table, key] of this.totals.filter(([table]) => small.includes(table))) {
         await pool.query(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`);
       }
     }
@@ -510,7 +518,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, skeleton, k FROM source_urls ${afterCte('ips')} ORDER BY url
                  ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
       , skeletons AS (INSERT INTO ${this.skeletonCountTable} AS c (skeleton, n) SELECT skeleton, sum(k) FROM source_urls ${afterCte('urls')} GROUP BY 1 ORDER BY 1
-                      ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n)`;
+                      ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
+      , skeleton_statuses AS (INSERT INTO ${this.skeletonStatusCountTable} AS c (skeleton, method, status, n)
+                              SELECT u.skeleton, ${TOTALS_METHOD}, s.status, count(*) FROM ${source} s JOIN source_urls u ON u.url = s.url COLLATE "C"
+                              ${afterCte('skeletons')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                              ON CONFLICT (skeleton, method, status) DO UPDATE SET n = c.n + excluded.n)`;
   }
 
   /**
@@ -534,7 +546,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       , urls_gone AS (DELETE FROM ${this.urlCountTable} c USING urls l WHERE c.url = l.url AND l.n <= l.k)
       , urls_less AS (UPDATE ${this.urlCountTable} c SET n = c.n - l.k FROM urls l WHERE c.url = l.url AND l.n > l.k)
       , skeletons AS (INSERT INTO ${this.skeletonCountTable} AS c (skeleton, n) SELECT skeleton, -sum(k) FROM urls GROUP BY 1 ORDER BY 1
-                      ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n)`;
+                      ON CONFLICT (skeleton) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
+      , skeleton_statuses AS (INSERT INTO ${this.skeletonStatusCountTable} AS c (skeleton, method, status, n)
+                              SELECT l.skeleton, ${TOTALS_METHOD}, s.status, -count(*) FROM ${source} s JOIN urls l ON l.url = s.url COLLATE "C"
+                              ${afterCte('skeletons')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                              ON CONFLICT (skeleton, method, status) DO UPDATE SET n = c.n + excluded.n)`;
   }
 
   /** The number of matches: from the running totals when they answer the filters, else through the indexes. */
@@ -622,6 +638,32 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, checked[0].urls ?? []) : null };
   }
 
+  /**
+   * The matches of a URL part (without '#') with a method or a status, from the skeleton × method × status totals;
+   * null when the needle has digits and some skeleton may hold it in only some of its URLs: those totals cannot say
+   * which of that skeleton's profiles match.
+   */
+  private async countUrlWithStatus(pool: pg.Pool, f: Compiled): Promise<number | null> {
+    const values: unknown[] = [];
+    const where = totalsConditions(f, values);
+    if (!/[0-9]/.test(f.needle)) {
+      values.push(f.url);
+      return sumOf(pool, `${this.skeletonStatusCountTable} WHERE ${where.join(' AND ')} AND skeleton ILIKE $${values.length}`, values);
+    }
+    const { rows } = await pool.query<{ skeleton: string; n: number }>(
+      `SELECT skeleton, sum(n)::int8 AS n FROM ${this.skeletonStatusCountTable} WHERE ${where.join(' AND ')} GROUP BY skeleton HAVING sum(n) > 0`,
+      values,
+    );
+    const matcher = new SkeletonMatcher(f.needle);
+    let n = 0;
+    for (const row of rows) {
+      const match = matcher.match(row.skeleton);
+      if (match === 'some') return null;
+      if (match === 'all') n += row.n;
+    }
+    return n;
+  }
+
   /** The URLs of `skeletons` that have profiles, and `more`. */
   private async urlsOf(pool: pg.Pool, skeletons: string[], more: string[]): Promise<string[]> {
     if (skeletons.length === 0) return more;
@@ -641,7 +683,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     const { n, urls } = await this.countUrl(pool, f.needle, f.url!, limit > 0 || !alone);
     if (n === 0) return { total: 0, rows: [] };
     if (urls === null) {
-      if (!alone) return this.findThroughIndexes(pool, f, where, params, limit);
+      if (!alone) {
+        // Many profiles have the URL part: with only a method or a status besides, the skeleton totals count the
+        // matches (a count through the indexes reads every one: 60 ms warm, a second cold, for "cart" and 4xx).
+        const total = urlWithMethodOrStatus(f) ? await this.countUrlWithStatus(pool, f) : null;
+        if (total === null) return this.findThroughIndexes(pool, f, where, params, limit);
+        if (total === 0 || limit === 0) return { total, rows: [] };
+        const listed = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
+        return { total, rows: listed.rows };
+      }
       if (limit === 0) return { total: n, rows: [] };
       const listed = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
       return { total: n, rows: listed.rows };
@@ -728,7 +778,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
-      const totalsExisted = (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [this.countTable])).rows[0].t !== null;
+      const existed = async (table: string) => (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
+      const totalsExisted = await existed(this.countTable);
+      const statusesExisted = await existed(this.skeletonStatusCountTable);
       // Stores made before the running totals had the blobs deleted by a cascading foreign key: a trigger per row,
       // a fifth of a prune's time. The prune deletes them itself now.
       // Only when there is one: the ALTER locks both tables against every other instance's reads and writes.
@@ -762,8 +814,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       if (!totalsExisted) {
         await this.recountTotals(client);
       } else {
+        if (!statusesExisted) {
+          // A store of the version before the skeleton × method × status totals: those are counted once.
+          await client.query(`LOCK TABLE ${this.profileTable} IN SHARE MODE`);
+          await this.countSkeletonStatuses(client);
+        }
+        // An instance of the version before updates every total but the skeletons × method × status: their sum
+        // is compared too (a few thousand rows).
         const { rows } = await client.query<{ exact: boolean }>(
-          `SELECT (SELECT coalesce(sum(n), 0) FROM ${this.countTable}) = (SELECT count(*) FROM ${this.profileTable}) AS exact`,
+          `WITH stored AS (SELECT count(*) AS n FROM ${this.profileTable})
+           SELECT (SELECT coalesce(sum(n), 0) FROM ${this.countTable}) = stored.n
+              AND (SELECT coalesce(sum(n), 0) FROM ${this.skeletonStatusCountTable}) = stored.n AS exact FROM stored`,
         );
         if (!rows[0].exact) {
           this.logger.warn(
@@ -817,6 +878,28 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         skeleton text COLLATE "C" PRIMARY KEY,
         n bigint NOT NULL
       ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+    // A table of its own rather than method and status added to the skeletons': instances of the version before,
+    // still running during an upgrade, upsert those by skeleton alone.
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.skeletonStatusCountTable} (
+        skeleton text COLLATE "C" NOT NULL,
+        method text COLLATE "C" NOT NULL,
+        status integer NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (skeleton, method, status)
+      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+  }
+
+  /**
+   * The skeleton × method × status totals, from the profiles: each distinct URL, method and status once, so the
+   * skeleton function runs some 100,000 times for a million profiles rather than once per profile.
+   */
+  private async countSkeletonStatuses(client: pg.PoolClient): Promise<void> {
+    await client.query(`
+      INSERT INTO ${this.skeletonStatusCountTable}
+      SELECT ${this.skeletonOf}(url), method, status, sum(n) FROM (
+        SELECT url, upper(method) AS method, status, count(*) AS n FROM ${this.profileTable} GROUP BY 1, 2, 3
+      ) AS distinct_urls GROUP BY 1, 2, 3`);
   }
 
   /**
@@ -831,6 +914,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await client.query(`INSERT INTO ${this.ipCountTable} SELECT ip, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3`);
     await client.query(`INSERT INTO ${this.urlCountTable} SELECT url, ${this.skeletonOf}(url), count(*) FROM ${this.profileTable} GROUP BY url`);
     await client.query(`INSERT INTO ${this.skeletonCountTable} SELECT skeleton, sum(n) FROM ${this.urlCountTable} GROUP BY skeleton`);
+    await this.countSkeletonStatuses(client);
     await client.query(`DELETE FROM ${this.dataTable} d WHERE NOT EXISTS (SELECT FROM ${this.profileTable} p WHERE p.id = d.id)`);
   }
 
@@ -878,6 +962,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       profiler_ip_count: ['ip', 'method', 'status', 'n'],
       profiler_url_count: ['url', 'skeleton', 'n'],
       profiler_skeleton_count: ['skeleton', 'n'],
+      profiler_skeleton_status_count: ['skeleton', 'method', 'status', 'n'],
     };
     const { rows } = await client.query<{ table: string; column: string }>(
       `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,
@@ -1041,6 +1126,11 @@ function conditions(f: Compiled): [string, unknown[]] {
 /** A URL substring without '#' and no other filter: its total is the URL totals' (countUrl). */
 function urlAlone(f: Compiled): boolean {
   return f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#');
+}
+
+/** A URL substring without '#' with a method or a status and no other filter: counted by countUrlWithStatus. */
+function urlWithMethodOrStatus(f: Compiled): boolean {
+  return f.url !== null && f.ip === null && f.token === null && f.time === null && (f.method !== null || f.status !== null) && !f.needle.includes('#');
 }
 
 /** The method and status conditions on a totals table, their values appended to `values` ($n numbered after them). */
