@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket, connect as netConnect } from 'node:net';
 import pg from 'pg';
 import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgres.js';
-import type { ProfileSearchCriteria } from '../profile-record.js';
+import type { ProfileRecord, ProfileSearchCriteria } from '../profile-record.js';
 import { ProfileWriteBuffer } from '../profile-write-buffer.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { TokenPoller } from '../token-poller.js';
@@ -29,6 +29,49 @@ class RecordingLogger {
   warn(message: string): void {
     this.warnings.push(message);
   }
+}
+
+/** The SQL of every query the store's pool runs from now on (appended as they are sent). */
+function recordStatements(storage: PostgresProfilerStorage): string[] {
+  const pool = (storage as unknown as { connection(): pg.Pool }).connection();
+  const statements: string[] = [];
+  const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: typeof query }).query = (sql, values) => {
+    statements.push(sql);
+    return query(sql, values);
+  };
+  return statements;
+}
+
+/**
+ * `count` profiles over 50 minutes, one in ten of a cart (`/cart/0` … `/cart/49`), the others of an item
+ * (`/Item/<item(i)>`), with `more(i)` for the rest.
+ */
+function cartAndItems(count: number, item: (i: number) => string, more: (i: number) => Partial<ProfileRecord>): ProfileRecord[] {
+  return Array.from({ length: count }, (_, i) =>
+    record(i.toString(16).padStart(6, '0'), {
+      time: T0 + ((i * 7919) % 3000) * 1000,
+      url: i % 10 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/Item/${item(i)}`,
+      ...more(i),
+    }),
+  );
+}
+
+/** Profiles in the list's order: newest first, equal times in reverse write order. */
+function newestOf(profiles: ProfileRecord[]): ProfileRecord[] {
+  return profiles.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
+}
+
+/** Whether a profile matches a search's URL, method, status, IP and time filters, as the search page means them. */
+function matchesCriteria(p: ProfileRecord, criteria: Omit<ProfileSearchCriteria, 'limit'>): boolean {
+  return (
+    (criteria.url === undefined || p.url.toLowerCase().includes(criteria.url.toLowerCase()))
+    && (criteria.method === undefined || p.method.toUpperCase() === criteria.method.toUpperCase())
+    && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode))
+    && (criteria.ip === undefined || p.ip.startsWith(criteria.ip))
+    && (criteria.start === undefined || p.time >= criteria.start)
+    && (criteria.end === undefined || p.time <= criteria.end)
+  );
 }
 
 /** The error a promise rejects with (fails if it fulfils). */
@@ -85,6 +128,17 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         skeletonStatuses: [...skeletonStatuses.values()].sort(byKey),
       },
     };
+  };
+
+  /** A store opened on `schema`, having said that its totals did not match and counted them again: exact now. */
+  const reopenedAndCountedAgain = async (schema: string) => {
+    const logger = new RecordingLogger();
+    const reopened = store(schema, { logger });
+    await reopened.open();
+    expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
+    const { stored, counted } = await totals(schema);
+    expect(stored).toEqual(counted);
+    return reopened;
   };
 
   beforeAll(async () => {
@@ -228,12 +282,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         `INSERT INTO "${schema}".profiler_profile (token, ip, method, url, time, status) VALUES ('0000ff', '10.1.1.1', 'PUT', 'http://localhost/old', ${T0 + 50}, 201)`,
       );
       await admin.query(`DELETE FROM "${schema}".profiler_profile WHERE token IN ('000000', '000001')`);
-      const logger = new RecordingLogger();
-      const second = store(schema, { logger });
-      await second.open();
-      expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
-      const { stored, counted } = await totals(schema);
-      expect(stored).toEqual(counted);
+      const second = await reopenedAndCountedAgain(schema);
       expect(await second.count()).toBe(9);
       expect((await second.find({ limit: 1, method: 'put' })).total).toBe(1);
       const blobs = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".profiler_profile_data`);
@@ -278,12 +327,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await first.close();
       // The version before adds to every other total (and the profiles), not to this one.
       await admin.query(`DELETE FROM "${schema}".profiler_skeleton_status_count`);
-      const logger = new RecordingLogger();
-      const second = store(schema, { logger });
-      await second.open();
-      expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
-      const { stored, counted } = await totals(schema);
-      expect(stored).toEqual(counted);
+      const second = await reopenedAndCountedAgain(schema);
       expect((await second.find({ limit: 1, url: 'cart', method: 'get' })).total).toBe(10);
     });
 
@@ -292,30 +336,16 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema);
       await storage.open();
       // "item/1" is in 5,850 of the 6,500 kept (more than are read by URL), "cart" in 650.
-      const profiles = Array.from({ length: 7000 }, (_, i) =>
-        record(i.toString(16).padStart(6, '0'), {
-          time: T0 + ((i * 7919) % 3000) * 1000,
-          url: i % 10 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/Item/1${i % 2000}`,
-          method: i % 3 === 0 ? 'POST' : 'get',
-          statusCode: i % 7 === 0 ? 404 : i % 11 === 0 ? 302 : 200,
-        }),
-      );
+      const profiles = cartAndItems(7000, (i) => `1${i % 2000}`, (i) => ({
+        method: i % 3 === 0 ? 'POST' : 'get',
+        statusCode: i % 7 === 0 ? 404 : i % 11 === 0 ? 302 : 200,
+      }));
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
       // A prune, so that the totals have been lowered (and emptied rows deleted) too.
       await storage.prune({ maxProfiles: 6500, maxAgeMs: 0, now: T0 });
       const kept = new Set((await admin.query(`SELECT token FROM "${schema}".profiler_profile`)).rows.map((r) => r.token as string));
-      const pool = (storage as unknown as { connection(): pg.Pool }).connection();
-      const statements: string[] = [];
-      const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
-      (pool as unknown as { query: typeof query }).query = (sql, values) => {
-        statements.push(sql);
-        return query(sql, values);
-      };
-      const newestFirst = profiles
-        .map((p, i) => ({ p, i }))
-        .filter(({ p }) => kept.has(p.token))
-        .sort((a, b) => b.p.time - a.p.time || b.i - a.i)
-        .map(({ p }) => p);
+      const statements = recordStatements(storage);
+      const newestFirst = newestOf(profiles.filter((p) => kept.has(p.token)));
       const cases: [Omit<ProfileSearchCriteria, 'limit'>, 'totals' | 'urls' | 'indexes'][] = [
         [{ url: 'item/', statusCode: '404' }, 'totals'],
         [{ url: 'ITEM/', method: 'post', statusCode: '2' }, 'totals'],
@@ -332,12 +362,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       ];
       for (const [criteria, way] of cases) {
         statements.length = 0;
-        const matches = newestFirst.filter(
-          (p) =>
-            p.url.toLowerCase().includes(criteria.url!.toLowerCase())
-            && (criteria.method === undefined || p.method.toUpperCase() === criteria.method.toUpperCase())
-            && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode)),
-        );
+        const matches = newestFirst.filter((p) => matchesCriteria(p, criteria));
         expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
         const counted = statements.filter((sql) => /count\(\*\)/.test(sql) && sql.includes('profiler_profile p'));
         const counter = counted.length === 0 ? 'totals' : counted.every((sql) => sql.includes('p.url = ANY')) ? 'urls' : 'indexes';
@@ -385,24 +410,14 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema);
       await storage.open();
       // "item/" is in 5,400 of 6,000 (more than are read by URL), "item/12" and "cart" in a few hundred.
-      const profiles = Array.from({ length: 6000 }, (_, i) =>
-        record(i.toString(16).padStart(6, '0'), {
-          time: T0 + ((i * 7919) % 3000) * 1000,
-          url: i % 10 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/Item/${i % 2000}`,
-          method: i % 3 === 0 ? 'POST' : 'GET',
-          statusCode: i % 7 === 0 ? 404 : 200,
-          ip: i % 4 === 0 ? '10.0.0.1' : '127.0.0.1',
-        }),
-      );
+      const profiles = cartAndItems(6000, (i) => `${i % 2000}`, (i) => ({
+        method: i % 3 === 0 ? 'POST' : 'GET',
+        statusCode: i % 7 === 0 ? 404 : 200,
+        ip: i % 4 === 0 ? '10.0.0.1' : '127.0.0.1',
+      }));
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
-      const pool = (storage as unknown as { connection(): pg.Pool }).connection();
-      const statements: string[] = [];
-      const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
-      (pool as unknown as { query: typeof query }).query = (sql, values) => {
-        statements.push(sql);
-        return query(sql, values);
-      };
-      const newestFirst = profiles.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
+      const statements = recordStatements(storage);
+      const newestFirst = newestOf(profiles);
       const cases: [Omit<ProfileSearchCriteria, 'limit'>, boolean][] = [
         [{ url: 'item/' }, false],
         [{ url: 'item/12' }, true],
@@ -419,15 +434,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       ];
       for (const [criteria, byUrl] of cases) {
         statements.length = 0;
-        const matches = newestFirst.filter(
-          (p) =>
-            p.url.toLowerCase().includes(criteria.url!.toLowerCase())
-            && (criteria.method === undefined || p.method === criteria.method.toUpperCase())
-            && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode))
-            && (criteria.ip === undefined || p.ip.startsWith(criteria.ip))
-            && (criteria.start === undefined || p.time >= criteria.start)
-            && (criteria.end === undefined || p.time <= criteria.end),
-        );
+        const matches = newestFirst.filter((p) => matchesCriteria(p, criteria));
         expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
         expect({ criteria, byUrl: statements.some((sql) => sql.includes('p.url = ANY')) }).toEqual({ criteria, byUrl });
       }
