@@ -497,9 +497,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    *
    * Concurrent writers and pruners share total rows, so all of them must lock those rows in one order, or two
    * could each hold a row the other waits for: every table's rows are locked in key order (ORDER BY, keys in
-   * the "C" collation), and the tables one after the other, hours, IPs, URLs, skeletons. PostgreSQL runs a
-   * statement's CTEs in no stated order, so each table's CTE reads the whole output of the one before it (a count
-   * over its rows) before it produces a row.
+   * the "C" collation), and the tables one after the other, hours, IPs, URLs, skeletons, skeletons by method and
+   * status. PostgreSQL runs a statement's CTEs in no stated order, so each table's CTE reads the whole output of the
+   * one before it (a count over its rows) before it produces a row.
    *
    * A URL's skeleton is computed once per distinct URL written; a prune takes it from the URL's total as it
    * locks it (cheaper than the function).
