@@ -272,7 +272,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const blobs = await this.encodeAll(profiles);
     await this.prunerIdle();
     const db = this.connection();
-    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, 1) ON CONFLICT (url) DO UPDATE SET n = n + 1 RETURNING id, n, skel_id AS skelId');
+    const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n, skel_id AS skelId');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
     const upsertSkeleton = this.statement('INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id').pluck();
     const setSkeleton = this.statement('UPDATE profile_url SET skel_id = ? WHERE id = ?');
@@ -300,19 +300,30 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       const prefixes = new Counter();
       const skeletons = new Counter();
       const lastSeq = this.statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
+      // Each distinct URL of the batch once (a page reloaded, an endpoint polled: one statement for all its
+      // profiles); a URL new to the store (its total was 0) gets its trigrams and its skeleton.
+      const perUrl = new Map<string, number>();
+      for (const profile of profiles) {
+        const url = String(profile.url ?? '');
+        perUrl.set(url, (perUrl.get(url) ?? 0) + 1);
+      }
+      const urlIds = new Map<string, [id: number, skeleton: number]>();
+      for (const [url, k] of perUrl) {
+        const { id, n, skelId } = upsertUrl.get(url, k) as { id: number; n: number; skelId: number };
+        let skeleton = skelId;
+        if (n === k) {
+          indexUrl.run(id, url);
+          skeleton = upsertSkeleton.get(urlSkeleton(url)) as number;
+          setSkeleton.run(skeleton, id);
+        }
+        urlIds.set(url, [id, skeleton]);
+      }
       profiles.forEach((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
         const method = String(profile.method ?? '');
         const ip = String(profile.ip ?? '');
-        const url = String(profile.url ?? '');
-        const { id: urlId, n, skelId } = upsertUrl.get(url) as { id: number; n: number; skelId: number };
-        let skeleton = skelId;
-        if (n === 1) {
-          indexUrl.run(urlId, url);
-          skeleton = upsertSkeleton.get(urlSkeleton(url)) as number;
-          setSkeleton.run(skeleton, urlId);
-        }
+        const [urlId, skeleton] = urlIds.get(String(profile.url ?? ''))!;
         skeletons.add([skeleton]);
         const token = String(profile.token);
         const { id } = insert.get({ time, token, parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as { id: bigint };
@@ -326,8 +337,12 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         prefixes.add([[...token].slice(0, 2).join('')]);
       });
       this.addCounts(hours, ips, urls, skeletonsBy);
-      const prefix = this.statement('INSERT INTO profile_token_count (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n');
-      for (const [[p], n] of prefixes) prefix.run(p, n);
+      // The prefixes in one statement: a batch's random tokens have nearly as many as profiles.
+      const byPrefix: Record<string, number> = {};
+      for (const [[p], n] of prefixes) byPrefix[p] = n;
+      this.statement(
+        'INSERT INTO profile_token_count (prefix, n) SELECT key, value FROM json_each(?) WHERE true ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n',
+      ).run(JSON.stringify(byPrefix));
       const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
       for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
     })();

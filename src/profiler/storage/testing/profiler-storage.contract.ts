@@ -272,6 +272,8 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       { limit: 10, url: 'q=' },
       { limit: 10, token: 'a' },
       { limit: 10, token: 'f1' },
+      { limit: 10, token: '3' },
+      { limit: 10, token: '2c' },
       { limit: 10, start: T0 + 90 * 60_000 + 17, end: T0 + 5 * HOUR - 1 },
       { limit: 10, start: T0 + 7 * HOUR + 123, end: T0 + 7 * HOUR + 40 * 60_000 },
       { limit: 10, start: T0 + 29 * HOUR },
