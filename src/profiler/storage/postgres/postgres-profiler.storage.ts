@@ -302,14 +302,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   private async findThroughIndexes(pool: pg.Pool, compiled: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
     const [total, listed] = await Promise.all([
       this.countMatches(pool, compiled, where, params),
-      limit === 0
-        ? null
-        : pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [
-            ...params,
-            limit,
-          ]),
+      limit === 0 ? null : this.newest(pool, where, params, limit),
     ]);
-    return { total, rows: total === 0 || !listed ? [] : listed.rows };
+    return { total, rows: total === 0 || !listed ? [] : listed };
+  }
+
+  /** The newest `limit` profiles matching `where`, through the indexes. */
+  private async newest(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<SummaryRow[]> {
+    const sql = `SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`;
+    return (await pool.query<SummaryRow>(sql, [...params, limit])).rows;
   }
 
   async taken(tokens: readonly string[]): Promise<Set<string>> {
@@ -683,18 +684,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     const { n, urls } = await this.countUrl(pool, f.needle, f.url!, limit > 0 || !alone);
     if (n === 0) return { total: 0, rows: [] };
     if (urls === null) {
-      if (!alone) {
-        // Many profiles have the URL part: with only a method or a status besides, the skeleton totals count the
-        // matches (a count through the indexes reads every one: 60 ms warm, a second cold, for "cart" and 4xx).
-        const total = urlWithMethodOrStatus(f) ? await this.countUrlWithStatus(pool, f) : null;
-        if (total === null) return this.findThroughIndexes(pool, f, where, params, limit);
-        if (total === 0 || limit === 0) return { total, rows: [] };
-        const listed = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
-        return { total, rows: listed.rows };
-      }
-      if (limit === 0) return { total: n, rows: [] };
-      const listed = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE ${where} ORDER BY p.time DESC, p.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
-      return { total: n, rows: listed.rows };
+      // Many profiles have the URL part. Alone, their count is the URL totals'; with only a method or a status
+      // besides, the skeleton totals count the matches (through the indexes, every match would be read: 60 ms
+      // warm, a second cold, for "cart" and 4xx); else the indexes count them.
+      const total = alone ? n : urlWithMethodOrStatus(f) ? await this.countUrlWithStatus(pool, f) : null;
+      if (total === null) return this.findThroughIndexes(pool, f, where, params, limit);
+      return { total, rows: total === 0 || limit === 0 ? [] : await this.newest(pool, where, params, limit) };
     }
     const [others, values] = conditions({ ...f, url: null });
     values.push(urls);
