@@ -3,6 +3,7 @@
 // finding cost centres; the bench's ratios stay the reference for the targets.
 //
 //   node bench/cpu-per-request.mjs [--requests=N] [--scenarios=baseline,static-off,static-profiled,debug-404,baseline-404]
+//   (also: catalogue, profiler-search, profiler-panel)
 //   (build first: npm run build; the baseline is built by npm run bench)
 //   --compare=<dir>[,<dir>…]: also runs each application scenario on other builds (copies of dist/ in the project,
 //   e.g. dist-before/), as <scenario>@<dir>, alternated with this one in every round: an A/B of one change (or an
@@ -44,6 +45,9 @@ const PLAN = {
   'static-profiled': ['profiled', '/'],
   'debug-404': ['profiled', '/bench/no-such-page'],
   catalogue: ['profiled', '/products?page=2'],
+  'profiler-search': ['profiled', '/_profiler/search?limit=10'],
+  // The panel of the profile of a home page request made when the server started (see start).
+  'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],
 };
 
 let port = 39100;
@@ -58,8 +62,12 @@ async function start(kind) {
       await sleep(100);
     }
   }
-  return { child, base: `http://127.0.0.1:${p}` };
+  const home = await fetch(`http://127.0.0.1:${p}/`, { headers: { accept: 'text/html' } });
+  await home.text();
+  return { child, base: `http://127.0.0.1:${p}`, token: home.headers.get('x-debug-token') };
 }
+/** A scenario's URL on a server: `{token}` is the token of the server's first profiled home page. */
+const urlOf = (server, path) => server.base + path.replace('{token}', server.token ?? 'none');
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 
 for (const s of [...SCENARIOS]) {
@@ -74,13 +82,13 @@ for (const s of [...SCENARIOS]) {
 const servers = {};
 for (const s of SCENARIOS) { const kind = PLAN[s][0]; servers[kind] ??= await start(kind); }
 const results = Object.fromEntries(SCENARIOS.map((s) => [s, []]));
-for (const s of SCENARIOS) await load({ url: servers[PLAN[s][0]].base + PLAN[s][1], connections: 10, amount: REQUESTS / 2, headers: { accept: 'text/html' } });
+for (const s of SCENARIOS) await load({ url: urlOf(servers[PLAN[s][0]], PLAN[s][1]), connections: 10, amount: REQUESTS / 2, headers: { accept: 'text/html' } });
 for (let r = 0; r < ROUNDS; r++) {
   for (const s of SCENARIOS) {
     const server = servers[PLAN[s][0]];
     await sleep(300);
     const before = cpuTicks(server.child.pid);
-    const res = await load({ url: server.base + PLAN[s][1], connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
+    const res = await load({ url: urlOf(server, PLAN[s][1]), connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
     await sleep(500); // the profiles written after the responses
     const after = cpuTicks(server.child.pid);
     results[s].push({ us: ((after - before) / TICK) * 1e6 / res.requests, rps: res.rps });

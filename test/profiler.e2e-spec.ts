@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { parse, type HTMLElement } from 'node-html-parser';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
+import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
 import { ProfilerFixturesModule } from './fixtures/profiler-fixtures.module.js';
 import { FailingCollectorModule } from './fixtures/failing-collector.module.js';
@@ -282,6 +283,42 @@ describe('Request profiler (e2e)', () => {
       const html = parse((await get(`/_profiler/${b}`).expect(200)).text);
       expect(html.querySelector('a[rel="prev"]')?.getAttribute('href')).toBe(`/_profiler/${a}`);
       expect(html.querySelector('a[rel="next"]')?.getAttribute('href')).toBe(`/_profiler/${c}`);
+    });
+
+    it("writes the application's waiting profiles before linking a profile's neighbours, not the profiler's own page views after them", async () => {
+      await app.close();
+      // Profiles wait a minute for their batch here: whatever is written, a page wrote.
+      app = await createTestApp({ imports: [KernelFixturesModule, ProfilerFixturesModule], env: { PROFILER_FLUSH_INTERVAL_MS: '60000' } });
+      const storage = app.get(ProfilerStorage);
+      const writes: string[][] = [];
+      const write = storage.write.bind(storage);
+      storage.write = async (profiles) => {
+        writes.push(profiles.map((p) => p.token));
+        return write(profiles);
+      };
+      const next = (html: string) => parse(html).querySelector('a[rel="next"]')?.getAttribute('href') ?? null;
+      const a = (await get('/fixture/items/1').expect(200)).headers['x-debug-token'];
+      await settle();
+      const first = await get(`/_profiler/${a}`).expect(200);
+      expect(writes).toEqual([[a]]);
+      expect(next(first.text)).toBeNull();
+      await settle();
+      const second = await get(`/_profiler/${a}`).expect(200);
+      // Only the first view waited: left to its batch, so not linked yet.
+      expect(writes).toEqual([[a]]);
+      expect(next(second.text)).toBeNull();
+      await settle();
+      const b = (await get('/fixture/items/2').expect(200)).headers['x-debug-token'];
+      await settle();
+      const third = await get(`/_profiler/${a}`).expect(200);
+      // Everything up to the application's profile, in order, the views before it included.
+      expect(writes).toEqual([[a], [first.headers['x-debug-token'], second.headers['x-debug-token'], b]]);
+      expect(next(third.text)).toBe(`/_profiler/${first.headers['x-debug-token']}`);
+      // The search page writes everything first, the profiler's views included: it lists the redirects to it.
+      await settle();
+      const search = parse((await get('/_profiler/search?limit=10').expect(200)).text);
+      expect(writes[2]).toEqual([third.headers['x-debug-token']]);
+      expect(text(search.querySelector('#results'))).toBe('5 results found');
     });
 
     it('filters the logs panel by level and channel, and masks secrets in contexts', async () => {

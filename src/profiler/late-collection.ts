@@ -38,6 +38,11 @@ export class LateCollection {
     return this.queue.some((late) => late.profile.token === token);
   }
 
+  /** Whether a waiting profile passes the test. */
+  some(test: (late: LateProfile) => boolean): boolean {
+    return this.queue.some(test);
+  }
+
   add(late: LateProfile): void {
     this.queue.push(late);
     if (this.queue.length >= this.options.batch) this.drain();

@@ -20,6 +20,12 @@ export class Profile {
   cut: { logs: number; listenerCalls: number; elapsed: number } | null = null;
   /** Entries its late collectors logged after the cut (a collector failing): the request's, so the profile's. */
   lateLogs: LogEntry[] | null = null;
+  /**
+   * A view of one of the profiler's own pages: stored like any other, but a profile's page does not write it
+   * before it reads the profile's neighbours (ProfilerService.flushForPanels), so that browsing panels does not
+   * force a write per page.
+   */
+  ownPage = false;
 
   constructor(
     readonly token: string,

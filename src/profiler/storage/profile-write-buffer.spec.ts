@@ -95,6 +95,58 @@ describe('ProfileWriteBuffer', () => {
     expect(store.writes).toHaveLength(3);
   });
 
+  it('flushForeground() writes through the newest profile not added as background, in order, and leaves the rest to their batch', async () => {
+    const b = buffer({ batchSize: 10 });
+    b.add(record('a'), true);
+    b.add(record('b'));
+    b.add(record('c'), true);
+    b.add(record('d'), true);
+    await b.flushForeground();
+    expect(store.writes).toEqual([['a', 'b', 'c', 'd']]);
+    b.add(record('e'), true);
+    b.add(record('f'), true);
+    await b.flushForeground();
+    expect(store.writes).toHaveLength(1);
+    expect(b.pending).toBe(2);
+    expect(b.get('e')?.token).toBe('e');
+    await jest.advanceTimersByTimeAsync(100);
+    expect(store.writes).toEqual([['a', 'b', 'c', 'd'], ['e', 'f']]);
+    expect(b.pending).toBe(0);
+  });
+
+  it('flushForeground() writes the background profiles before a foreground one, batch by batch', async () => {
+    const b = buffer({ batchSize: 2 });
+    for (const t of ['a', 'b', 'c']) b.add(record(t), true);
+    b.add(record('d'));
+    b.add(record('e'), true);
+    await b.flushForeground();
+    expect(store.writes).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(b.pending).toBe(1);
+    expect(b.get('e')?.token).toBe('e');
+  });
+
+  it('flushForeground() waits for a write in flight that holds a foreground profile', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const write = store.write.bind(store);
+    store.write = async (profiles) => {
+      await gate;
+      return write(profiles);
+    };
+    const b = buffer({ batchSize: 1 });
+    b.add(record('a'));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(b.pending).toBe(1);
+    let done = false;
+    void b.flushForeground().then(() => { done = true; });
+    await jest.advanceTimersByTimeAsync(10);
+    expect(done).toBe(false);
+    release();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    expect(store.writes).toEqual([['a']]);
+  });
+
   it('keeps the order and loses nothing when the store fails, retrying with backoff', async () => {
     const b = buffer({ batchSize: 2, retryDelayMs: 1000 });
     store.failures = 2;

@@ -44,6 +44,8 @@ interface Entry {
    * retry finds the token stored, that earlier write did commit: the profile is written, not a duplicate.
    */
   uncertain?: boolean;
+  /** Added as background: flushForeground() does not write it unless a foreground profile waits behind it. */
+  background: boolean;
 }
 
 /**
@@ -108,14 +110,17 @@ export class ProfileWriteBuffer {
     return this.droppedCount;
   }
 
-  /** Queues a profile for the store. Synchronous; never throws. */
-  add(record: ProfileRecord): void {
+  /**
+   * Queues a profile for the store. Synchronous; never throws. A `background` profile is written with its batch
+   * like any other, but flushForeground() does not wait for it.
+   */
+  add(record: ProfileRecord, background = false): void {
     try {
       if (this.closed) {
         this.droppedCount++;
         return;
       }
-      this.queue.push({ record, seq: ++this.lastSeq, addedAt: Date.now() });
+      this.queue.push({ record, seq: ++this.lastSeq, addedAt: Date.now(), background });
       this.byToken.set(record.token, record);
       this.enforceLimit();
       this.schedule();
@@ -135,6 +140,18 @@ export class ProfileWriteBuffer {
    */
   flush(): Promise<void> {
     return this.drainAfterOthers(this.lastSeq, false);
+  }
+
+  /**
+   * flush(), through the newest profile not added as background only: those before it are written too (the order
+   * is kept), the background ones after it keep waiting for their batch. Resolves at once when only background
+   * profiles wait.
+   */
+  flushForeground(): Promise<void> {
+    let target = 0;
+    for (let i = this.queue.length - 1; i >= 0 && target === 0; i--) if (!this.queue[i].background) target = this.queue[i].seq;
+    for (const entry of this.inFlight) if (!entry.background && entry.seq > target) target = entry.seq;
+    return target === 0 ? Promise.resolve() : this.drainAfterOthers(target, false);
   }
 
   /**
