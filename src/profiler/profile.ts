@@ -21,9 +21,9 @@ export class Profile {
   /** Entries its late collectors logged after the cut (a collector failing): the request's, so the profile's. */
   lateLogs: LogEntry[] | null = null;
   /**
-   * A view of one of the profiler's own pages: stored like any other, but a profile's page does not write it
-   * before it reads the profile's neighbours (ProfilerService.flushForPanels), so that browsing panels does not
-   * force a write per page.
+   * A request for one of the profiler's own pages: its profile is stored like any other, but when the page was
+   * served (2xx) the profiler's pages do not write it before reading the store (ProfilerService.flushForPages), so
+   * that browsing the profiler does not force a write per page.
    */
   ownPage = false;
 

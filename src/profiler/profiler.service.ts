@@ -193,7 +193,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         // Logged after the cut, yet the request's own: its Logs panel shows it, as when collectors ran at once.
         if (failure) (profile.lateLogs ??= []).push(failure);
       }
-      this.buffer.add(profile.toRecord(), profile.ownPage);
+      this.buffer.add(profile.toRecord(), this.background(profile));
     } catch (error) {
       this.storeFailed(error);
     }
@@ -235,7 +235,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
-    await this.untilWritten(this.flush());
+    await this.flushForPages();
     return this.storage.find(criteria);
   }
 
@@ -244,12 +244,12 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
-    await this.flushForPanels();
+    await this.flushForPages();
     return this.storage.neighbours(token);
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
-    await this.flushForPanels();
+    await this.flushForPages();
     return this.storage.children(token);
   }
 
@@ -280,15 +280,21 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A profile's page links its neighbours and children, read from the store after writing what waits, except the
-   * views of the profiler's own pages that wait after the newest other profile: those are left to their batch
-   * (written within the flush interval). Otherwise every panel opened would write the previous view's profile
-   * alone, a transaction per page (a profile panel took 787 µs of CPU instead of 512 under load). The search page
-   * writes everything first (`find`): it lists the redirects that led to it.
+   * The profiler's pages read the store after writing what waits, so that they list the profiles of the requests
+   * just made, except the pages the profiler itself served (Profile.ownPage) that wait after the newest other
+   * profile: those are left to their batch, written within the flush interval. Otherwise every page viewed would
+   * write the previous view's profile alone, a transaction per page (under load a profile panel took 787 µs of
+   * CPU instead of 512). The profiler's redirects are written first like the application's profiles: the search
+   * page lists the `/_profiler` 301 and 302 that led to it.
    */
-  private flushForPanels(): Promise<void> {
-    if (this.late.some((late) => !late.profile.ownPage)) this.late.drain();
+  private flushForPages(): Promise<void> {
+    if (this.late.some((late) => !this.background(late.profile))) this.late.drain();
     return this.untilWritten(this.buffer.flushForeground());
+  }
+
+  /** A page the profiler served itself (not one of its redirects or errors): see flushForPages. */
+  private background(profile: Profile): boolean {
+    return profile.ownPage && profile.statusCode >= 200 && profile.statusCode < 300;
   }
 
   /** A write that hangs (a store that stopped answering) must not hold a page longer than FLUSH_WAIT_MS. */

@@ -6,6 +6,8 @@ import type { ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../..
 export async function storedProfiles(app: INestApplication, criteria: Partial<ProfileSearchCriteria> = {}): Promise<{ total: number; rows: ProfileSummary[] }> {
   const profiler = app.get(ProfilerService);
   await settle();
+  // find() alone leaves the profiler's own pages to their batch.
+  await profiler.flush();
   return profiler.find({ limit: 100, ...criteria });
 }
 
