@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Product } from '../../database/schema.js';
 import { formatPrice, stockState, type StockLevel } from './catalogue-format.js';
 import { CATALOGUE_SORTS, SORT_LABELS, type CatalogueSort } from './catalogue-sort.js';
 import { assertPageExists, type Pagination } from '../../lifecycle/pagination/pagination.js';
 import type { ListingQuery } from './listing-query.js';
-import { ProductRepository } from './product.repository.js';
+import { ProductRepository, type ProductSummary } from './product.repository.js';
 
 export interface ProductCard {
   name: string;
@@ -76,7 +75,7 @@ export class CatalogueService {
     };
   }
 
-  card(product: Product): ProductCard {
+  card(product: ProductSummary): ProductCard {
     return {
       name: product.name,
       href: `/products/${encodeURIComponent(product.slug)}`,
