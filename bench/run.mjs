@@ -386,6 +386,13 @@ const MEMORY_MIX = [
 ];
 
 /**
+ * Between two looks at the search page's figures. Each look is a profiled page view, which the profiler's pages
+ * leave to its batch (written within PROFILER_FLUSH_INTERVAL_MS, 100 ms, after the late collectors' 20 ms): a look
+ * sooner than that would always find the one before it still waiting.
+ */
+const STATS_POLL_MS = 250;
+
+/**
  * Waits (at most 120 s) until the profiled server's write buffer is empty. `drainSeconds`: how long its profiles
  * kept being written after the load stopped; `pendingAtEnd`: how many were waiting then; `dropped`: since start.
  */
@@ -395,7 +402,7 @@ async function drain(server) {
   let stats = first;
   const deadline = Date.now() + 120_000;
   while (stats.pending > 0 && Date.now() < deadline) {
-    await sleep(100);
+    await sleep(STATS_POLL_MS);
     stats = await storeStats(server);
   }
   return { pendingAtEnd: first.pending, drainSeconds: first.pending > 0 ? (performance.now() - started) / 1000 : 0, dropped: stats.dropped, stillPending: stats.pending };
