@@ -448,6 +448,9 @@ describe('Request profiler (e2e)', () => {
       expect(hasToolbar((await get('/fixture/items').expect(200)).text)).toBe(false);
       expect(hasToolbar((await get('/_profiler').expect(301)).text)).toBe(false);
       expect(hasToolbar((await get('/_profiler/search').expect(200)).text)).toBe(false);
+      expect(hasToolbar((await get('/_profiler/nope/deeper').expect(404)).text)).toBe(false);
+      // Not the profiler's: the application's 404 page, with its toolbar.
+      expect(hasToolbar((await get('/_profilerx').expect(404)).text)).toBe(true);
     });
 
     it('adds a style nonce to a page Content-Security-Policy', async () => {

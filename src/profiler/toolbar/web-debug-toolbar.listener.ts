@@ -8,6 +8,7 @@ import { statusClass } from '../collectors/response.collector.js';
 import { Profile } from '../profile.js';
 import { ProfilerViews } from '../views/profiler-views.js';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
+import { isProfilerPage } from '../profiler-path.js';
 
 /**
  * Injects the debug toolbar before the last `</body>` of HTML pages of profiled requests: not for XHR,
@@ -30,7 +31,7 @@ export class WebDebugToolbarListener {
     if (!profile || !event.isMainRequest || request.isXmlHttpRequest || !this.access.allows(request)) return;
     if (response.streamed || response.isRedirect || !response.isHtml) return;
     if (/\battachment\b/i.test(response.getHeader('content-disposition') ?? '')) return;
-    if (request.routeName?.startsWith('_profiler') || request.pathInfo.startsWith('/_profiler')) return;
+    if (request.routeName?.startsWith('_profiler') || isProfilerPage(request.pathInfo)) return;
     const body = response.body;
     if (body === undefined) return;
     // The page as bytes: Express's res.send has already encoded one of 1,000 characters or more, and a page the
