@@ -483,7 +483,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const db = this.connection();
     if (this.options.file === ':memory:') return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
     // Synchronous: two metadata reads of a local file take microseconds, where each of fs/promises' goes through
-    // the thread pool and back (on a busy core, some 13 % of a search page's CPU).
+    // the thread pool and back. A missing WAL counts 0; any other error is the store's (stats() reports it).
     let bytes = 0;
     for (const file of [this.options.file, `${this.options.file}-wal`]) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
     return bytes;
