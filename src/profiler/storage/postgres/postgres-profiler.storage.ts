@@ -687,7 +687,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       // Many profiles have the URL part. Alone, their count is the URL totals'; with only a method or a status
       // besides, the skeleton totals count the matches (through the indexes, every match would be read: 60 ms
       // warm, a second cold, for "cart" and 4xx); else the indexes count them.
-      const total = alone ? n : urlWithMethodOrStatus(f) ? await this.countUrlWithStatus(pool, f) : null;
+      const total = alone ? n : urlByTotals(f) ? await this.countUrlWithStatus(pool, f) : null;
       if (total === null) return this.findThroughIndexes(pool, f, where, params, limit);
       return { total, rows: total === 0 || limit === 0 ? [] : await this.newest(pool, where, params, limit) };
     }
@@ -1118,14 +1118,16 @@ function conditions(f: Compiled): [string, unknown[]] {
   return [where.length === 0 ? 'true' : where.join(' AND '), params];
 }
 
-/** A URL substring without '#' and no other filter: its total is the URL totals' (countUrl). */
-function urlAlone(f: Compiled): boolean {
-  return f.url !== null && f.ip === null && f.token === null && f.time === null && f.method === null && f.status === null && !f.needle.includes('#');
+/**
+ * A URL substring without '#' with at most a method and a status besides: alone, its total is the URL totals'
+ * (countUrl); with a method or a status, the skeleton × method × status totals' (countUrlWithStatus).
+ */
+function urlByTotals(f: Compiled): boolean {
+  return f.url !== null && f.ip === null && f.token === null && f.time === null && !f.needle.includes('#');
 }
 
-/** A URL substring without '#' with a method or a status and no other filter: counted by countUrlWithStatus. */
-function urlWithMethodOrStatus(f: Compiled): boolean {
-  return f.url !== null && f.ip === null && f.token === null && f.time === null && (f.method !== null || f.status !== null) && !f.needle.includes('#');
+function urlAlone(f: Compiled): boolean {
+  return urlByTotals(f) && f.method === null && f.status === null;
 }
 
 /** The method and status conditions on a totals table, their values appended to `values` ($n numbered after them). */
