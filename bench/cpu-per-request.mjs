@@ -8,7 +8,7 @@
 //   --compare=<dir>[,<dir>…]: also runs each application scenario on other builds (copies of dist/ in the project,
 //   e.g. dist-before/), as <scenario>@<dir>, alternated with this one in every round: an A/B of one change (or an
 //   ablation: several builds, each with one more part switched off).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,10 @@ const PLAN = {
   // The panel of the profile of a home page request made when the server started (see start).
   'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],
 };
+
+// The load generator (autocannon, in this process) on CPU 0 and the servers on CPU 1, as bench/run.mjs does: left
+// unpinned, this process could share the measured server's core, and its CPU time would move the server's figures.
+if (process.platform === 'linux' && os.cpus().length > 1) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 
 let port = 39100;
 async function start(kind) {
@@ -100,6 +104,15 @@ for (const s of SCENARIOS) {
   const us = median(results[s].map((x) => x.us));
   const ref = s.includes('404') ? base['404'] : base['/'];
   console.log(`${s.padEnd(24)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`);
+}
+// A compared build's rounds against this build's, round by round: the median of the paired differences is steadier
+// than the difference of two medians when the machine's speed drifts between rounds.
+for (const s of SCENARIOS) {
+  const at = s.indexOf('@');
+  if (at === -1 || !results[s.slice(0, at)]) continue;
+  const diffs = results[s].map((x, r) => x.us - results[s.slice(0, at)][r].us);
+  const sorted = [...diffs].sort((a, b) => a - b);
+  console.log(`${s.padEnd(24)} minus ${s.slice(0, at)}: median ${median(diffs) >= 0 ? '+' : ''}${median(diffs).toFixed(1)} µs/req per round (from ${sorted[0].toFixed(0)} to ${sorted[sorted.length - 1].toFixed(0)})`);
 }
 for (const { child } of Object.values(servers)) child.kill('SIGTERM');
 await sleep(500);

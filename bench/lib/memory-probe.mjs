@@ -5,7 +5,12 @@
 //                        which the bench sees in /proc)
 //   { cmd: 'mark' }    → the monotonic clock in µs (the clock of a --cpu-prof profile's timestamps)
 //   { cmd: 'exit' }    → process.exit(0), so that --cpu-prof writes its profile (a signal would not)
+//   { cmd: 'alloc-start' } / { cmd: 'alloc-stop', file } → V8's sampling heap profiler, counting the objects
+//                        garbage collection has freed too (every allocation, not only what survives), started, and
+//                        stopped with its profile written to `file` (bench/alloc-per-request.mjs)
 // Without an IPC channel (started by hand) it does nothing.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { syncBuiltinESMExports } from 'node:module';
 import workerThreads from 'node:worker_threads';
 
@@ -32,6 +37,10 @@ if (typeof process.send === 'function') {
       case 'mark':
         reply({ micros: Number(process.hrtime.bigint() / 1000n) });
         break;
+      case 'alloc-start':
+      case 'alloc-stop':
+        allocations(message.cmd === 'alloc-start' ? null : message.file).then(() => reply({ done: true }), (error) => reply({ error: String(error) }));
+        break;
       case 'exit':
         reply({ exiting: true });
         setImmediate(() => process.exit(0));
@@ -40,4 +49,20 @@ if (typeof process.send === 'function') {
   });
   // The channel must not keep the server alive on its own.
   process.channel?.unref();
+}
+
+let inspector;
+/** Starts the sampling heap profiler (a sample every 4 KB allocated, freed objects kept), or stops it into `file`. */
+async function allocations(file) {
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+  }
+  const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  if (file) {
+    writeFileSync(file, JSON.stringify((await post('HeapProfiler.stopSampling')).profile));
+    return;
+  }
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
 }

@@ -1,0 +1,112 @@
+// Bytes allocated per request, by the function that allocated them: V8's sampling heap profiler in the loaded server,
+// counting what garbage collection freed as well, over a fixed number of requests after a warm-up. Allocation is
+// what sets how often the young generation is collected; what a request keeps alive (the profiles waiting to be
+// written) sets what each collection copies. A tool for finding cost centres, like cpu-per-request.mjs.
+//
+//   node bench/alloc-per-request.mjs [--requests=N] [--scenarios=static-off,static-profiled,debug-404,…] [--top=N]
+//   (the scenarios of cpu-per-request.mjs, without the baseline; build first: npm run build)
+//   --compare=<dir>: also each scenario on another build (a copy of dist/ in the project), as <scenario>@<dir>
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { appEnv, cleanEnv } from './lib/app-env.mjs';
+import { load } from './lib/load.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const REQUESTS = Number(arg('requests', 10000));
+const TOP = Number(arg('top', 25));
+const SCENARIOS = arg('scenarios', 'static-off,static-profiled').split(',');
+const COMPARE = arg('compare', '').split(',').filter(Boolean);
+const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-apr-'));
+const PATHS = {
+  'static-off': ['off', '/'],
+  'static-profiled': ['profiled', '/'],
+  'debug-404': ['profiled', '/bench/no-such-page'],
+  catalogue: ['profiled', '/products?page=2'],
+  'profiler-search': ['profiled', '/_profiler/search?limit=10'],
+  'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],
+};
+for (const s of SCENARIOS) if (!PATHS[s]) throw new Error(`Unknown scenario ${s} (one of ${Object.keys(PATHS).join(', ')})`);
+
+// As cpu-per-request.mjs: the load generator on CPU 0, the server on CPU 1.
+const PINNED = process.platform === 'linux' && os.cpus().length > 1;
+if (PINNED) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+
+let port = 39300;
+async function start(kind, dist) {
+  const p = port++;
+  const args = ['--import', join(ROOT, 'bench/lib/memory-probe.mjs'), `${dist}/main.js`];
+  const [command, argv] = PINNED ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...appEnv(kind, join(TMP, `${kind}-${p}`)), PORT: String(p), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let next = 0;
+  const waiting = new Map();
+  child.on('message', (m) => waiting.get(m?.id)?.(m));
+  const ask = (cmd, extra = {}) => new Promise((resolve) => {
+    const id = ++next;
+    waiting.set(id, resolve);
+    child.send({ id, cmd, ...extra });
+  });
+  const base = `http://127.0.0.1:${p}`;
+  for (let i = 0; ; i++) {
+    try {
+      await (await fetch(`${base}/`)).text();
+      break;
+    } catch {
+      if (i === 300 || child.exitCode !== null) throw new Error(`${dist}/main.js (${kind}) did not answer within 30 s`);
+      await sleep(100);
+    }
+  }
+  const home = await fetch(`${base}/`, { headers: { accept: 'text/html' } });
+  await home.text();
+  return { child, ask, base, token: home.headers.get('x-debug-token') ?? 'none' };
+}
+
+/** Self bytes per function (`name file:line`), from a sampling heap profile. */
+function bytesByFunction(profile) {
+  const bytes = new Map();
+  const visit = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.replace(/^.*\/(dist[^/]*|node_modules)\//, '$1/').replace(/^file:\/\//, '')}:${lineNumber + 1}` : '(native)';
+    const key = `${functionName || '(anonymous)'} ${where}`;
+    bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  return bytes;
+}
+
+const runs = [];
+for (const dist of ['dist', ...COMPARE]) {
+  for (const scenario of SCENARIOS) {
+    const [kind, path] = PATHS[scenario];
+    const server = await start(kind, dist);
+    const url = server.base + path.replace('{token}', server.token);
+    await load({ url, connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
+    await sleep(500);
+    await server.ask('alloc-start');
+    const result = await load({ url, connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
+    await sleep(500); // the profiles written after the responses are the requests' allocations too
+    const file = join(TMP, `${scenario}-${server.child.pid}.heapprofile`);
+    await server.ask('alloc-stop', { file });
+    server.child.kill('SIGTERM');
+    const bytes = bytesByFunction(JSON.parse(readFileSync(file, 'utf8')));
+    const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+    runs.push({ name: dist === 'dist' ? scenario : `${scenario}@${dist.replace(/^dist-/, '')}`, bytes, total, requests: result.requests });
+  }
+}
+
+const kb = (b, n) => (b / 1024 / n).toFixed(2);
+for (const run of runs) {
+  console.log(`\n${run.name}: ${kb(run.total, run.requests)} KB allocated per request (${run.requests} requests)`);
+  for (const [key, b] of [...run.bytes].sort((x, y) => y[1] - x[1]).slice(0, TOP)) console.log(`${kb(b, run.requests).padStart(8)}  ${key}`);
+}
+await sleep(300);
+rmSync(TMP, { recursive: true, force: true });
