@@ -6,7 +6,7 @@
 //   node bench/alloc-per-request.mjs [--requests=N] [--scenarios=static-off,static-profiled,debug-404,…] [--top=N]
 //   (the scenarios of cpu-per-request.mjs, without the baseline; build first: npm run build)
 //   --compare=<dir>: also each scenario on another build (a copy of dist/ in the project), as <scenario>@<dir>
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -14,34 +14,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
 import { load } from './lib/load.mjs';
+import { arg, pinLoadGenerator, SCENARIO_PLAN, serverCommand, urlOf, waitForServer } from './lib/tool-setup.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const REQUESTS = Number(arg('requests', 10000));
 const TOP = Number(arg('top', 25));
 const SCENARIOS = arg('scenarios', 'static-off,static-profiled').split(',');
 const COMPARE = arg('compare', '').split(',').filter(Boolean);
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-apr-'));
-const PATHS = {
-  'static-off': ['off', '/'],
-  'static-profiled': ['profiled', '/'],
-  'debug-404': ['profiled', '/bench/no-such-page'],
-  catalogue: ['profiled', '/products?page=2'],
-  'profiler-search': ['profiled', '/_profiler/search?limit=10'],
-  'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],
-};
-for (const s of SCENARIOS) if (!PATHS[s]) throw new Error(`Unknown scenario ${s} (one of ${Object.keys(PATHS).join(', ')})`);
-
-// As cpu-per-request.mjs: the load generator on CPU 0, the server on CPU 1.
-const PINNED = process.platform === 'linux' && os.cpus().length > 1;
-if (PINNED) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+for (const s of SCENARIOS) {
+  if (!SCENARIO_PLAN[s] || SCENARIO_PLAN[s][0] === 'baseline') throw new Error(`Not an application scenario: ${s}`);
+}
+pinLoadGenerator();
 
 let port = 39300;
 async function start(kind, dist) {
   const p = port++;
-  const args = ['--import', join(ROOT, 'bench/lib/memory-probe.mjs'), `${dist}/main.js`];
-  const [command, argv] = PINNED ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, argv, {
+  const [command, args] = serverCommand(['--import', join(ROOT, 'bench/lib/memory-probe.mjs'), `${dist}/main.js`]);
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...cleanEnv(), ...appEnv(kind, join(TMP, `${kind}-${p}`)), PORT: String(p), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -54,19 +44,7 @@ async function start(kind, dist) {
     waiting.set(id, resolve);
     child.send({ id, cmd, ...extra });
   });
-  const base = `http://127.0.0.1:${p}`;
-  for (let i = 0; ; i++) {
-    try {
-      await (await fetch(`${base}/`)).text();
-      break;
-    } catch {
-      if (i === 300 || child.exitCode !== null) throw new Error(`${dist}/main.js (${kind}) did not answer within 30 s`);
-      await sleep(100);
-    }
-  }
-  const home = await fetch(`${base}/`, { headers: { accept: 'text/html' } });
-  await home.text();
-  return { child, ask, base, token: home.headers.get('x-debug-token') ?? 'none' };
+  return { ...(await waitForServer(child, `http://127.0.0.1:${p}`, `${dist}/main.js (${kind})`)), ask };
 }
 
 /** Self bytes per function (`name file:line`), from a sampling heap profile. */
@@ -86,9 +64,9 @@ function bytesByFunction(profile) {
 const runs = [];
 for (const dist of ['dist', ...COMPARE]) {
   for (const scenario of SCENARIOS) {
-    const [kind, path] = PATHS[scenario];
+    const [kind, path] = SCENARIO_PLAN[scenario];
     const server = await start(kind, dist);
-    const url = server.base + path.replace('{token}', server.token);
+    const url = urlOf(server, path);
     await load({ url, connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
     await sleep(500);
     await server.ask('alloc-start');

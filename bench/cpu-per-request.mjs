@@ -8,7 +8,7 @@
 //   --compare=<dir>[,<dir>…]: also runs each application scenario on other builds (copies of dist/ in the project,
 //   e.g. dist-before/), as <scenario>@<dir>, alternated with this one in every round: an A/B of one change (or an
 //   ablation: several builds, each with one more part switched off).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +16,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
 import { load } from './lib/load.mjs';
+import { arg, pinLoadGenerator, SCENARIO_PLAN, serverCommand, urlOf, waitForServer } from './lib/tool-setup.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const REQUESTS = Number(arg('requests', 20000));
 const ROUNDS = Number(arg('rounds', 3));
 const SCENARIOS = arg('scenarios', 'baseline,static-off,static-profiled,baseline-404,debug-404').split(',');
@@ -38,40 +38,18 @@ for (const dir of COMPARE) {
   SERVERS[`off@${tag}`] = { script: `${dir}/main.js`, env: appEnv('off', join(TMP, `off-${tag}`)) };
   SERVERS[`profiled@${tag}`] = { script: `${dir}/main.js`, env: appEnv('profiled', join(TMP, `profiled-${tag}`)) };
 }
-const PLAN = {
-  baseline: ['baseline', '/'],
-  'baseline-404': ['baseline', '/bench/no-such-page'],
-  'static-off': ['off', '/'],
-  'static-profiled': ['profiled', '/'],
-  'debug-404': ['profiled', '/bench/no-such-page'],
-  catalogue: ['profiled', '/products?page=2'],
-  'profiler-search': ['profiled', '/_profiler/search?limit=10'],
-  // The panel of the profile of a home page request made when the server started (see start).
-  'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],
-};
-
-// The load generator (autocannon, in this process) on CPU 0 and the servers on CPU 1, as bench/run.mjs does: left
-// unpinned, this process could share the measured server's core, and its CPU time would move the server's figures.
-if (process.platform === 'linux' && os.cpus().length > 1) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+const PLAN = { ...SCENARIO_PLAN };
+pinLoadGenerator();
 
 let port = 39100;
 async function start(kind) {
   const p = port++;
-  const child = spawn('taskset', ['-c', '1', process.execPath, ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []), SERVERS[kind].script], {
+  const [command, args] = serverCommand([...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []), SERVERS[kind].script]);
+  const child = spawn(command, args, {
     cwd: ROOT, env: { ...cleanEnv(), ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; ; i++) {
-    try { const r = await fetch(`http://127.0.0.1:${p}/`); await r.text(); break; } catch {
-      if (i === 300 || child.exitCode !== null) throw new Error(`${kind} (${SERVERS[kind].script}) did not answer within 30 s`);
-      await sleep(100);
-    }
-  }
-  const home = await fetch(`http://127.0.0.1:${p}/`, { headers: { accept: 'text/html' } });
-  await home.text();
-  return { child, base: `http://127.0.0.1:${p}`, token: home.headers.get('x-debug-token') };
+  return waitForServer(child, `http://127.0.0.1:${p}`, `${kind} (${SERVERS[kind].script})`);
 }
-/** A scenario's URL on a server: `{token}` is the token of the server's first profiled home page. */
-const urlOf = (server, path) => server.base + path.replace('{token}', server.token ?? 'none');
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 
 for (const s of [...SCENARIOS]) {
