@@ -44,6 +44,23 @@ describe('ProfileCodec', () => {
     expect(await codec.decode(blob)).toEqual({});
   });
 
+  it('keeps each blob its own while the next profiles are encoded, compressed or stored as plain JSON', async () => {
+    // Random text does not compress: its blob is plain JSON (format 0), made from the same bytes the next encode reuses.
+    const noise = (seed: number) => createHash('sha512').update(String(seed)).digest('base64').slice(0, 80);
+    const plain = { n: noise(1) };
+    const plainBlob = await codec.encode(plain);
+    expect(plainBlob[0]).toBe(ProfileFormat.JSON);
+    const { data: realistic } = sampleProfile(7);
+    const compressedBlob = await codec.encode(realistic);
+    expect(compressedBlob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
+    const blobs = await codec.encodeMany([{ n: noise(2) }, sampleProfile(8).data, { n: noise(3) }]);
+    expect(await codec.decode(plainBlob)).toEqual(plain);
+    expect(await codec.decode(compressedBlob)).toEqual(realistic);
+    expect(await codec.decode(blobs[0])).toEqual({ n: noise(2) });
+    expect(await codec.decode(blobs[1])).toEqual(sampleProfile(8).data);
+    expect(await codec.decode(blobs[2])).toEqual({ n: noise(3) });
+  });
+
   it('never fails to encode: BigInt becomes a number, cycles a marker', async () => {
     const data: Record<string, unknown> = { big: 12345678901234567890n, name: 'x' };
     data.self = data;

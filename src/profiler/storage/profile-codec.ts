@@ -240,8 +240,17 @@ export class ProfileCodec {
 /** One compression context and prepared dictionary for every blob this thread encodes and decodes. */
 const compressor = new ZstdCompressor(DICTIONARY_V2, LEVEL);
 
+/**
+ * The JSON's UTF-8 is written here, then compressed into a blob of its own: a profile's JSON (5 to 10 KB) is larger
+ * than what Buffer.from takes from Node's pool, so it would be an allocation of its own for every profile. Never
+ * returned nor kept: both blobs below are copies.
+ */
+const JSON_SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
 function encodeNow(data: Record<string, unknown>): Buffer {
-  const json = Buffer.from(stringify(data), 'utf8');
+  const text = stringify(data);
+  // At most three UTF-8 bytes per UTF-16 code unit.
+  const json = text.length * 3 <= JSON_SCRATCH.length ? JSON_SCRATCH.subarray(0, JSON_SCRATCH.write(text, 'utf8')) : Buffer.from(text, 'utf8');
   const blob = compressor.compress(json, ProfileFormat.ZSTD_DICTIONARY_V2);
   return blob.length - 1 < json.length ? blob : Buffer.concat([TAG_JSON, json]);
 }
