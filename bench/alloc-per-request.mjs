@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
+import { askServer } from './lib/ask-server.mjs';
 import { load } from './lib/load.mjs';
 import { arg, pinLoadGenerator, SCENARIO_PLAN, serverCommand, urlOf, waitForServer } from './lib/tool-setup.mjs';
 
@@ -36,15 +37,7 @@ async function start(kind, dist) {
     env: { ...cleanEnv(), ...appEnv(kind, join(TMP, `${kind}-${p}`)), PORT: String(p), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  let next = 0;
-  const waiting = new Map();
-  child.on('message', (m) => waiting.get(m?.id)?.(m));
-  const ask = (cmd, extra = {}) => new Promise((resolve) => {
-    const id = ++next;
-    waiting.set(id, resolve);
-    child.send({ id, cmd, ...extra });
-  });
-  return { ...(await waitForServer(child, `http://127.0.0.1:${p}`, `${dist}/main.js (${kind})`)), ask };
+  return { ...(await waitForServer(child, `http://127.0.0.1:${p}`, `${dist}/main.js (${kind})`)), ask: askServer(child) };
 }
 
 /** Self bytes per function (`name file:line`), from a sampling heap profile. */

@@ -17,6 +17,7 @@ import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
+import { askServer } from './lib/ask-server.mjs';
 import { formatSummary, summarise } from './lib/cpuprofile-summary.mjs';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
 import { load as runLoad } from './lib/load.mjs';
@@ -158,20 +159,7 @@ async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false 
       clearTimeout(timer);
     },
   };
-  if (ipc) {
-    let nextId = 1;
-    server.ask = (cmd) =>
-      new Promise((resolve, reject) => {
-        const id = nextId++;
-        const onMessage = (m) => {
-          if (m?.id !== id) return;
-          child.off('message', onMessage);
-          resolve(m);
-        };
-        child.on('message', onMessage);
-        child.send({ cmd, id }, (error) => error && reject(new Error(`${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`)));
-      });
-  }
+  if (ipc) server.ask = askServer(child, (error) => `${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`);
   return server;
 }
 

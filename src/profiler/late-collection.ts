@@ -35,7 +35,7 @@ export class LateCollection {
 
   /** Looked through, not indexed: asked only when a profile is opened, and at most `batch` wait. */
   has(token: string): boolean {
-    return this.queue.some((late) => late.profile.token === token);
+    return this.some((late) => late.profile.token === token);
   }
 
   /** Whether a waiting profile passes the test. */
