@@ -227,6 +227,7 @@ const SCENARIOS = [
   { id: 'static-profiled', label: 'Static page `/`, profiler recording + storing', server: 'profiled', path: '/', status: 200, baseline: 'static', target: { rps: 0.8, p99: 1.5, sustained: true } },
   { id: 'debug-404', label: 'Unmatched path: debug 404 page (2-exception chain, excerpts, logs)', server: 'profiled', path: NOT_FOUND_PATH, status: 404, baseline: 'notFound', target: { rps: 0.5 } },
   { id: 'catalogue', label: 'Catalogue `/products?page=2` (DB queries), profiled', server: 'profiled', path: '/products?page=2', status: 200, baseline: 'static' },
+  { id: 'catalogue-off', label: 'Catalogue `/products?page=2` (DB queries), profiler off', server: 'off', path: '/products?page=2', status: 200, baseline: 'static' },
   { id: 'profiler-search', label: 'Profile search `/_profiler/search?limit=10` (`/_profiler/?limit=10` redirects there)', server: 'profiled', path: '/_profiler/search?limit=10', status: 200, baseline: 'static' },
   { id: 'profiler-panel', label: 'Profile panel `/_profiler/<token>?panel=request`', server: 'profiled', path: (ctx) => `/_profiler/${ctx.token}?panel=request`, status: 200, baseline: 'static' },
 ];
@@ -493,7 +494,7 @@ async function cpuProfile(scenario) {
   mkdirSync(keep, { recursive: true });
   const kept = join(keep, `${scenario.id}.cpuprofile`);
   copyFileSync(join(dir, file), kept);
-  writeFileSync(kept.replace(/\.cpuprofile$/, '.window.json'), `${JSON.stringify({ since, until })}\n`);
+  writeFileSync(kept.replace(/\.cpuprofile$/, '.window.json'), `${JSON.stringify({ since, until, requests: result.requests })}\n`);
   const summary = summarise(JSON.parse(readFileSync(kept, 'utf8')), { since, until, top: 20 });
   log(`CPU profile of ${scenario.id}: ${result.rps.toFixed(0)} req/s under the profiler, kept in ${relative(ROOT, kept)}`);
   return { scenario, summary, file: relative(ROOT, kept), rps: result.rps };

@@ -1,6 +1,10 @@
 // The environments the benchmarks start the application in (bench/run.mjs, bench/cpu-per-request.mjs).
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // Anything of the application's configuration inherited from the caller's shell is dropped: the bench sets its own.
 const APP_KEYS = /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
@@ -22,6 +26,15 @@ export function appEnv(kind, varDir) {
     DATABASE_URL: `sqlite:${join(varDir, 'shop.sqlite')}`,
     PROFILER_DSN: `sqlite:${join(varDir, 'profiler.sqlite')}`,
   };
-  if (kind === 'off') return { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' };
+  if (kind === 'off') {
+    // Only a development start loads the demo catalogue: the profiler-off server (APP_ENV=prod) gets the same one
+    // from the CLI, so that its catalogue page lists the products the profiled server's does.
+    if (!existsSync(join(varDir, 'shop.sqlite'))) {
+      execFileSync(process.execPath, [join(ROOT, 'dist/database/cli/database.cli.js'), 'seed'], {
+        env: { ...cleanEnv(), DATABASE_URL: common.DATABASE_URL }, stdio: 'ignore',
+      });
+    }
+    return { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' };
+  }
   return { ...common, APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ENABLED: '1' };
 }

@@ -15,6 +15,8 @@ export const SCENARIO_PLAN = {
   'static-profiled': ['profiled', '/'],
   'debug-404': ['profiled', '/bench/no-such-page'],
   catalogue: ['profiled', '/products?page=2'],
+  // The same catalogue page with the profiler off: what the profiler adds to a page with database queries.
+  'catalogue-off': ['off', '/products?page=2'],
   'profiler-search': ['profiled', '/_profiler/search?limit=10'],
   // The panel of the profile of a home page request made when the server started (see waitForServer).
   'profiler-panel': ['profiled', '/_profiler/{token}?panel=request'],

@@ -25,6 +25,44 @@ describe('captureCaller, deep', () => {
   });
 });
 
+describe('captureCaller, below an entry point', () => {
+  /** `depth` frames of code without a file (as Kysely's own would be passed over) on top of `bottom`. */
+  const nameless = (depth: number, bottom: () => ReturnType<typeof captureCaller>) => {
+    let call = bottom;
+    for (let i = 0; i < depth; i++) call = new Function('next', 'return () => next()')(call) as typeof call;
+    return call;
+  };
+
+  it('captures below the entry: finds the caller past more frames than its deep capture holds', () => {
+    // Forty frames between the capture and the entry: a capture from the top (32 frames deep) never reaches the
+    // caller, so only the capture below the entry can name it.
+    function entry(): ReturnType<typeof captureCaller> {
+      return nameless(40, new Function('capture', 'entry', 'return () => capture(entry)')(captureCaller, entry))();
+    }
+    const [line, caller] = [here(), entry()];
+    expect(caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
+    // The same stack, captured from the top.
+    function plain(): ReturnType<typeof captureCaller> {
+      return nameless(40, new Function('capture', 'return () => capture()')(captureCaller))();
+    }
+    expect(plain()).toBeNull();
+  });
+
+  it('passes over nameless frames below the entry (executeTakeFirst calling execute)', () => {
+    function entry(): ReturnType<typeof captureCaller> {
+      return captureCaller(entry);
+    }
+    const [line, caller] = [here(), nameless(2, entry)()];
+    expect(caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
+  });
+
+  it('captures from the top when the entry is not on the stack', () => {
+    const elsewhere = () => null;
+    const [line, caller] = [here(), nameless(3, () => captureCaller(elsewhere))()];
+    expect(caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
+  });
+});
+
 describe('callerFile', () => {
   // ES modules' frames are file: URLs, CommonJS's and Jest's paths: both spellings pass the same verdicts.
   const both = (path: string) => [path, pathToFileURL(path).href];

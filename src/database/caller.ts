@@ -32,29 +32,46 @@ const OWN_DIR_URL = pathToFileURL(OWN_DIR).href;
 const NODE_MODULES_URL = '/node_modules/';
 
 type CallSites = NodeJS.CallSite[];
+/** Any function: V8 compares a frame's function with it by identity. */
+export type StackEntry = (...args: never[]) => unknown;
 const returnCallSites = (_error: Error, sites: CallSites): CallSites => sites;
+
+/**
+ * Frames captured below a known entry point (see captureCaller's `entry`): its caller, or Kysely's own
+ * executeTakeFirst and executeTakeFirstOrThrow, which call `execute` in turn, and then the caller.
+ */
+const ENTRY_STACK_LIMIT = 4;
 
 /**
  * The first stack frame outside node_modules, Node itself and src/database: the code that issued the query.
  * Cheap by design: a small captured stack of V8 CallSites, no string formatting, no source map; the position is
  * mapped to TypeScript (SourceResolver) only when somebody opens the database panel.
+ *
+ * `entry`: a function known to be on the stack between here and the caller (a query builder's `execute`). V8 then
+ * leaves out every frame above it (the recorder's and Kysely's own, five of them for a query), so a few frames
+ * suffice: about a third of a full capture's cost. Without it, or when it is not on the stack (a query run another
+ * way), the frames are captured from here.
  */
-export function captureCaller(): CallerPosition | null {
-  const sites = callSites(STACK_LIMIT);
+export function captureCaller(entry?: StackEntry): CallerPosition | null {
+  if (entry !== undefined) {
+    const caller = firstCaller(callSites(ENTRY_STACK_LIMIT, entry));
+    if (caller !== null) return caller;
+  }
+  const sites = callSites(STACK_LIMIT, captureCaller);
   const caller = firstCaller(sites);
   if (caller !== null || sites.length < STACK_LIMIT) return caller;
-  return firstCaller(callSites(DEEP_STACK_LIMIT));
+  return firstCaller(callSites(DEEP_STACK_LIMIT, captureCaller));
 }
 
-/** The stack above captureCaller as V8 CallSites, at most `depth` of them. */
-function callSites(depth: number): CallSites {
+/** The stack below `above` (which V8 leaves out, with every frame above it) as V8 CallSites, at most `depth`. */
+function callSites(depth: number, above: StackEntry): CallSites {
   const holder: { stack?: unknown } = {};
   const limit = Error.stackTraceLimit;
   const prepare = Error.prepareStackTrace;
   try {
     Error.stackTraceLimit = depth;
     Error.prepareStackTrace = returnCallSites;
-    Error.captureStackTrace(holder, captureCaller);
+    Error.captureStackTrace(holder, above);
     return Array.isArray(holder.stack) ? (holder.stack as CallSites) : [];
   } finally {
     Error.stackTraceLimit = limit;

@@ -9,6 +9,7 @@ import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { DatabaseMigrator } from './database-migrator.js';
 import { seedCatalogue } from './seed/catalogue.seeder.js';
+import { queryEntries } from './query-entries.js';
 import { QueryRecorder } from './query-recorder.js';
 import type { ShopDatabase } from './schema.js';
 import type { ShopDb } from './shop-db.js';
@@ -36,6 +37,7 @@ export function createShopDb(url: string, options: OpenDatabaseOptions): ShopDb 
   const target = parseDatabaseUrl(url, options.baseDir);
   const recorder = new QueryRecorder(options.logger);
   const db = new Kysely<ShopDatabase>({ dialect: dialectFor(target, options), plugins: [recorder], log: recorder.log });
+  recorder.recognise(queryEntries(db));
   return db as ShopDb;
 }
 

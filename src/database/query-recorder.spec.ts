@@ -8,6 +8,7 @@ import { LogLevel } from '../lifecycle/logging/log-level.js';
 import { Profile, PROFILE } from '../profiler/profile.js';
 import { createShopDb } from './database.factory.js';
 import { DatabaseMigrator } from './database-migrator.js';
+import { queryEntries } from './query-entries.js';
 import { MAX_RECORDED_QUERIES, queryTimings, recordedQueries } from './query-recorder.js';
 import type { ShopDb } from './shop-db.js';
 import { here } from '../../test/support/here.js';
@@ -81,6 +82,29 @@ describe('QueryRecorder', () => {
     const failure = context.logs.filter((e) => e.channel === 'database')[3];
     expect(failure.template).toBe('Query failed ({duration} ms): {sql}');
     expect(failure.context.error).toBe('UNIQUE constraint failed: categories.slug');
+  });
+
+  it('names the caller of every kind of query: execute, executeTakeFirst(OrThrow), update, delete, raw SQL', async () => {
+    const context = requestContext(true);
+    const lines: number[] = [];
+    await kernelContextStorage.run(context, async () => {
+      lines.push(here(), (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirst())!.id);
+      lines.push(here(), (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirstOrThrow()).id);
+      lines.push(here(), Number((await db.updateTable('categories').set({ name: 'Tea' }).where('slug', '=', 'tea').executeTakeFirst()).numUpdatedRows));
+      lines.push(here(), Number((await db.deleteFrom('categories').where('slug', '=', 'none').executeTakeFirst()).numDeletedRows));
+      lines.push(here(), (await sql<{ n: number }>`select ${7} as n`.execute(db)).rows[0].n);
+    });
+    expect(lines.filter((_, i) => i % 2 === 1)).toEqual([1, 1, 1, 0, 7]);
+    const queries = recordedQueries(context)!.queries;
+    expect(queries.map((q) => q.caller)).toEqual(lines.filter((_, i) => i % 2 === 0).map((line) => ({ file: THIS_FILE, line, column: expect.any(Number) })));
+  });
+
+  it('knows the execute method of every kind of query, so that callers are captured below it', () => {
+    const entries = queryEntries(db);
+    expect([...entries.keys()].sort()).toEqual(['DeleteQueryNode', 'InsertQueryNode', 'MergeQueryNode', 'RawNode', 'SelectQueryNode', 'UpdateQueryNode']);
+    expect(entries.get('SelectQueryNode')).toBe(Object.getPrototypeOf(db.selectFrom('products')).execute);
+    expect(entries.get('RawNode')).toBe(Object.getPrototypeOf(sql`select 1`).execute);
+    for (const execute of entries.values()) expect(execute.name).toBe('execute');
   });
 
   it('captures no caller when the request is not profiled', async () => {

@@ -2,7 +2,8 @@ import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformR
 import { currentKernelContext, type KernelContext } from '../lifecycle/kernel-context.js';
 import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { Profile } from '../profiler/profile.js';
-import { captureCaller, type CallerPosition } from './caller.js';
+import { captureCaller, type CallerPosition, type StackEntry } from './caller.js';
+import type { QueryKind } from './query-entries.js';
 import { safeParameters } from './query-parameters.js';
 
 /** One query a request ran, as the database panel and the timeline show it. */
@@ -77,14 +78,21 @@ function requestQueries(context: KernelContext): RequestQueries {
  */
 export class QueryRecorder implements KyselyPlugin {
   private readonly channel;
+  /** Each kind of query's `execute` (see queryEntries): the captured stack starts below it. */
+  private entries: ReadonlyMap<QueryKind, StackEntry> = new Map();
 
   constructor(logger?: KernelLogger) {
     this.channel = logger?.channel('database');
   }
 
+  /** The builders' `execute` methods of the Kysely instance this recorder is a plugin of (queryEntries). */
+  recognise(entries: ReadonlyMap<QueryKind, StackEntry>): void {
+    this.entries = entries;
+  }
+
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
     const context = currentKernelContext();
-    if (context && Profile.of(context)) requestQueries(context).callers.set(queryId, captureCaller());
+    if (context && Profile.of(context)) requestQueries(context).callers.set(queryId, captureCaller(this.entries.get(node.kind)));
     return node;
   }
 
