@@ -170,7 +170,7 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(request[request.length - 1]).toBe('RouterListener::onKernelRequest');
       const error = context.logs.find((l) => l.levelName === 'ERROR');
       expect(error?.channel).toBe('request');
-      expect(error?.message).toMatch(/^Uncaught Exception NotFoundHttpException: "No route found for "GET http:\/\/shop.test\/this\/does\/not\/exist"" at .+router\.listener\.(ts|js) line \d+$/);
+      expect(error?.message).toMatch(/^Uncaught Exception NotFoundHttpException: "No route found for "GET http:\/\/shop.test\/this\/does\/not\/exist"" at src\/lifecycle\/listeners\/router\.listener\.ts line \d+$/);
     });
 
     it('still gets the kernel.response headers', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { AppConfig } from '../config/app-config.js';
+import { SourceMaps } from '../lifecycle/errors/source-maps.js';
 import { SourceResolver } from '../profiler/error-page/source-resolver.js';
 import { DatabaseCollector, type DatabaseData } from './database.collector.js';
 import type { RecordedQuery } from './query-recorder.js';
@@ -33,7 +34,7 @@ describe('DatabaseCollector', () => {
     writeFileSync(compiled, out.outputText);
     writeFileSync(`${compiled}.map`, JSON.stringify({ ...JSON.parse(out.sourceMapText!), sources: ['../../src/shop/catalogue.ts'] }));
     const config = AppConfig.fromEnv({ APP_ENV: 'test', DATABASE_URL: 'postgres://shop:secret@db:5432/shop' }, { projectDir: project });
-    collector = new DatabaseCollector(config, new SourceResolver(config));
+    collector = new DatabaseCollector(config, new SourceResolver(config, new SourceMaps()));
   });
 
   afterAll(() => {

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { BasicErrorRenderer } from './errors/basic-error.renderer.js';
 import { ErrorRenderer } from './errors/error-renderer.js';
+import { SourceMaps } from './errors/source-maps.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
 import { HttpKernel } from './http-kernel.js';
 import { KernelExceptionFilter } from './kernel-exception.filter.js';
@@ -57,11 +58,12 @@ const LISTENERS = [
     RouteTable,
     UrlGenerator,
     MaintenanceMode,
+    SourceMaps,
     { provide: ErrorRenderer, useClass: BasicErrorRenderer },
     { provide: APP_FILTER, useClass: KernelExceptionFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     ...LISTENERS,
   ],
-  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers],
+  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers, SourceMaps],
 })
 export class LifecycleModule {}

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { relative, sep } from 'node:path';
+import { AppConfig } from '../../config/app-config.js';
 import { ErrorRenderer } from '../errors/error-renderer.js';
 import { classOf, messageOf, statusOf } from '../errors/exception-status.js';
+import { SourceMaps } from '../errors/source-maps.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type ExceptionEvent, type ResponseEvent } from '../kernel.events.js';
 import { KernelLogger } from '../logging/kernel-logger.js';
@@ -19,6 +22,8 @@ export class ErrorListener {
   constructor(
     private readonly renderer: ErrorRenderer,
     private readonly logger: KernelLogger,
+    private readonly sourceMaps: SourceMaps,
+    private readonly config: AppConfig,
   ) {}
 
   @KernelListener(KernelEvents.EXCEPTION, { priority: 0 })
@@ -27,7 +32,7 @@ export class ErrorListener {
     event.request.attributes[REMOVE_CSP] = true;
     const error = event.throwable;
     const status = statusOf(error);
-    const { file, line } = throwLocation(error);
+    const { file, line } = this.throwLocation(error);
     this.logger.record(status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}', {
       class: classOf(error),
       message: messageOf(error),
@@ -47,11 +52,17 @@ export class ErrorListener {
     if (event.request.attributes[REMOVE_CSP] !== true) return;
     for (const header of CSP_HEADERS) event.response.removeHeader(header);
   }
-}
 
-/** Where a throwable was thrown: the first frame of its stack (the error page maps it through source maps). */
-function throwLocation(error: unknown): { file: string; line: number } {
-  const stack = error instanceof Error ? error.stack ?? '' : '';
-  const frame = /\n\s+at (?:.*? \()?(.+?):(\d+):\d+\)?/.exec(stack);
-  return frame ? { file: frame[1].replace(/^file:\/\//, ''), line: Number(frame[2]) } : { file: 'unknown', line: 0 };
+  /**
+   * Where a throwable was thrown: the first frame of its stack, in the TypeScript the user wrote (a stack names the
+   * compiled `dist/….js`; the error page's frames are mapped the same way), relative to the project when inside it.
+   */
+  private throwLocation(error: unknown): { file: string; line: number } {
+    const stack = error instanceof Error ? error.stack ?? '' : '';
+    const frame = /\n\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?/.exec(stack);
+    if (!frame) return { file: 'unknown', line: 0 };
+    const { file, line } = this.sourceMaps.locate(frame[1], Number(frame[2]), Number(frame[3]));
+    const root = this.config.projectDir;
+    return { file: file.startsWith(root + sep) ? relative(root, file) : file, line };
+  }
 }

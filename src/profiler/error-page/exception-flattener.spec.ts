@@ -1,4 +1,5 @@
 import { AppConfig } from '../../config/app-config.js';
+import { SourceMaps } from '../../lifecycle/errors/source-maps.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { ExceptionFlattener } from './exception-flattener.js';
 import { SourceResolver } from './source-resolver.js';
@@ -8,13 +9,13 @@ function throwFromHere(message: string): Error {
 }
 
 describe('ExceptionFlattener', () => {
-  const flattener = new ExceptionFlattener(new SourceResolver(AppConfig.fromEnv({ APP_ENV: 'test' })));
+  const flattener = new ExceptionFlattener(new SourceResolver(AppConfig.fromEnv({ APP_ENV: 'test' }), new SourceMaps()));
 
   it('flattens the chain outermost first, frames pointing at this file with its code', () => {
     const [outer, inner] = flattener.flatten(throwFromHere('a'));
     expect(outer).toMatchObject({ position: 2, count: 2, class: 'NotFoundHttpException', message: 'a', statusCode: 404 });
     expect(inner).toMatchObject({ position: 1, count: 2, class: 'Error', message: 'inner a' });
-    expect(outer.frames[0]).toMatchObject({ function: 'throwFromHere', file: 'src/profiler/error-page/exception-flattener.spec.ts', line: 7, vendor: false });
+    expect(outer.frames[0]).toMatchObject({ function: 'throwFromHere', file: 'src/profiler/error-page/exception-flattener.spec.ts', line: 8, vendor: false });
     expect(outer.excerpt?.lines.find((l) => l.current)?.text).toContain('new NotFoundHttpException(message');
   });
 

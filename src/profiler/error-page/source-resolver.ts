@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
+import { SourceMaps, type SourceLocation } from '../../lifecycle/errors/source-maps.js';
 
-export interface SourceLocation {
-  /** Absolute path of the original source (the .ts file when a source map leads there). */
-  file: string;
-  line: number;
-  column: number;
-}
+export type { SourceLocation };
 
 export interface ExcerptLine {
   number: number;
@@ -21,27 +15,22 @@ export interface ExcerptLine {
 const MAX_CACHED_FILES = 500;
 
 /**
- * Maps compiled locations back to the original TypeScript through source maps and reads source lines for code
- * excerpts. Only error pages call it; maps and sources are read once and cached, so the error path does not go
- * back to the disk for a file it has seen.
+ * Maps compiled locations back to the original TypeScript (through the kernel's SourceMaps) and reads source lines
+ * for code excerpts. Only error pages and panels call it; sources are read once and cached, so the error path does
+ * not go back to the disk for a file it has seen.
  */
 @Injectable()
 export class SourceResolver {
-  private readonly maps = new Map<string, TraceMap | null>();
   private readonly sources = new Map<string, string[] | null>();
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly maps: SourceMaps,
+  ) {}
 
   /** A stack frame's file (path or file: URL) and position, mapped to the original source when possible. */
   locate(file: string, line: number, column: number): SourceLocation {
-    const path = file.startsWith('file://') ? fileURLToPath(file) : file;
-    if (!isAbsolute(path) || !path.endsWith('.js')) return { file: path, line, column };
-    const map = this.mapFor(path);
-    if (!map) return { file: path, line, column };
-    const original = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
-    if (original.source === null || original.line === null) return { file: path, line, column };
-    const source = original.source.startsWith('file://') ? fileURLToPath(original.source) : resolve(dirname(path), original.source);
-    return { file: source, line: original.line, column: (original.column ?? 0) + 1 };
+    return this.maps.locate(file, line, column);
   }
 
   /** The numbered lines around `line` (1-based), that line marked; null when the source cannot be read. */
@@ -69,19 +58,6 @@ export class SourceResolver {
   /** Code that is not the application's: dependencies and Node itself. */
   isVendor(file: string): boolean {
     return file.includes(`${sep}node_modules${sep}`) || file.startsWith('node:') || !isAbsolute(file);
-  }
-
-  private mapFor(path: string): TraceMap | null {
-    if (this.maps.has(path)) return this.maps.get(path) ?? null;
-    let map: TraceMap | null = null;
-    const mapFile = `${path}.map`;
-    try {
-      if (existsSync(mapFile)) map = new TraceMap(readFileSync(mapFile, 'utf8'), mapFile);
-    } catch {
-      map = null;
-    }
-    remember(this.maps, path, map);
-    return map;
   }
 
   private sourceLines(file: string): string[] | null {
