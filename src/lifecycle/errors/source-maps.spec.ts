@@ -63,6 +63,19 @@ describe('SourceMaps', () => {
     expect(new SourceMaps().locate(pathToFileURL(file).href, at.line, at.column)).toEqual({ file: join(project, 'src', 'item.ts'), line: THROW_LINE, column: 3 });
   });
 
+  it('maps a position once: the same frozen answer for every later ask', () => {
+    const file = build('cached', (js, map) => {
+      writeFileSync(join(project, 'dist', 'cached.js'), js);
+      writeFileSync(join(project, 'dist', 'cached.js.map'), map);
+    });
+    const maps = new SourceMaps();
+    const first = maps.locate(file, at.line, at.column);
+    expect(first).toEqual({ file: join(project, 'src', 'item.ts'), line: THROW_LINE, column: 3 });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(maps.locate(file, at.line, at.column)).toBe(first);
+    expect(maps.locate(file, at.line, at.column + 1)).not.toBe(first);
+  });
+
   it('leaves a location alone when no map leads on: no map, a broken map, not JavaScript, not a path', () => {
     const maps = new SourceMaps();
     const bare = build('bare', (js) => writeFileSync(join(project, 'dist', 'bare.js'), js));

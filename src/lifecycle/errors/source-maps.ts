@@ -12,6 +12,8 @@ export interface SourceLocation {
 }
 
 const MAX_CACHED_MAPS = 500;
+/** Locations already mapped: every 404 is thrown from the same line, and its log entry asks for it each time. */
+const MAX_CACHED_LOCATIONS = 5000;
 
 /**
  * Compiled locations back to the TypeScript they were built from, through the `.js.map` files `nest build` writes
@@ -21,9 +23,24 @@ const MAX_CACHED_MAPS = 500;
 @Injectable()
 export class SourceMaps {
   private readonly maps = new Map<string, TraceMap | null>();
+  private readonly locations = new Map<string, Readonly<SourceLocation>>();
 
-  /** A stack frame's file (path or file: URL) and position (1-based line and column), mapped when a map leads on. */
-  locate(file: string, line: number, column: number): SourceLocation {
+  /**
+   * A stack frame's file (path or file: URL) and position (1-based line and column), mapped when a map leads on.
+   * The answer is shared by every caller that asks for the same position: it is frozen.
+   */
+  locate(file: string, line: number, column: number): Readonly<SourceLocation> {
+    const key = `${line}:${column}:${file}`;
+    let location = this.locations.get(key);
+    if (location === undefined) {
+      location = Object.freeze(this.map(file, line, column));
+      if (this.locations.size >= MAX_CACHED_LOCATIONS) this.locations.delete(this.locations.keys().next().value as string);
+      this.locations.set(key, location);
+    }
+    return location;
+  }
+
+  private map(file: string, line: number, column: number): SourceLocation {
     const path = file.startsWith('file://') ? fileURLToPath(file) : file;
     if (!isAbsolute(path) || !path.endsWith('.js')) return { file: path, line, column };
     const map = this.mapFor(path);

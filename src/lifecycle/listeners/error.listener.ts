@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
 import { ErrorRenderer } from '../errors/error-renderer.js';
 import { classOf, messageOf, statusOf } from '../errors/exception-status.js';
@@ -63,6 +63,6 @@ export class ErrorListener {
     if (!frame) return { file: 'unknown', line: 0 };
     const { file, line } = this.sourceMaps.locate(frame[1], Number(frame[2]), Number(frame[3]));
     const root = this.config.projectDir;
-    return { file: file.startsWith(root + sep) ? relative(root, file) : file, line };
+    return { file: file.startsWith(root + sep) ? file.slice(root.length + 1) : file, line };
   }
 }

@@ -29,7 +29,7 @@ export class SourceResolver {
   ) {}
 
   /** A stack frame's file (path or file: URL) and position, mapped to the original source when possible. */
-  locate(file: string, line: number, column: number): SourceLocation {
+  locate(file: string, line: number, column: number): Readonly<SourceLocation> {
     return this.maps.locate(file, line, column);
   }
 
