@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { PROJECT_DIR } from '../../src/config/app-config.js';
 
@@ -18,7 +19,17 @@ export function buildApp(): string {
   const config = ts.readConfigFile(join(PROJECT_DIR, 'tsconfig.build.json'), (path) => ts.sys.readFile(path));
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_DIR);
   // ES modules, as `nest build` emits for this "type": "module" project (transpileModule alone cannot tell).
-  const compilerOptions = { ...options, module: ts.ModuleKind.ES2022, sourceMap: false, inlineSourceMap: true, inlineSources: false, declaration: false };
+  // sourceRoot: the inline maps name their sources relative to src/ (the rootDir), found there, as dist/'s maps
+  // lead to src/; without it they would name `.test-build/….ts`, files that do not exist.
+  const compilerOptions = {
+    ...options,
+    module: ts.ModuleKind.ES2022,
+    sourceMap: false,
+    inlineSourceMap: true,
+    inlineSources: false,
+    declaration: false,
+    sourceRoot: `${pathToFileURL(join(PROJECT_DIR, 'src')).href}/`,
+  };
   const src = join(PROJECT_DIR, 'src');
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,10 +37,12 @@ export function buildApp(): string {
       if (entry.isDirectory()) return walk(path);
       return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
     });
+  // A change to how files are built here (these options) builds every file again.
+  const harness = statSync(join(PROJECT_DIR, 'test', 'support', 'app-process.ts')).mtimeMs;
   for (const file of walk(src)) {
     const out = join(TEST_BUILD_DIR, relative(src, file)).replace(/\.ts$/, '.js');
     try {
-      if (statSync(out).mtimeMs >= statSync(file).mtimeMs) continue;
+      if (statSync(out).mtimeMs >= Math.max(statSync(file).mtimeMs, harness)) continue;
     } catch {
       // Not built yet.
     }
