@@ -115,6 +115,22 @@ describe('Debug error page (e2e)', () => {
     expect(text(box.querySelector('.frame .fn'))).toBe('KernelFixturesController.boom');
   });
 
+  it('takes no line of a message for a frame: a JSON body that quotes a stack line gets its 400 page, the throw located in our code', async () => {
+    // V8 quotes a body of up to 20 characters whole in its parse error's message, newlines included: the message then holds a line
+    // shaped like a frame, whose file: URL (with a host) no path can be made of.
+    const body = '[\n at file://e/a:7:7';
+    const res = await request(app.getHttpServer()).post('/fixture/items').set('Host', HOST).set('Content-Type', 'application/json').send(body).expect(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(decodeURIComponent(res.headers['x-debug-exception'])).toContain('\n at file://e/a:7:7');
+    expect(res.headers['x-debug-exception-file']).toMatch(/^src%2Flifecycle%2Fhttp-kernel\.ts:\d+$/);
+    const page = parse(res.text);
+    expect(page.querySelectorAll('#exceptions .class').map((c) => text(c))).toEqual(['BadRequestHttpException', 'SyntaxError']);
+    expect(page.querySelectorAll('#exceptions .frame .loc').map((l) => text(l)).filter((l) => l.includes('file://e/'))).toEqual([]);
+    const logs = page.querySelectorAll('#logs tbody tr').map((tr) => text(tr.querySelectorAll('td')[2]));
+    expect(logs.filter((m) => m.startsWith('Uncaught Exception BadRequestHttpException'))).toEqual([expect.stringMatching(/ at src\/lifecycle\/http-kernel\.ts line \d+\{/)]);
+    expect(logs.filter((m) => m.startsWith('Exception thrown while handling an exception'))).toEqual([]);
+  });
+
   it('gives JSON clients problem+json with the chain and frames', async () => {
     const res = await get('/nope').set('Accept', 'application/json').expect(404);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');

@@ -76,7 +76,7 @@ describe('SourceMaps', () => {
     expect(maps.locate(file, at.line, at.column + 1)).not.toBe(first);
   });
 
-  it('leaves a location alone when no map leads on: no map, a broken map, not JavaScript, not a path', () => {
+  it('leaves a location alone when no map leads on: no map, a broken map, not JavaScript, not a path, not a local URL', () => {
     const maps = new SourceMaps();
     const bare = build('bare', (js) => writeFileSync(join(project, 'dist', 'bare.js'), js));
     expect(maps.locate(bare, at.line, at.column)).toEqual({ file: bare, line: at.line, column: at.column });
@@ -85,5 +85,7 @@ describe('SourceMaps', () => {
     expect(maps.locate(join(project, 'src', 'item.ts'), 8, 3)).toEqual({ file: join(project, 'src', 'item.ts'), line: 8, column: 3 });
     expect(maps.locate('node:internal/process/task_queues', 95, 5)).toEqual({ file: 'node:internal/process/task_queues', line: 95, column: 5 });
     expect(maps.locate(join(project, 'dist', 'missing.js'), 3, 1)).toEqual({ file: join(project, 'dist', 'missing.js'), line: 3, column: 1 });
+    // A file: URL with a host, which fileURLToPath refuses: a stack may hold anything, locate never throws.
+    expect(maps.locate('file://evil/a.js', 1, 1)).toEqual({ file: 'file://evil/a.js', line: 1, column: 1 });
   });
 });

@@ -40,7 +40,16 @@ export class SourceMaps {
     return location;
   }
 
+  /** Never throws: a frame's file may be anything a stack holds (a `file:` URL with a host is refused by fileURLToPath). */
   private map(file: string, line: number, column: number): SourceLocation {
+    try {
+      return this.mapOrThrow(file, line, column);
+    } catch {
+      return { file, line, column };
+    }
+  }
+
+  private mapOrThrow(file: string, line: number, column: number): SourceLocation {
     const path = file.startsWith('file://') ? fileURLToPath(file) : file;
     if (!isAbsolute(path) || !path.endsWith('.js')) return { file: path, line, column };
     const map = this.mapFor(path);

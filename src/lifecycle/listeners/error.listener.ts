@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { ErrorRenderer } from '../errors/error-renderer.js';
 import { classOf, messageOf, statusOf } from '../errors/exception-status.js';
 import { SourceMaps } from '../errors/source-maps.js';
+import { stackFrames } from '../errors/stack-frames.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type ExceptionEvent, type ResponseEvent } from '../kernel.events.js';
 import { KernelLogger } from '../logging/kernel-logger.js';
@@ -58,8 +59,7 @@ export class ErrorListener {
    * compiled `dist/….js`; the error page's frames are mapped the same way), relative to the project when inside it.
    */
   private throwLocation(error: unknown): { file: string; line: number } {
-    const stack = error instanceof Error ? error.stack ?? '' : '';
-    const frame = /\n\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?/.exec(stack);
+    const frame = error instanceof Error ? /^\n\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?/.exec(stackFrames(error)) : null;
     if (!frame) return { file: 'unknown', line: 0 };
     const { file, line } = this.sourceMaps.locate(frame[1], Number(frame[2]), Number(frame[3]));
     const root = this.config.projectDir;

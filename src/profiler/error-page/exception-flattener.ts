@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { parse } from 'error-stack-parser-es/lite';
+import { parse, parseStack } from 'error-stack-parser-es/lite';
 import { STATUS_CODES } from 'node:http';
 import { classOf, exceptionChain, messageOf, statusOf } from '../../lifecycle/errors/exception-status.js';
+import { stackFrames } from '../../lifecycle/errors/stack-frames.js';
 import type { FlattenedException, FlattenedFrame } from './flattened-exception.js';
 import { SourceResolver } from './source-resolver.js';
 
 const MAX_FRAMES = 60;
 /** Distinct call paths whose parsed, source-mapped frames are kept. */
 const MAX_CACHED_TRACES = 500;
-const FRAMES_START = '\n    at ';
 
 /**
  * Turns a throwable and its `cause` chain into FlattenedExceptions, outermost first, frames source-mapped.
@@ -53,23 +53,22 @@ export class ExceptionFlattener {
   }
 
   private frames(error: Error): FlattenedFrame[] {
-    const stack = typeof error.stack === 'string' ? error.stack : '';
-    const start = stack.indexOf(FRAMES_START);
-    if (start < 0) return this.parseFrames(error);
-    const key = stack.slice(start);
+    // Below the message: a message's lines that look like frames are neither parsed as frames nor part of the key.
+    const key = stackFrames(error);
+    if (key === '') return this.parseFrames(() => parse(error, { allowEmpty: true }));
     const cached = this.traces.get(key);
     if (cached) return cached as FlattenedFrame[];
-    const frames = this.parseFrames(error);
+    const frames = this.parseFrames(() => parseStack(key));
     for (const frame of frames) Object.freeze(frame);
     if (this.traces.size >= MAX_CACHED_TRACES) this.traces.delete(this.traces.keys().next().value!);
     this.traces.set(key, Object.freeze(frames));
     return frames;
   }
 
-  private parseFrames(error: Error): FlattenedFrame[] {
+  private parseFrames(parser: () => ReturnType<typeof parse>): FlattenedFrame[] {
     let parsed: ReturnType<typeof parse>;
     try {
-      parsed = parse(error, { allowEmpty: true });
+      parsed = parser();
     } catch {
       return [];
     }
