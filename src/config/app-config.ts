@@ -22,6 +22,11 @@ export interface ProfilerConfig {
   dsn: string;
   /** Clients (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`) allowed to see debug details. */
   allowedIps: string[];
+  /**
+   * Host names the debug tools answer for besides loopback names and IP addresses (DNS rebinding): exact names,
+   * `.example.com` for it and its subdomains, `*` for any.
+   */
+  allowedHosts: string[];
   /** Extra field names (regular expressions, case-insensitive) whose values the profiler masks, on top of the built-in ones. */
   redactFields: RegExp[];
   /** Paths (regular expressions, matched against the path) whose requests are not profiled. */
@@ -197,6 +202,7 @@ export class AppConfig implements AppConfigValues {
         enabled: debug && bool(e.PROFILER_ENABLED, true),
         dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,
         allowedIps: list(e.PROFILER_ALLOWED_IPS, ['loopback', 'uniquelocal']),
+        allowedHosts: list(e.PROFILER_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
         redactFields: list(e.PROFILER_REDACT_FIELDS).map((p) => new RegExp(p, 'i')),
         excludedPaths: list(e.PROFILER_EXCLUDED_PATHS).map((p) => new RegExp(p)),
         maxProfiles: e.PROFILER_MAX_PROFILES ?? 50_000,

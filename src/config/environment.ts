@@ -32,6 +32,10 @@ export class Environment {
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) PROFILER_DSN?: string;
   @IsOptional() @IsString() PROFILER_EXCLUDED_PATHS?: string;
   @IsOptional() @IsString() PROFILER_ALLOWED_IPS?: string;
+  @IsOptional() @Matches(/^\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)?\s*(,\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)\s*)*$/i, {
+    message: 'PROFILER_ALLOWED_HOSTS must be host names separated by commas (".example.com" for it and its subdomains, "*" for any)',
+  })
+  PROFILER_ALLOWED_HOSTS?: string;
   @IsOptional() @IsString() PROFILER_REDACT_FIELDS?: string;
   @IsOptional() @Matches(BOOLEAN) VIEW_CACHE?: string;
   @IsOptional() @IsInt() @Min(0) PROFILER_MAX_PROFILES?: number;
@@ -79,5 +83,5 @@ export const ENV_KEYS = [
   'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
   'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'VIEW_CACHE',
-  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE',
+  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS',
 ];

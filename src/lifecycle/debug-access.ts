@@ -1,23 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import proxyAddr from 'proxy-addr';
 import { AppConfig } from '../config/app-config.js';
+import { debugHostRule, hostName } from './debug-hosts.js';
 import type { KernelRequest } from './http/kernel-request.js';
+import { KernelLogger } from './logging/kernel-logger.js';
+import { LogLevel } from './logging/log-level.js';
 import { remembered } from './remembered.js';
 
 const DECIDED = Symbol('debug access decided');
 
 /**
  * Who may see debug details: the profiler's pages, the toolbar, the X-Debug-Token headers, the debug error page and
- * the exception chain in error responses. Only in debug mode, and only for clients whose address is in
- * PROFILER_ALLOWED_IPS (default: loopback and private ranges). The address is the trusted-proxy aware client IP, so a
- * forged X-Forwarded-For from a peer that is not a trusted proxy changes nothing. Everyone else gets what a
- * production instance answers: plain 404s for the profiler, generic error pages.
+ * the exception chain in error responses. Only in debug mode, only for clients whose address is in
+ * PROFILER_ALLOWED_IPS (default: loopback and private ranges), and only under a Host the debug tools answer for
+ * (`debugHostRule`: loopback names, IP addresses, PROFILER_ALLOWED_HOSTS). The address is the trusted-proxy aware
+ * client IP, so a forged X-Forwarded-For from a peer that is not a trusted proxy changes nothing. Everyone else gets
+ * what a production instance answers: plain 404s for the profiler, generic error pages.
  */
 @Injectable()
 export class DebugAccess {
   private readonly allowedAddress: (address: string) => boolean;
+  private readonly allowedHost: (host: string) => boolean;
+  /** Host names already reported as refused, so that a developer is told once per name, not once per request. */
+  private readonly reportedHosts = new Set<string>();
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly logger: KernelLogger,
+  ) {
     let trust: (address: string, i: number) => boolean;
     try {
       trust = proxyAddr.compile(config.profiler.allowedIps);
@@ -29,6 +39,9 @@ export class DebugAccess {
     const verdicts = new Map<string, boolean>();
     const judge = (address: string) => address !== '' && trust(address, 0);
     this.allowedAddress = (address) => remembered(verdicts, address, judge, 256);
+    const hostVerdicts = new Map<string, boolean>();
+    const hostRule = debugHostRule(config.profiler.allowedHosts);
+    this.allowedHost = (host) => remembered(hostVerdicts, host, hostRule, 256);
   }
 
   allows(request: KernelRequest): boolean {
@@ -36,9 +49,20 @@ export class DebugAccess {
     const attributes = request.attributes as Record<symbol, unknown>;
     let decided = attributes[DECIDED] as boolean | undefined;
     if (decided === undefined) {
-      decided = this.allowedAddress(request.clientIp);
+      decided = this.allowedAddress(request.clientIp) && this.hostAllowed(request);
       attributes[DECIDED] = decided;
     }
     return decided;
+  }
+
+  private hostAllowed(request: KernelRequest): boolean {
+    const host = request.httpHost;
+    if (this.allowedHost(host)) return true;
+    const name = hostName(host);
+    if (!this.reportedHosts.has(name) && this.reportedHosts.size < 64) {
+      this.reportedHosts.add(name);
+      this.logger.record(LogLevel.WARNING, 'security', 'The debug tools are hidden from the host "{host}" (a protection against DNS rebinding): list it in PROFILER_ALLOWED_HOSTS to use them there.', { host: name }, request.context);
+    }
+    return false;
   }
 }

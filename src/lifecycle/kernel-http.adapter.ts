@@ -9,7 +9,7 @@ import { KERNEL_CONTEXT, type ResponseCommitter } from './kernel-symbols.js';
 import { ResponsePhase, type KernelContext } from './kernel-context.js';
 import { Route } from './routing/route.js';
 import { RouteCollection } from './routing/route-collection.js';
-import { defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
+import { DEBUG_ROUTE_METADATA, defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -28,7 +28,8 @@ export interface KernelEntry extends ResponseCommitter {
  *    otherwise (Nest's request hooks, Nest's own server), and lets through a request the kernel has seen;
  * 2. every route Nest registers is recorded, in registration order, in the route collection the RouterListener
  *    matches against (Nest copies the handler's metadata onto the function it registers, so the route name
- *    decorator travels with it); "strict routing" makes Express match trailing slashes exactly as we do;
+ *    decorator travels with it); "strict routing" and "case sensitive routing" make Express match trailing slashes
+ *    and letter case exactly as we do;
  * 3. the Express response's writeHead/write/end are hooked (on this app's response prototype only), so that
  *    kernel.response and kernel.finish_request run on every response just before its first byte is written,
  *    whoever writes it: Nest's reply, res.render, res.redirect, a filter or a handler using @Res().
@@ -48,6 +49,9 @@ export class KernelHttpAdapter extends ExpressAdapter {
   constructor(instance: express.Express = express()) {
     super(instance);
     instance.set('strict routing', true);
+    // Paths are case-sensitive, as in Symfony: the router and every path rule (the firewall's access map, the
+    // profiler's paths) then decide on one and the same path, so `/ACCOUNT` cannot match a route a rule missed.
+    instance.set('case sensitive routing', true);
     instance.set('x-powered-by', false);
     // Automatic ETags would be computed before kernel.response changes the body (the debug toolbar); HTTP
     // caching is decided by the application's listeners instead.
@@ -182,7 +186,8 @@ export class KernelHttpAdapter extends ExpressAdapter {
     const declared: string | undefined = Reflect.getMetadata(ROUTE_NAME_METADATA, handler);
     const name = this.routes.uniqueName(declared ?? defaultRouteName(handlerName));
     const caseSensitive = this.getInstance().get('case sensitive routing') === true;
-    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, handler }));
+    const debugOnly = Reflect.getMetadata(DEBUG_ROUTE_METADATA, handler) === true;
+    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, debugOnly, handler }));
     return args;
   }
 }

@@ -1,4 +1,5 @@
 import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { AuthenticationRequiredException } from './firewall/authentication-required.exception.js';
 
 /** The logged-in user as the rest of the application sees them (never the password hash). */
 export interface AuthenticatedUser {
@@ -53,4 +54,14 @@ export function securityOf(context: KernelContext): SecurityState {
 /** The logged-in user of the request, or null for an anonymous visitor. */
 export function currentUser(context: KernelContext): AuthenticatedUser | null {
   return context.get<SecurityState>(SECURITY_STATE)?.user ?? null;
+}
+
+/**
+ * The logged-in user, for code that cannot work without one: an anonymous request gets the login entry point (the
+ * login redirect or a 401), never a null dereference, whatever the access map or the handler's `@IsGranted` say.
+ */
+export function requireUser(context: KernelContext): AuthenticatedUser {
+  const user = currentUser(context);
+  if (!user) throw new AuthenticationRequiredException();
+  return user;
 }

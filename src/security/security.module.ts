@@ -7,6 +7,8 @@ import { CsrfTokenManager } from './csrf/csrf-token-manager.js';
 import { CsrfViewHelper } from './csrf/csrf-view.helper.js';
 import { CsrfListener } from './csrf/csrf.listener.js';
 import { FirewallListener } from './firewall/firewall.listener.js';
+import { LoginEntryPoint } from './firewall/login-entry-point.js';
+import { SecurityExceptionListener } from './firewall/security-exception.listener.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RememberMeListener } from './remember-me/remember-me.listener.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
@@ -16,7 +18,8 @@ import { UserProvider } from './user-provider.js';
 /**
  * Security for every feature module (global): the firewall (kernel.request 8, finish_request 0), the security
  * context saved in the session and the remember-me cookie (kernel.response 0), access grants from `@IsGranted`
- * (kernel.controller_arguments 0), CSRF tokens (kernel.controller 8), login and logout (Authenticator), password
+ * (kernel.controller_arguments 0) and the login entry point for whatever needed a user and had none (kernel.exception
+ * 1), CSRF tokens (kernel.controller 8), login and logout (Authenticator), password
  * hashing, and the Security panel.
  */
 @Global()
@@ -30,7 +33,9 @@ import { UserProvider } from './user-provider.js';
     UserProvider,
     RememberMeService,
     Authenticator,
+    LoginEntryPoint,
     FirewallListener,
+    SecurityExceptionListener,
     ContextListener,
     RememberMeListener,
     AccessListener,

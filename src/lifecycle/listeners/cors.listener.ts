@@ -1,24 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
+import { DebugAccess } from '../debug-access.js';
+import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelResponse } from '../http/kernel-response.js';
+import { RouteTable } from '../routing/route-table.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent, type ResponseEvent } from '../kernel.events.js';
 
 /**
  * Cross-origin handling (after NelmioCorsBundle): preflight requests are answered here, in kernel.request,
  * from configuration (CORS_*); actual cross-origin requests from an allowed origin get their
- * Access-Control-Allow-Origin in kernel.response. With no allowed origin configured, CORS is off.
+ * Access-Control-Allow-Origin in kernel.response. With no allowed origin configured, CORS is off; the debug routes
+ * never get it.
  */
 @Injectable()
 export class CorsListener {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly access: DebugAccess,
+    private readonly table: RouteTable,
+  ) {}
 
   @KernelListener(KernelEvents.REQUEST, { priority: 250 })
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
     const origin = request.header('origin');
     if (!origin || request.method !== 'OPTIONS' || !request.header('access-control-request-method')) return;
-    if (this.config.cors.allowOrigins.length === 0) return;
+    if (this.config.cors.allowOrigins.length === 0 || this.isDebugRequest(request)) return;
     event.setResponse(this.preflight(origin, request.header('access-control-request-method')!, request.header('access-control-request-headers')));
   }
 
@@ -27,7 +35,7 @@ export class CorsListener {
     const origin = event.request.header('origin');
     const cors = this.config.cors;
     if (!origin || cors.allowOrigins.length === 0 || event.response.hasHeader('access-control-allow-origin')) return;
-    if (!this.isAllowedOrigin(origin)) return;
+    if (!this.isAllowedOrigin(origin) || this.isDebugRequest(event.request)) return;
     const response = event.response;
     response.setHeader('Access-Control-Allow-Origin', this.allowOriginValue(origin));
     if (cors.allowCredentials) response.setHeader('Access-Control-Allow-Credentials', 'true');
@@ -63,6 +71,15 @@ export class CorsListener {
     if (asked.length > 0) headers['Access-Control-Allow-Headers'] = asked.join(', ');
     if (cors.allowCredentials) headers['Access-Control-Allow-Credentials'] = 'true';
     return new KernelResponse(undefined, 204, headers);
+  }
+
+  /**
+   * The profiler's pages, exports and toolbar are never shared with another origin, whatever CORS_* allow: any page
+   * a developer opens could otherwise read every profile. (For a client they are hidden from, those paths are
+   * unknown paths, and answer as such.)
+   */
+  private isDebugRequest(request: KernelRequest): boolean {
+    return this.access.allows(request) && this.table.matcher.isDebugPath(request.pathInfo);
   }
 
   private isAllowedOrigin(origin: string): boolean {

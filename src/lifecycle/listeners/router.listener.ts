@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DebugAccess } from '../debug-access.js';
 import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
 import { MethodNotAllowedHttpException } from '../exceptions/method-not-allowed-http.exception.js';
 import { MethodNotAllowedException } from '../exceptions/method-not-allowed.exception.js';
@@ -21,12 +22,16 @@ const MATCHED = 'Matched route "{route}".';
  * Route matching, during kernel.request (Symfony's RouterListener): sets `_route`, `_controller`,
  * `_route_params` and each parameter as request attributes and logs `Matched route`; turns the matcher's
  * failures into the 404 and 405 HTTP exceptions, with their exact messages and the matcher's exception as cause.
+ * It matches the path as sent (`pathInfo`: case-sensitive, still percent-encoded), the one path every path rule
+ * (the firewall's access map, the profiler's paths, PROFILER_EXCLUDED_PATHS) decides on. Debug-only routes (the
+ * profiler's) are left out for a client not allowed to see debug details.
  */
 @Injectable()
 export class RouterListener {
   constructor(
     private readonly table: RouteTable,
     private readonly logger: KernelLogger,
+    private readonly access: DebugAccess,
   ) {}
 
   @KernelListener(KernelEvents.REQUEST, { priority: 32 })
@@ -38,7 +43,7 @@ export class RouterListener {
     if (path.includes('%')) assertPercentEncoding(path);
     let match: RouteMatch;
     try {
-      match = this.table.matcher.match(path, request.method);
+      match = this.table.matcher.match(path, request.method, this.access.allows(request));
     } catch (error) {
       if (error instanceof ResourceNotFoundException) throw new NotFoundHttpException(noRouteMessage(request), error);
       if (error instanceof MethodNotAllowedException) {

@@ -27,3 +27,12 @@ export const TRAILING_SLASH_METADATA = 'shopkernel:trailing-slash';
  * slash is redirected to it.
  */
 export const TrailingSlash = (): MethodDecorator => SetMetadata(TRAILING_SLASH_METADATA, true);
+
+export const DEBUG_ROUTE_METADATA = 'shopkernel:debug-route';
+
+/**
+ * The route exists only for clients allowed to see debug details (DebugAccess: debug mode, allowed address and
+ * host): for anyone else the router matches as if it were not there, so every method on its path answers what an
+ * unknown path answers (no 301, no 405 with Allow), and CORS never applies to it. The profiler's routes are such.
+ */
+export const DebugRoute = (): MethodDecorator => SetMetadata(DEBUG_ROUTE_METADATA, true);

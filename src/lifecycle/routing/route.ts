@@ -2,6 +2,8 @@ import { compile, match, type MatchFunction, type PathFunction } from 'path-to-r
 
 export interface RouteOptions {
   caseSensitive?: boolean;
+  /** Matched only for clients allowed to see debug details (`@DebugRoute()`). */
+  debugOnly?: boolean;
   defaults?: Record<string, unknown>;
   /** The function Nest registered for the route (it carries the handler's decorator metadata). */
   handler?: (...args: any[]) => unknown;
@@ -15,6 +17,7 @@ export class Route {
   readonly methods: readonly string[];
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly handler: ((...args: any[]) => unknown) | undefined;
+  readonly debugOnly: boolean;
   private readonly matcher: MatchFunction<Record<string, string | string[]>>;
   private generator?: PathFunction<Record<string, string | string[]>>;
   private parameters?: ReadonlySet<string>;
@@ -29,6 +32,7 @@ export class Route {
     this.methods = methods.map((m) => m.toUpperCase());
     this.defaults = options.defaults ?? {};
     this.handler = options.handler;
+    this.debugOnly = options.debugOnly ?? false;
     // The same options as Express 5's router with "strict routing" on: so both agree on every path.
     this.matcher = match(path, { decode: false, end: true, trailing: false, sensitive: options.caseSensitive ?? false });
   }

@@ -46,9 +46,13 @@ export class UrlMatcher {
     return traces;
   }
 
-  match(pathinfo: string, method: string): RouteMatch {
+  /**
+   * The route for a path and method. `debugVisible`: whether the client may see debug-only routes (`@DebugRoute()`);
+   * for one who may not they do not exist, so the answer is the one an unknown path gets.
+   */
+  match(pathinfo: string, method: string, debugVisible = true): RouteMatch {
     const allow = new Set<string>();
-    const found = this.doMatch(pathinfo, method, allow);
+    const found = this.doMatch(pathinfo, method, allow, debugVisible);
     if (found) return found;
     if (allow.size > 0) throw new MethodNotAllowedException([...allow]);
     let tried = pathinfo;
@@ -56,11 +60,18 @@ export class UrlMatcher {
       const trimmed = trimTrailingSlashes(pathinfo) || '/';
       if (trimmed !== '/') {
         tried = trimmed === pathinfo ? `${pathinfo}/` : trimmed;
-        const toggled = this.doMatch(tried, method, new Set());
+        const toggled = this.doMatch(tried, method, new Set(), debugVisible);
         if (toggled) return { ...toggled, redirectTo: tried };
       }
     }
     throw new ResourceNotFoundException(`No routes found for "${tried}".`);
+  }
+
+  /** Whether a path (or the path with its trailing slash toggled) is a debug-only route's, whatever the method. */
+  isDebugPath(pathinfo: string): boolean {
+    const trimmed = trimTrailingSlashes(pathinfo) || '/';
+    const toggled = trimmed === pathinfo ? `${pathinfo}/` : trimmed;
+    return this.candidates(pathinfo).some((route) => route.debugOnly && (route.matchPath(pathinfo) !== null || route.matchPath(toggled) !== null));
   }
 
   /**
@@ -79,8 +90,9 @@ export class UrlMatcher {
     return this.index.byFirstSegment.get(first) ?? this.index.dynamic;
   }
 
-  private doMatch(pathinfo: string, method: string, allow: Set<string>): RouteMatch | null {
+  private doMatch(pathinfo: string, method: string, allow: Set<string>, debugVisible: boolean): RouteMatch | null {
     for (const route of this.candidates(pathinfo)) {
+      if (route.debugOnly && !debugVisible) continue;
       const raw = route.matchPath(pathinfo);
       if (raw === null) continue;
       if (!route.accepts(method)) {

@@ -6,7 +6,7 @@ import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-n
 import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
-import { RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
+import { DebugRoute, RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
 import { formatBytes, statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
 import type { ProfileSearchCriteria, ProfileSearchResult } from '../storage/profile-record.js';
@@ -38,6 +38,7 @@ export class ProfilerController {
   @Get()
   @TrailingSlash()
   @RouteName('_profiler_home')
+  @DebugRoute()
   home(@Req() req: Request, @Res() res: Response): void {
     this.ensureEnabled(req);
     res.redirect(302, '/_profiler/search?limit=10');
@@ -45,6 +46,7 @@ export class ProfilerController {
 
   @Get('search')
   @RouteName('_profiler_search')
+  @DebugRoute()
   async search(@Req() req: Request, @Query() query: SearchQueryDto, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     const criteria = toCriteria(query);
@@ -77,6 +79,7 @@ export class ProfilerController {
 
   @Get('latest')
   @RouteName('_profiler_latest')
+  @DebugRoute()
   async latest(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     const latest = await this.profiler.latest();
@@ -90,6 +93,7 @@ export class ProfilerController {
 
   @Get(':token.json')
   @RouteName('_profiler_export')
+  @DebugRoute()
   async export(@Req() req: Request, @Param('token') token: string, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     const profile = TOKEN.test(token) ? await this.profiler.load(token) : null;
@@ -109,6 +113,7 @@ export class ProfilerController {
 
   @Get(':token')
   @RouteName('_profiler')
+  @DebugRoute()
   async panel(@Req() req: Request, @Param('token') token: string, @Query('panel') panel: unknown, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
     if (!TOKEN.test(token)) {

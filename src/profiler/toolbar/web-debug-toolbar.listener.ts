@@ -30,6 +30,8 @@ export class WebDebugToolbarListener {
     const profile = Profile.of(request.context);
     if (!profile || !event.isMainRequest || request.isXmlHttpRequest || !this.access.allows(request)) return;
     if (response.streamed || response.isRedirect || !response.isHtml) return;
+    // A page shared with another origin (CORS) would share the toolbar's details with it.
+    if (response.hasHeader('access-control-allow-origin')) return;
     if (/\battachment\b/i.test(response.getHeader('content-disposition') ?? '')) return;
     if (request.routeName?.startsWith('_profiler') || isProfilerPage(request.pathInfo)) return;
     const body = response.body;

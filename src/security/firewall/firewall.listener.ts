@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, type AccessRule } from '../../config/app-config.js';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
-import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
-import { KernelResponse } from '../../lifecycle/http/kernel-response.js';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../../lifecycle/kernel.events.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
@@ -12,7 +10,8 @@ import { RememberMeService } from '../remember-me/remember-me.service.js';
 import { requestCookie } from '../request-cookies.js';
 import { securityOf, type SecurityState } from '../security-context.js';
 import { UserProvider } from '../user-provider.js';
-import { FULL_AUTHENTICATION_REQUIRED, LOGIN_CHALLENGE, TARGET_PATH, wantsJson } from './entry-point.js';
+import { wantsJson } from './entry-point.js';
+import { LoginEntryPoint } from './login-entry-point.js';
 
 /**
  * The security firewall (Symfony's Firewall, kernel.request priority 8: after the session, the router and the
@@ -32,6 +31,7 @@ export class FirewallListener {
     private readonly users: UserProvider,
     private readonly rememberMe: RememberMeService,
     private readonly logger: KernelLogger,
+    private readonly entryPoint: LoginEntryPoint,
   ) {}
 
   @KernelListener(KernelEvents.REQUEST, { priority: 8 })
@@ -111,13 +111,7 @@ export class FirewallListener {
       state.firewall.outcome = 'granted';
       return;
     }
-    const { loginPath } = this.config.security;
-    if (wantsJson(request)) {
-      state.firewall.outcome = 'unauthorized';
-      throw new UnauthorizedHttpException(LOGIN_CHALLENGE(loginPath, this.config.session.cookieName), FULL_AUTHENTICATION_REQUIRED);
-    }
-    state.firewall.outcome = 'redirected-to-login';
-    if (request.method === 'GET') sessionOf(request.context).set(TARGET_PATH, `${request.pathInfo}${request.queryString ? `?${request.queryString}` : ''}`);
-    event.setResponse(KernelResponse.redirect(loginPath, 302));
+    state.firewall.outcome = wantsJson(request) ? 'unauthorized' : 'redirected-to-login';
+    event.setResponse(this.entryPoint.start(request));
   }
 }

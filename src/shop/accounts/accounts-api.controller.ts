@@ -3,9 +3,10 @@ import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
 import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
 import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
+import { IsGranted } from '../../security/access/is-granted.decorator.js';
 import { Authenticator } from '../../security/authenticator.js';
 import { LOGIN_CHALLENGE } from '../../security/firewall/entry-point.js';
-import { currentUser, type AuthenticatedUser } from '../../security/security-context.js';
+import { requireUser, type AuthenticatedUser } from '../../security/security-context.js';
 import { AppConfig } from '../../config/app-config.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
@@ -52,7 +53,8 @@ export class AccountsApiController {
 
   @Get('account')
   @RouteName('api_account')
+  @IsGranted('ROLE_USER')
   account(@RequestAttribute() request: KernelRequest): { user: AuthenticatedUser } {
-    return { user: currentUser(request.context)! };
+    return { user: requireUser(request.context) };
   }
 }

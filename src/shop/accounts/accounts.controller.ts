@@ -3,11 +3,12 @@ import type { Response } from 'express';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
 import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
+import { IsGranted } from '../../security/access/is-granted.decorator.js';
 import { Authenticator } from '../../security/authenticator.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
 import { TARGET_PATH } from '../../security/firewall/entry-point.js';
 import { PasswordHasher } from '../../security/password-hasher.js';
-import { currentUser } from '../../security/security-context.js';
+import { currentUser, requireUser } from '../../security/security-context.js';
 import { sessionOf } from '../../session/session-context.js';
 import { validateForm } from '../../lifecycle/validate-form.js';
 import { LoginDto } from './login.dto.js';
@@ -88,9 +89,10 @@ export class AccountsController {
 
   @Get('account')
   @RouteName('account_overview')
+  @IsGranted('ROLE_USER')
   @Render('shop/accounts/account')
   async account(@RequestAttribute() request: KernelRequest): Promise<object> {
-    const user = currentUser(request.context)!;
+    const user = requireUser(request.context);
     const row = await this.users.findById(user.id);
     return {
       title: 'Your account – Shopkernel',

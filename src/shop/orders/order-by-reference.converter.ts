@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { ParamConverter } from '../../lifecycle/param-conversion/param-converter.js';
-import { currentUser } from '../../security/security-context.js';
+import { requireUser } from '../../security/security-context.js';
 import { isOrderReference } from './order-reference.js';
 import { OrderRepository, type OrderWithLines } from './order.repository.js';
 
@@ -16,8 +16,8 @@ export class OrderByReferenceConverter extends ParamConverter<OrderWithLines> {
   }
 
   async convert(reference: string, request: KernelRequest): Promise<OrderWithLines | undefined> {
-    const user = currentUser(request.context);
-    if (!user || !isOrderReference(reference)) return undefined;
+    const user = requireUser(request.context);
+    if (!isOrderReference(reference)) return undefined;
     return this.orders.byReferenceForUser(reference, user.id);
   }
 

@@ -6,7 +6,8 @@ import { ConvertParam } from '../../lifecycle/param-conversion/convert-param.dec
 import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js';
 import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
-import { currentUser } from '../../security/security-context.js';
+import { IsGranted } from '../../security/access/is-granted.decorator.js';
+import { requireUser } from '../../security/security-context.js';
 import { CheckoutDto } from './checkout.dto.js';
 import { CheckoutService } from './checkout.service.js';
 import { OrderByReferenceConverter } from './order-by-reference.converter.js';
@@ -14,6 +15,7 @@ import { orderJson } from './order-view.js';
 import { OrderRepository, type OrderWithLines } from './order.repository.js';
 
 /** Checkout and orders as JSON: the same rules as the pages (the firewall answers 401 to anonymous clients). */
+@IsGranted('ROLE_USER')
 @Controller('api')
 export class OrdersApiController {
   constructor(
@@ -26,7 +28,7 @@ export class OrdersApiController {
   @CsrfProtected('checkout')
   @HttpCode(201)
   async place(@RequestAttribute() request: KernelRequest, @Body() address: CheckoutDto): Promise<object> {
-    const order = await this.checkout.placeOrder(currentUser(request.context)!, address);
+    const order = await this.checkout.placeOrder(requireUser(request.context), address);
     const placed = await this.orders.byReferenceForUser(order.reference, order.user_id);
     return { order: orderJson(placed!) };
   }
@@ -35,7 +37,7 @@ export class OrdersApiController {
   @RouteName('api_orders')
   @Paginated({ perPage: 10, maxLimit: 100 })
   async list(@RequestAttribute() request: KernelRequest, @RequestAttribute('_pagination') pagination: Pagination): Promise<object> {
-    const user = currentUser(request.context)!;
+    const user = requireUser(request.context);
     const total = await this.orders.countForUser(user.id);
     assertPageExists(pagination, total);
     const orders = await this.orders.listForUser(user.id, pagination);

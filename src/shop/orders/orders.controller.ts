@@ -9,7 +9,8 @@ import { RequestAttribute } from '../../lifecycle/request-attribute.decorator.js
 import { RouteName } from '../../lifecycle/routing/route-name.decorator.js';
 import { validateForm } from '../../lifecycle/validate-form.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
-import { currentUser } from '../../security/security-context.js';
+import { IsGranted } from '../../security/access/is-granted.decorator.js';
+import { requireUser } from '../../security/security-context.js';
 import { sessionOf } from '../../session/session-context.js';
 import { formatPrice } from '../catalogue/catalogue-format.js';
 import { CheckoutDto, COUNTRIES } from './checkout.dto.js';
@@ -23,6 +24,7 @@ export const ORDERS_PER_PAGE = 10;
 const COUNTRY_OPTIONS = Object.entries(COUNTRIES).map(([code, name]) => ({ code, name }));
 
 /** Checkout (behind the firewall), the order history and an order's page (the owner's only). */
+@IsGranted('ROLE_USER')
 @Controller()
 export class OrdersController {
   constructor(
@@ -44,7 +46,7 @@ export class OrdersController {
     const form = pickStrings(body, ['name', 'street', 'postcode', 'city', 'country']);
     if (Object.keys(errors).length > 0) return this.renderCheckout(request, res, 400, form, errors);
     try {
-      const order = await this.checkout.placeOrder(currentUser(request.context)!, value);
+      const order = await this.checkout.placeOrder(requireUser(request.context), value);
       sessionOf(request.context).addFlash('success', `Thank you! Your order ${order.reference} has been placed.`);
       res.redirect(303, `/account/orders/${order.reference}`);
     } catch (error) {
@@ -61,7 +63,7 @@ export class OrdersController {
   @Paginated({ perPage: ORDERS_PER_PAGE })
   @Render('shop/orders/history')
   async history(@RequestAttribute() request: KernelRequest, @RequestAttribute('_pagination') pagination: Pagination): Promise<object> {
-    const user = currentUser(request.context)!;
+    const user = requireUser(request.context);
     const total = await this.orders.countForUser(user.id);
     const lastPage = assertPageExists(pagination, total);
     const orders = await this.orders.listForUser(user.id, pagination);
@@ -87,7 +89,7 @@ export class OrdersController {
   }
 
   private async renderCheckout(request: KernelRequest, res: Response, status: number, form: Record<string, string>, errors: Record<string, string[]>): Promise<void> {
-    const preview = await this.checkout.preview(currentUser(request.context)!.id);
+    const preview = await this.checkout.preview(requireUser(request.context).id);
     res.status(status).render('shop/orders/checkout', {
       title: 'Checkout – Shopkernel',
       locale: request.locale,

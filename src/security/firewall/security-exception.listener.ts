@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
+import { KernelEvents, type ExceptionEvent } from '../../lifecycle/kernel.events.js';
+import { securityOf } from '../security-context.js';
+import { AuthenticationRequiredException } from './authentication-required.exception.js';
+import { LoginEntryPoint } from './login-entry-point.js';
+
+/**
+ * Symfony's security ExceptionListener (kernel.exception, priority 1, before the error is logged and rendered): a
+ * request that needed a user and had none starts the login entry point instead of failing, wherever it was found out
+ * (`@IsGranted`, `requireUser()`, a converter). A 401 for a script goes on to the error renderer as a 401.
+ */
+@Injectable()
+export class SecurityExceptionListener {
+  constructor(private readonly entryPoint: LoginEntryPoint) {}
+
+  @KernelListener(KernelEvents.EXCEPTION, { priority: 1 })
+  onKernelException(event: ExceptionEvent): void {
+    const required = event.throwable;
+    if (!(required instanceof AuthenticationRequiredException)) return;
+    const state = securityOf(event.request.context);
+    try {
+      event.setResponse(this.entryPoint.start(event.request, required));
+      state.firewall.outcome = 'redirected-to-login';
+    } catch (unauthorized) {
+      state.firewall.outcome = 'unauthorized';
+      event.throwable = unauthorized;
+    }
+  }
+}
