@@ -25,7 +25,9 @@ describe('Kernel lifecycle (e2e)', () => {
   let probe: KernelProbe;
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [KernelFixturesModule] });
+    // Any Host sees the debug details here: these tests read the kernel's messages for invalid and foreign hosts
+    // (the debug tools' own host rule is tested in test/debug-exposure.e2e-spec.ts).
+    app = await createTestApp({ imports: [KernelFixturesModule], env: { PROFILER_ALLOWED_HOSTS: '*' } });
     probe = app.get(KernelProbe);
   });
 
@@ -420,7 +422,7 @@ describe('Kernel behind a trusted proxy (e2e)', () => {
 
   beforeAll(async () => {
     // The clients behind the proxy (documentation ranges) may see debug details, as developers on a private network.
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_PROXIES: '127.0.0.1,::1', PROFILER_ALLOWED_IPS: 'loopback,198.51.100.0/24,203.0.113.0/24' } });
+    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_PROXIES: '127.0.0.1,::1', PROFILER_ALLOWED_IPS: 'loopback,198.51.100.0/24,203.0.113.0/24', PROFILER_ALLOWED_HOSTS: 'shop.example' } });
   });
 
   afterAll(async () => {
@@ -449,7 +451,7 @@ describe('Trusted hosts (e2e)', () => {
   let app: NestExpressApplication;
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_HOSTS: 'shop\\.test,127\\.0\\.0\\.1' } });
+    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_HOSTS: 'shop\\.test,127\\.0\\.0\\.1', PROFILER_ALLOWED_HOSTS: '*' } });
   });
 
   afterAll(async () => {

@@ -21,6 +21,8 @@ export class SecurityExceptionListener {
     const state = securityOf(event.request.context);
     try {
       event.setResponse(this.entryPoint.start(event.request, required));
+      // The redirect is the answer, not an error of status 500.
+      event.allowCustomResponseCode = true;
       state.firewall.outcome = 'redirected-to-login';
     } catch (unauthorized) {
       state.firewall.outcome = 'unauthorized';
