@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createTestApp } from './support/create-test-app.js';
-import { settle } from './support/profiler.js';
+import { settle, storedProfiles } from './support/profiler.js';
 
 /** Every kind of profiler path: the home and its 301, the search, latest, a panel, an export, unknown tokens and paths. */
 const PROFILER_PATHS = [
@@ -149,5 +149,17 @@ describe('The profiler shares nothing with other origins, and answers only its h
     const error = await request(server()).get('/fixture-free/nowhere').set('Host', host).expect(404);
     expect(error.text).not.toContain('No route found');
     expect(error.text).not.toContain('Stack Trace');
+  });
+
+  it('profiles the hidden requests, and their Routing panel replays the matching as that client saw it', async () => {
+    await request(server()).post('/_profiler/search').set('Host', 'rebind.attacker.example').expect(404);
+    await settle();
+    const { rows } = await storedProfiles(app, { url: 'rebind.attacker.example/_profiler/search' });
+    expect(rows.map((r) => [r.method, r.statusCode])).toEqual([['POST', 404]]);
+    const panel = await request(server()).get(`/_profiler/${rows[0].token}?panel=routing`).set('Host', 'shop.test').expect(200);
+    const text = panel.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('_profiler_search /_profiler/search GET Debug route, hidden from this client');
+    expect(text).not.toContain('Method does not match');
+    expect(text).not.toContain('Route matches!');
   });
 });

@@ -10,7 +10,7 @@ import type { RouteMatch } from './route-match.js';
  * and HEAD, a path that matches only with its trailing slash toggled is a redirect to that path; otherwise a
  * ResourceNotFoundException naming the last path tried.
  */
-export type RouteTraceLevel = 'matches' | 'method does not match' | 'path does not match';
+export type RouteTraceLevel = 'matches' | 'method does not match' | 'path does not match' | 'hidden from this client';
 
 /** How one route compared with a request, for the profiler's route matching log. */
 export interface RouteTrace {
@@ -34,10 +34,17 @@ export class UrlMatcher {
 
   constructor(private readonly routes: RouteCollection) {}
 
-  /** Every route in matching order and how it compares with this path and method, up to the first match. */
-  trace(pathinfo: string, method: string): RouteTrace[] {
+  /**
+   * Every route in matching order and how it compares with this path and method, up to the first match; debug-only
+   * routes are skipped as `match` skips them for a client who may not see them.
+   */
+  trace(pathinfo: string, method: string, debugVisible = true): RouteTrace[] {
     const traces: RouteTrace[] = [];
     for (const route of this.routes.all()) {
+      if (route.debugOnly && !debugVisible) {
+        traces.push({ name: route.name, path: route.path, methods: route.methods, result: 'hidden from this client' });
+        continue;
+      }
       const pathMatches = route.matchPath(pathinfo) !== null;
       const result: RouteTraceLevel = !pathMatches ? 'path does not match' : route.accepts(method) ? 'matches' : 'method does not match';
       traces.push({ name: route.name, path: route.path, methods: route.methods, result });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { exceptionChain, classOf, messageOf, statusOf } from '../../lifecycle/errors/exception-status.js';
+import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { RouteTable } from '../../lifecycle/routing/route-table.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
 import { Redactor } from '../redaction/redactor.js';
@@ -14,6 +15,8 @@ export interface RoutingData {
   controller: string | null;
   /** Where the router sent a path that matched only with its trailing slash toggled. */
   redirectTo: string | null;
+  /** Whether the client could see the debug-only routes (the profiler's); for one who could not they were skipped. */
+  debugVisible: boolean;
   /** Why no route matched (the router's exceptions), when none did. */
   failure: { status: number; messages: { class: string; message: string }[] } | null;
 }
@@ -26,7 +29,10 @@ export class RoutingCollector extends DataCollector<RoutingData> {
   override readonly priority = 250;
   override readonly deferrable = true;
 
-  constructor(private readonly table: RouteTable) {
+  constructor(
+    private readonly table: RouteTable,
+    private readonly access: DebugAccess,
+  ) {
     super();
   }
 
@@ -44,6 +50,7 @@ export class RoutingCollector extends DataCollector<RoutingData> {
       routePath: route?.path ?? null,
       params: { ...(attributes._route_params ?? {}) },
       controller: attributes._controller ?? null,
+      debugVisible: this.access.allows(request),
       redirectTo: attributes._controller?.startsWith('RedirectController::') && typeof attributes._route_params?.path === 'string' ? attributes._route_params.path : null,
       failure: routingFailed
         ? { status, messages: exceptionChain(context.exception).map((e) => ({ class: classOf(e), message: Redactor.text(messageOf(e)) })) }
@@ -56,12 +63,13 @@ export class RoutingCollector extends DataCollector<RoutingData> {
   }
 
   override panel(data: RoutingData): object {
-    const traces = this.table.matcher.trace(data.path, data.method).map((t, i) => ({
+    const traces = this.table.matcher.trace(data.path, data.method, data.debugVisible ?? true).map((t, i) => ({
       ...t,
       index: i + 1,
       methods: t.methods.length ? t.methods.join(', ') : 'ANY',
       matches: t.result === 'matches',
       almost: t.result === 'method does not match',
+      hidden: t.result === 'hidden from this client',
     }));
     return { ...data, paramsList: Object.entries(data.params).map(([key, value]) => ({ key, value: JSON.stringify(value) })), traces, routeCount: this.table.routes.all().length };
   }
