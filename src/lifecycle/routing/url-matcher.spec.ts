@@ -39,8 +39,13 @@ describe('UrlMatcher', () => {
     expect(matcher().match('/files/a/b%20c.txt', 'GET').params).toEqual({ path: 'a/b c.txt' });
   });
 
-  it('matches paths case-insensitively, as Express does by default', () => {
+  it('matches paths case-insensitively, as Express does by default, and case-sensitively as the application sets it', () => {
     expect(matcher().match('/Products', 'GET').route.name).toBe('products_index');
+    const routes = new RouteCollection();
+    routes.add(new Route('account', '/account', ['GET'], 'AccountController::show', { caseSensitive: true }));
+    const sensitive = new UrlMatcher(routes);
+    expect(sensitive.match('/account', 'GET').route.name).toBe('account');
+    for (const path of ['/Account', '/ACCOUNT', '/%61ccount', '//account']) expect(thrown(() => sensitive.match(path, 'GET'))).toBeInstanceOf(ResourceNotFoundException);
   });
 
   it('accepts HEAD on GET routes and any method on method-less routes', () => {
@@ -136,5 +141,45 @@ describe('UrlMatcher.trace', () => {
     expect(traces).toHaveLength(8);
     expect(traces.every((t) => t.result === 'path does not match')).toBe(true);
     expect(traces[7]).toEqual({ name: 'any', path: '/any', methods: [], result: 'path does not match' });
+  });
+});
+
+describe('UrlMatcher and debug-only routes', () => {
+  function debugMatcher(): UrlMatcher {
+    const routes = new RouteCollection();
+    routes.add(new Route('_profiler_home', '/_profiler/', ['GET'], 'ProfilerController::home', { caseSensitive: true, debugOnly: true }));
+    routes.add(new Route('_profiler_search', '/_profiler/search', ['GET'], 'ProfilerController::search', { caseSensitive: true, debugOnly: true }));
+    routes.add(new Route('_profiler', '/_profiler/:token', ['GET'], 'ProfilerController::panel', { caseSensitive: true, debugOnly: true }));
+    routes.add(new Route('products_index', '/products', ['GET'], 'ProductsController::index', { caseSensitive: true }));
+    return new UrlMatcher(routes);
+  }
+
+  it('matches them for a client who may see them: the 301, the 405 and the route itself', () => {
+    const m = debugMatcher();
+    expect(m.match('/_profiler', 'GET', true).redirectTo).toBe('/_profiler/');
+    expect(thrown(() => m.match('/_profiler/search', 'POST', true))).toBeInstanceOf(MethodNotAllowedException);
+    expect(m.match('/_profiler/abc123', 'GET', true).route.name).toBe('_profiler');
+  });
+
+  it('skips them for anyone else: every method on their paths is the not-found of an unknown path', () => {
+    const m = debugMatcher();
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      for (const path of ['/_profiler', '/_profiler/', '/_profiler/search', '/_profiler/abc123']) {
+        const error = thrown(() => m.match(path, method, false));
+        expect([method, path, error.constructor]).toEqual([method, path, ResourceNotFoundException]);
+      }
+    }
+    expect(m.match('/products', 'GET', false).route.name).toBe('products_index');
+  });
+
+  it('tells a debug path, with or without its trailing slash, and nothing else', () => {
+    const m = debugMatcher();
+    for (const path of ['/_profiler', '/_profiler/', '/_profiler/search', '/_profiler/search/', '/_profiler/abc123']) expect([path, m.isDebugPath(path)]).toEqual([path, true]);
+    for (const path of ['/products', '/_PROFILER/', '/_profilers', '/x/_profiler/', '/_profiler/a/b']) expect([path, m.isDebugPath(path)]).toEqual([path, false]);
+  });
+
+  it('replays the matching as the client saw it', () => {
+    const traces = debugMatcher().trace('/_profiler/search', 'GET', false);
+    expect(traces.map((t) => t.result)).toEqual(['hidden from this client', 'hidden from this client', 'hidden from this client', 'path does not match']);
   });
 });
