@@ -18,6 +18,19 @@ export abstract class ProfilerStorage {
   /** Writes profiles in one transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
   abstract write(profiles: readonly ProfileRecord[]): Promise<void>;
 
+  /**
+   * Whether writeSync() works: the store can write with no turn of the event loop, as a crashing process must (a
+   * SQLite file); a store across the network cannot.
+   */
+  get writesSynchronously(): boolean {
+    return false;
+  }
+
+  /** write(), done when it returns (a crash's last write); only where `writesSynchronously`. */
+  writeSync(_profiles: readonly ProfileRecord[]): void {
+    throw new Error(`${this.constructor.name} cannot write synchronously.`);
+  }
+
   abstract read(token: string): Promise<ProfileRecord | null>;
 
   abstract find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult>;
