@@ -27,8 +27,8 @@ export interface CrashingProcess {
 
 /**
  * What a careful service does when an exception nobody caught, or a promise rejection nobody handled, ends the
- * process: log it (CRITICAL, channel `process`, as Symfony's ErrorHandler logs "Uncaught Exception" on `php`),
- * stop taking connections, terminate the requests already answered, run the crash hooks (the profiler writes every
+ * process: log it (CRITICAL, channel `process`, as Symfony's ErrorHandler logs "Uncaught Exception" on `php`;
+ * printed whatever LOG_LEVEL says, as Node prints it), stop taking connections, terminate the requests already answered, run the crash hooks (the profiler writes every
  * buffered profile), then exit 1, as Node would have.
  *
  * Node's semantics are kept: one `uncaughtException` listener, whose `origin` tells an unhandled rejection, so
@@ -120,7 +120,7 @@ export class ProcessCrashHandler implements OnApplicationShutdown {
     try {
       step();
     } catch (failure) {
-      this.log('A crash hook failed: {message}', failure);
+      this.log('Failed while handling the crash: {message}', failure);
     }
   }
 
