@@ -51,7 +51,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   private readonly bodyParsers: RequestHandler[];
   private readonly startHooks: ((context: KernelContext) => void)[] = [];
   /** Requests entered and not yet terminated: a crash terminates those already answered (terminateAnswered). */
-  private readonly open = new Set<KernelContext>();
+  private readonly inFlight = new Set<KernelContext>();
   private adapter!: KernelHttpAdapter;
 
   constructor(
@@ -96,7 +96,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     context.requestStack.push(request);
     (req as any)[KERNEL_CONTEXT] = context;
     (res as any)[KERNEL_CONTEXT] = context;
-    this.open.add(context);
+    this.inFlight.add(context);
     // kernel.terminate comes from the response's 'close' (KernelHttpAdapter's hook on emit: no listener per request).
     kernelContextStorage.run(context, () => {
       for (const hook of this.startHooks) {
@@ -350,7 +350,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   terminate(context: KernelContext): void {
     if (context.terminated) return;
     context.terminated = true;
-    this.open.delete(context);
+    this.inFlight.delete(context);
     const res = context.res;
     kernelContextStorage.run(context, () => {
       try {
@@ -368,7 +368,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
    */
   terminateAnswered(): number {
     let terminated = 0;
-    for (const context of [...this.open]) {
+    for (const context of [...this.inFlight]) {
       if (!context.res.writableEnded) continue;
       this.terminate(context);
       terminated++;

@@ -145,7 +145,14 @@ export async function runUntilExit(main: string, env: Record<string, string>, ti
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (c, s) => resolve({ code: c, signal: s })));
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (c, s) => resolve({ code: c, signal: s }));
+    // Not started at all (the user given may not be taken): said in the output.
+    child.once('error', (error) => {
+      output += `${error.message}\n`;
+      resolve({ code: null, signal: null });
+    });
+  });
   clearTimeout(timer);
   return { code, signal, output };
 }
