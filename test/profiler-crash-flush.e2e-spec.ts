@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -330,6 +331,19 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect(await refused(`sqlite:${closed}/sub/profiler.sqlite`, as)).toBe(
         `Cannot open the SQLite profile store ${closed}/sub/profiler.sqlite: its directory ${closed}/sub cannot be created: permission denied (EACCES)`,
       );
+    });
+
+    it('a PostgreSQL server that accepts connections but never answers: given up at the connection timeout (10 s)', async () => {
+      const silent = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as AddressInfo).port;
+      try {
+        expect(await refused(`postgres://postgres@127.0.0.1:${port}/test`)).toBe(
+          `Cannot open the PostgreSQL profile store postgres://postgres@127.0.0.1:${port}/test (schema public): Connection terminated due to connection timeout`,
+        );
+      } finally {
+        silent.close();
+      }
     });
 
     it('a PostgreSQL server that refuses the connection (the password masked)', async () => {
