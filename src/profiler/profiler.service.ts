@@ -100,6 +100,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     this.collectorList = this.discoverCollectors();
     if (!this.enabled) return;
     await this.storage.open();
+    await this.storage.checkWritable();
     if (this.poller) {
       await this.poller.seed();
       this.poller.start();

@@ -15,6 +15,14 @@ export abstract class ProfilerStorage {
   /** Opens the store (creates or migrates its schema). */
   abstract open(): Promise<void>;
 
+  /**
+   * After open(), fails with a ProfilerStorageOpenError when the store can only be read, so that an application,
+   * which writes a profile per request, does not start on it; a reader (the CLI's list) does not ask.
+   */
+  async checkWritable(): Promise<void> {
+    // Opening a store that cannot be written already fails (PostgreSQL creates its schema).
+  }
+
   /** Writes profiles in one transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
   abstract write(profiles: readonly ProfileRecord[]): Promise<void>;
 

@@ -1,7 +1,6 @@
-import { jest } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,23 +189,38 @@ describe('SqliteProfilerStorage', () => {
       }
     });
 
-    it('refuses to open a store file SQLite may only read (it would open it for reading and fail every write after)', async () => {
+    it('checkWritable() refuses a store file SQLite may only read (it opens it for reading, and every write would fail after)', async () => {
       const file = join(dir, 'read-only.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.close();
-      // Whatever the user: a connection in query_only mode is what SQLite makes of a file it may only read.
+      // A file this process may only read: its mode, or for root (whom modes do not stop) the immutable flag.
+      const root = process.getuid?.() === 0;
+      if (root) {
+        try {
+          execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+        } catch {
+          process.stderr.write('checkWritable() on a read-only file was not tried: root cannot set the immutable flag here.\n');
+          return;
+        }
+      } else chmodSync(file, 0o444);
       const readOnly = new SqliteProfilerStorage({ file });
-      const open = Database.prototype.pragma;
-      const spy = jest.spyOn(Database.prototype, 'pragma').mockImplementation(function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
-        if (source === 'temp_store = MEMORY') open.call(this, 'query_only = ON');
-        return open.call(this, source, options);
-      });
       try {
-        await expect(readOnly.open()).rejects.toThrow(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
+        // Opened for reading (the CLI's list), refused for writing (the application).
+        await readOnly.open();
+        expect(await readOnly.count()).toBe(0);
+        const error = await readOnly.checkWritable().then(() => null, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ProfilerStorageOpenError);
+        expect((error as Error).message).toBe(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
       } finally {
-        spy.mockRestore();
+        await readOnly.close().catch(() => undefined);
+        if (root) execFileSync('chattr', ['-i', file]);
+        else chmodSync(file, 0o644);
       }
+      const writable = new SqliteProfilerStorage({ file });
+      await writable.open();
+      await expect(writable.checkWritable()).resolves.toBeUndefined();
+      await writable.close();
     });
 
     it('creates the directory, the schema (user_version 5) and uses WAL mode', async () => {

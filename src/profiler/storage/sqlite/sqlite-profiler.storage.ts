@@ -238,13 +238,28 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.options.file;
   }
 
-  /** Opens the file (created with its directory); one that cannot be written is a ProfilerStorageOpenError. */
+  /** Opens the file, created with its directory; one that cannot be opened is a ProfilerStorageOpenError. */
   async open(): Promise<void> {
     if (this.db) return;
     try {
       await this.openFile();
     } catch (error) {
       throw new ProfilerStorageOpenError('SQLite', this.options.file, error, whyCannotOpen(this.options.file, error));
+    }
+  }
+
+  /**
+   * A file SQLite may only read (its mode, an immutable flag, a read-only mount) opens all the same, for reading:
+   * found by a statement that changes nothing. A lock another process holds is the store failing for a while (the
+   * write buffer retries), not a reason not to start.
+   */
+  override async checkWritable(): Promise<void> {
+    if (this.options.file === ':memory:') return;
+    try {
+      this.statement('UPDATE profile_write SET last = last WHERE false').run();
+    } catch (error) {
+      if (String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return;
+      throw new ProfilerStorageOpenError('SQLite', this.options.file, error);
     }
   }
 
@@ -265,7 +280,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       migrate(db, this.options.file);
       db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.options.file);
-      if (!memory) assertWritable(db);
     } catch (error) {
       db.close();
       throw error;
@@ -1000,19 +1014,6 @@ function migrate(db: Database.Database, file: string): void {
       `${file} is not a profile store of version ${version} (migrating it to version ${SCHEMA_VERSION} failed: ${(error as Error).message}): `
         + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
     );
-  }
-}
-
-/**
- * A file SQLite may only read (its mode, an immutable flag, a read-only mount) opens all the same, and every write
- * would fail later: found at start by a statement that changes nothing. A lock another process holds is the store
- * failing for a while (the write buffer retries), not a reason not to start.
- */
-function assertWritable(db: Database.Database): void {
-  try {
-    db.prepare('UPDATE profile_write SET last = last WHERE false').run();
-  } catch (error) {
-    if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
   }
 }
 
