@@ -132,6 +132,14 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect([...tokens, res.headers['x-debug-token']].filter((t) => stored.get(t) !== 1)).toEqual([]);
     });
 
+    it('with the profiler off, a crash is logged all the same and exits 1', async () => {
+      const app = await start({ PROFILER_ENABLED: '0' });
+      await request(`http://127.0.0.1:${app.port}`).get('/?off=1').expect(200);
+      await crash(app.port, 'uncaught');
+      expect(await app.exited).toEqual({ code: 1, signal: null });
+      expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
+    });
+
     it('with --unhandled-rejections=warn a rejection does not crash: the flag keeps its meaning', async () => {
       const file = join(dir, 'warn.sqlite');
       const app = await start({ PROFILER_DSN: `sqlite:${file}` }, { nodeArgs: ['--unhandled-rejections=warn'] });
