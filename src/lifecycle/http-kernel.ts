@@ -50,6 +50,8 @@ import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
 export class HttpKernel implements KernelEntry, OnModuleInit {
   private readonly bodyParsers: RequestHandler[];
   private readonly startHooks: ((context: KernelContext) => void)[] = [];
+  /** Requests entered and not yet terminated: a crash terminates those already answered (terminateAnswered). */
+  private readonly inFlight = new Set<KernelContext>();
   private adapter!: KernelHttpAdapter;
 
   constructor(
@@ -94,6 +96,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     context.requestStack.push(request);
     (req as any)[KERNEL_CONTEXT] = context;
     (res as any)[KERNEL_CONTEXT] = context;
+    this.inFlight.add(context);
     // kernel.terminate comes from the response's 'close' (KernelHttpAdapter's hook on emit: no listener per request).
     kernelContextStorage.run(context, () => {
       for (const hook of this.startHooks) {
@@ -347,6 +350,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   terminate(context: KernelContext): void {
     if (context.terminated) return;
     context.terminated = true;
+    this.inFlight.delete(context);
     const res = context.res;
     kernelContextStorage.run(context, () => {
       try {
@@ -355,6 +359,21 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
         this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.terminate: {message}', { message: describe(error), exception: error }, context);
       }
     });
+  }
+
+  /**
+   * For a crashing process: kernel.terminate now for every response handed whole to Node whose 'close' has not
+   * come yet (its bytes may already be with the client, so its profile must be kept); the process exits before
+   * Node would emit it. Returns how many.
+   */
+  terminateAnswered(): number {
+    let terminated = 0;
+    for (const context of [...this.inFlight]) {
+      if (!context.res.writableEnded) continue;
+      this.terminate(context);
+      terminated++;
+    }
+    return terminated;
   }
 }
 

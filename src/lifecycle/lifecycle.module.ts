@@ -27,6 +27,7 @@ import { RouteTable } from './routing/route-table.js';
 import { UrlGenerator } from './routing/url-generator.js';
 import { createValidationPipe } from './validation.pipe.js';
 import { DebugAccess } from './debug-access.js';
+import { ProcessCrashHandler } from './crash/process-crash.handler.js';
 
 /** The order of the kernel's listeners is their priorities (see docs/ARCHITECTURE.md), not this list. */
 const LISTENERS = [
@@ -53,6 +54,7 @@ const LISTENERS = [
     KernelEventDispatcher,
     KernelListenerLoader,
     HttpKernel,
+    ProcessCrashHandler,
     NativeControllers,
     ControllerResolver,
     RouteTable,
@@ -64,6 +66,6 @@ const LISTENERS = [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     ...LISTENERS,
   ],
-  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers, SourceMaps],
+  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, ProcessCrashHandler, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers, SourceMaps],
 })
 export class LifecycleModule {}

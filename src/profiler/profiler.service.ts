@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
+import { ProcessCrashHandler } from '../lifecycle/crash/process-crash.handler.js';
 import { HttpKernel } from '../lifecycle/http-kernel.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
 import type { ResponseHandle } from '../lifecycle/http/response-handle.js';
@@ -69,6 +70,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     private readonly storage: ProfilerStorage,
     private readonly discovery: DiscoveryService,
     private readonly logger: KernelLogger,
+    private readonly crashes: ProcessCrashHandler,
   ) {
     const settings = config.profiler;
     this.tokens = new TokenRegistry();
@@ -98,6 +100,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     this.collectorList = this.discoverCollectors();
     if (!this.enabled) return;
     await this.storage.open();
+    await this.storage.checkWritable();
     if (this.poller) {
       await this.poller.seed();
       this.poller.start();
@@ -108,6 +111,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     }
     this.retention.start();
     this.kernel.onRequestStart((context) => this.open(context));
+    this.crashes.onCrash((timeLeftMs) => this.flushOnCrash(timeLeftMs));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -126,6 +130,28 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     }
     await this.reservations?.close();
     await this.storage.close().catch((error: unknown) => this.storeFailed(error));
+  }
+
+  /**
+   * The process is crashing (ProcessCrashHandler): every profile collected, the late ones too, goes to the store
+   * before the exit, synchronously where the store can (SQLite: nothing else runs meanwhile), otherwise within
+   * `timeLeftMs` and PROFILER_SHUTDOWN_TIMEOUT_MS (the promise returned).
+   */
+  flushOnCrash(timeLeftMs: number): void | Promise<void> {
+    if (!this.enabled) return;
+    this.retention.stop();
+    this.poller?.stop();
+    this.late.drain();
+    const lost = this.buffer.closeNow();
+    if (lost !== null) return this.reportCrashLoss(lost, 0);
+    const timeout = Math.min(timeLeftMs, this.config.profiler.shutdownTimeoutMs);
+    return this.buffer.close(timeout).then((left) => this.reportCrashLoss(left, timeout));
+  }
+
+  private reportCrashLoss(lost: number, timeoutMs: number): void {
+    if (lost === 0) return;
+    const why = timeoutMs > 0 ? `the store did not take them within ${timeoutMs} ms` : 'the store failed';
+    this.logger.record(LogLevel.CRITICAL, 'profiler', `{lost} profile(s) were lost in the crash: ${why}.`, { lost });
   }
 
   /** Every collector of the application, highest priority first. */

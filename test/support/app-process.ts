@@ -16,20 +16,7 @@ import { PROJECT_DIR } from '../../src/config/app-config.js';
 export const TEST_BUILD_DIR = join(PROJECT_DIR, '.test-build');
 
 export function buildApp(): string {
-  const config = ts.readConfigFile(join(PROJECT_DIR, 'tsconfig.build.json'), (path) => ts.sys.readFile(path));
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_DIR);
-  // ES modules, as `nest build` emits for this "type": "module" project (transpileModule alone cannot tell).
-  // sourceRoot: the inline maps name their sources relative to src/ (the rootDir), found there, as dist/'s maps
-  // lead to src/; without it they would name `.test-build/….ts`, files that do not exist.
-  const compilerOptions = {
-    ...options,
-    module: ts.ModuleKind.ES2022,
-    sourceMap: false,
-    inlineSourceMap: true,
-    inlineSources: false,
-    declaration: false,
-    sourceRoot: `${pathToFileURL(join(PROJECT_DIR, 'src')).href}/`,
-  };
+  const compilerOptions = buildOptions();
   const src = join(PROJECT_DIR, 'src');
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -53,6 +40,37 @@ export function buildApp(): string {
   return join(TEST_BUILD_DIR, 'main.js');
 }
 
+/**
+ * A module of `test/fixtures/process/` transpiled into `.test-build/fixtures/process/`, for `node --import` into the
+ * application process (startApp's `nodeArgs`): test-only behaviour, such as crashing on request, that the
+ * application's own build never contains. Returns its path.
+ */
+export function buildProcessFixture(name: string): string {
+  const file = join(PROJECT_DIR, 'test', 'fixtures', 'process', `${name}.ts`);
+  const out = join(TEST_BUILD_DIR, 'fixtures', 'process', `${name}.js`);
+  const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: buildOptions(), fileName: file });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, outputText);
+  return out;
+}
+
+function buildOptions(): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(PROJECT_DIR, 'tsconfig.build.json'), (path) => ts.sys.readFile(path));
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_DIR);
+  // ES modules, as `nest build` emits for this "type": "module" project (transpileModule alone cannot tell).
+  // sourceRoot: the inline maps name their sources relative to src/ (the rootDir), found there, as dist/'s maps
+  // lead to src/; without it they would name `.test-build/….ts`, files that do not exist.
+  return {
+    ...options,
+    module: ts.ModuleKind.ES2022,
+    sourceMap: false,
+    inlineSourceMap: true,
+    inlineSources: false,
+    declaration: false,
+    sourceRoot: `${pathToFileURL(join(PROJECT_DIR, 'src')).href}/`,
+  };
+}
+
 /** A free TCP port on 127.0.0.1 (the app is given a fixed PORT: main.ts reports the configured one). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,10 +92,20 @@ export interface AppProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface StartOptions {
+  /** Node's own arguments, before the script (`--import <fixture>`). */
+  nodeArgs?: string[];
+  /** Run as this user and group (a test as root that needs permissions to apply). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Starts `node <main>` with the environment given; resolves once it listens. */
-export async function startApp(main: string, env: Record<string, string>, timeoutMs = 20_000): Promise<AppProcess> {
+export async function startApp(main: string, env: Record<string, string>, timeoutMs = 20_000, options: StartOptions = {}): Promise<AppProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
+    uid: options.uid,
+    gid: options.gid,
     cwd: PROJECT_DIR,
     env: { PATH: process.env.PATH ?? '', APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: 'sqlite::memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,6 +130,31 @@ export async function startApp(main: string, env: Record<string, string>, timeou
     });
   });
   return { child, port, output: () => output, exited };
+}
+
+/** Runs `node <main>` until it exits by itself (an application that cannot start); `timeoutMs` at most. */
+export async function runUntilExit(main: string, env: Record<string, string>, timeoutMs = 20_000, options: StartOptions = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
+    uid: options.uid,
+    gid: options.gid,
+    cwd: PROJECT_DIR,
+    env: { PATH: process.env.PATH ?? '', APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: String(await freePort()), DATABASE_URL: 'sqlite::memory:', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (c, s) => resolve({ code: c, signal: s }));
+    // Not started at all (the user given may not be taken): said in the output.
+    child.once('error', (error) => {
+      output += `${error.message}\n`;
+      resolve({ code: null, signal: null });
+    });
+  });
+  clearTimeout(timer);
+  return { code, signal, output };
 }
 
 export interface Sent {

@@ -69,6 +69,15 @@ export class KernelLogger implements LoggerService {
     return entry;
   }
 
+  /**
+   * Prints an entry record() kept quiet (below LOG_LEVEL, or LOG_LEVEL=none): for the line that says why the
+   * process is ending, which Node itself would print whatever the logging.
+   */
+  printAnyway(entry: LogEntry): void {
+    const printed = entry.level >= this.printLevel && (entry.channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
+    if (!printed) this.print(entry);
+  }
+
   // Nest's LoggerService: the optional last string parameter is Nest's "context" (a class name); we use it as
   // the channel, so `new Logger('cart')` logs on channel `cart`.
   log(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.INFO, message, optional); }

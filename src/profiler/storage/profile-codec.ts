@@ -204,6 +204,11 @@ export class ProfileCodec {
     return encodeNow(data);
   }
 
+  /** encode(), for a caller that cannot wait for the event loop (a crash's last write). */
+  encodeSync(data: Record<string, unknown>): Buffer {
+    return encodeNow(data);
+  }
+
   /** Encodes a write batch, in order, yielding to the event loop every ENCODE_SLICE_MS so requests go on. */
   async encodeMany(items: ReadonlyArray<Record<string, unknown>>): Promise<Buffer[]> {
     const blobs: Buffer[] = [];

@@ -25,6 +25,26 @@ class FakeStore {
   }
 }
 
+/** A store that can also write synchronously (SQLite): writeSync() goes where write() does. */
+class SyncStore extends FakeStore {
+  readonly writesSynchronously = true;
+  /** Throws for a batch holding this token (the store refusing that profile). */
+  refuse: { token: string; error: Error } | null = null;
+
+  writeSync(profiles: readonly ProfileRecord[]): void {
+    this.attempts++;
+    if (this.refuse && profiles.some((p) => p.token === this.refuse!.token)) throw this.refuse.error;
+    if (this.failures > 0) {
+      this.failures--;
+      throw new Error('database is locked');
+    }
+    const duplicates = profiles.filter((p) => this.stored.has(p.token)).map((p) => p.token);
+    if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
+    this.writes.push(profiles.map((p) => p.token));
+    for (const p of profiles) this.stored.add(p.token);
+  }
+}
+
 describe('ProfileWriteBuffer', () => {
   let store: FakeStore;
   let errors: unknown[];
@@ -349,5 +369,106 @@ describe('ProfileWriteBuffer', () => {
     expect(() => b.add(record('a'))).not.toThrow();
     await expect(b.flush()).resolves.toBeUndefined();
     expect(b.pending).toBe(1);
+  });
+
+  describe('closeNow(), for a crashing process', () => {
+    let sync: SyncStore;
+    const syncBuffer = (options: Partial<ProfileWriteBufferOptions> = {}) => {
+      sync = new SyncStore();
+      store = sync;
+      return buffer(options);
+    };
+
+    it('does nothing and returns null when the store cannot write synchronously', async () => {
+      const b = buffer();
+      b.add(record('a'));
+      expect(b.closeNow()).toBeNull();
+      expect(b.pending).toBe(1);
+      await b.flush();
+      expect(store.writes).toEqual([['a']]);
+    });
+
+    it('writes everything waiting before it returns, in batches and in order, then drops later profiles', async () => {
+      const b = syncBuffer({ batchSize: 3, flushIntervalMs: 10_000 });
+      for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+      await jest.advanceTimersByTimeAsync(0);
+      store.writes.length = 0;
+      for (const t of ['f', 'g', 'h', 'i']) b.add(record(t));
+      expect(b.closeNow()).toBe(0);
+      expect(store.writes).toEqual([['d', 'e', 'f'], ['g', 'h', 'i']]);
+      expect(b.pending).toBe(0);
+      expect(b.get('g')).toBeUndefined();
+      b.add(record('late'));
+      await jest.advanceTimersByTimeAsync(20_000);
+      expect(store.writes.flat()).not.toContain('late');
+      expect(b.dropped).toBe(1);
+      expect(errors).toEqual([]);
+    });
+
+    it('writes the batch whose asynchronous write is under way, and counts it written when that write committed after all', async () => {
+      const b = syncBuffer({ batchSize: 2, flushIntervalMs: 10_000 });
+      let finish: () => void = () => undefined;
+      // The asynchronous write stalls (the SQLite store encoding its batch between turns of the event loop).
+      jest.spyOn(sync, 'write').mockImplementation(() => new Promise<void>((resolve) => (finish = resolve)));
+      for (const t of ['a', 'b', 'c']) b.add(record(t));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(b.pending).toBe(3);
+      expect(b.closeNow()).toBe(0);
+      expect(sync.writes).toEqual([['a', 'b'], ['c']]);
+      finish();
+
+      // The write under way committed just before the crash; its answer had not been seen.
+      const c = syncBuffer({ batchSize: 2, flushIntervalMs: 10_000 });
+      jest.spyOn(sync, 'write').mockImplementation(() => new Promise<void>(() => undefined));
+      for (const t of ['x', 'y', 'z']) c.add(record(t));
+      await jest.advanceTimersByTimeAsync(0);
+      sync.stored.add('x').add('y');
+      expect(c.closeNow()).toBe(0);
+      expect(sync.writes).toEqual([['z']]);
+      expect(c.dropped).toBe(0);
+    });
+
+    it('drops a profile the store refuses for itself and writes the others, one at a time', () => {
+      const bad = new Error('CHECK constraint failed');
+      const b = syncBuffer({ batchSize: 3, flushIntervalMs: 10_000, isProfileError: (error) => error === bad });
+      sync.refuse = { token: 'b', error: bad };
+      for (const t of ['a', 'b', 'c', 'd']) b.add(record(t));
+      expect(b.closeNow()).toBe(0);
+      expect(sync.writes.flat()).toEqual(['a', 'c', 'd']);
+      expect(b.dropped).toBe(1);
+      expect((errors[0] as UnwritableProfileError).token).toBe('b');
+    });
+
+    it('stops at the first failure of the store, and counts and reports what is lost', () => {
+      const b = syncBuffer({ batchSize: 2, flushIntervalMs: 10_000 });
+      for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+      const write = sync.writeSync.bind(sync);
+      jest.spyOn(sync, 'writeSync').mockImplementation((profiles) => {
+        if (sync.writes.length === 1) throw new Error('database is locked');
+        write(profiles);
+      });
+      expect(b.closeNow()).toBe(3);
+      expect(sync.writes).toEqual([['a', 'b']]);
+      expect(b.pending).toBe(0);
+      expect(b.dropped).toBe(3);
+      expect(errors.map(String)).toEqual(['Error: database is locked', 'Error: 3 profile(s) could not be written before the profiler closed: they are lost.']);
+    });
+
+    it('counts exactly what is lost when the store fails while a batch is written one at a time', () => {
+      const bad = new Error('CHECK constraint failed');
+      const b = syncBuffer({ batchSize: 4, flushIntervalMs: 10_000, isProfileError: (error) => error === bad });
+      for (const t of ['a', 'b', 'c', 'd', 'e', 'f']) b.add(record(t));
+      const write = sync.writeSync.bind(sync);
+      let calls = 0;
+      jest.spyOn(sync, 'writeSync').mockImplementation((profiles) => {
+        calls++;
+        if (calls === 1) throw bad; // the batch a–d: one of them is bad, each alone then
+        if (calls === 4) throw new Error('database is locked'); // while writing c alone
+        write(profiles);
+      });
+      expect(b.closeNow()).toBe(4);
+      expect(sync.writes).toEqual([['a'], ['b']]);
+      expect(b.dropped).toBe(4);
+    });
   });
 });

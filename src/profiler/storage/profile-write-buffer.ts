@@ -182,7 +182,74 @@ export class ProfileWriteBuffer {
     return lost;
   }
 
+  /**
+   * close() for a crashing process, which exits right after: everything waiting is written before this returns,
+   * with the store's writeSync(), the batch whose write is under way too (that write will never end), and later
+   * profiles are dropped. A profile the store refuses for itself is dropped as by a write; the first failure of the
+   * store itself ends it: no retry, the process is going. Returns how many were lost (counted as dropped and
+   * reported), or null, doing nothing, when the store cannot write synchronously: close() with a bounded wait then.
+   */
+  closeNow(): number | null {
+    if (!this.storage.writesSynchronously) return null;
+    this.closed = true;
+    this.clearTimer();
+    // The batch under way may have been committed just now, its answer not yet seen: a duplicate then is written.
+    for (const entry of this.inFlight) entry.uncertain = true;
+    const waiting = [...this.inFlight, ...this.queue];
+    this.inFlight = [];
+    this.queue = [];
+    let lost = 0;
+    for (let i = 0; i < waiting.length && lost === 0; i += this.batchSize) {
+      const left = this.writeNow(waiting.slice(i, i + this.batchSize));
+      if (left > 0) lost = left + Math.max(0, waiting.length - i - this.batchSize);
+    }
+    this.forget(waiting);
+    if (lost > 0) {
+      this.droppedCount += lost;
+      this.report(new Error(`${lost} profile(s) could not be written before the profiler closed: they are lost.`));
+    }
+    return lost;
+  }
+
   // --- internals ---------------------------------------------------------------------------------------------
+
+  /**
+   * writeBatch() without the event loop; returns how many of the batch are left unwritten because the store
+   * failed (0: each written or dropped). Duplicates and profiles the store refuses alone are dropped as
+   * writeBatch() drops them.
+   */
+  private writeNow(batch: Entry[]): number {
+    try {
+      this.storage.writeSync(batch.map((entry) => entry.record));
+      this.forget(batch);
+      return 0;
+    } catch (error) {
+      const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
+      const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
+      if (refused.length > 0) {
+        const lost = refused.filter((entry) => !entry.uncertain);
+        this.droppedCount += lost.length;
+        this.forget(refused);
+        if (lost.length > 0) this.report(error);
+        const rest = batch.filter((entry) => !duplicates!.has(entry.record.token));
+        return rest.length === 0 ? 0 : this.writeNow(rest);
+      }
+      if (this.isProfileError(error)) {
+        if (batch.length === 1) {
+          this.droppedCount++;
+          this.forget(batch);
+          this.report(new UnwritableProfileError(batch[0].record.token, error));
+          return 0;
+        }
+        // One of them is bad: each alone, until the store itself fails.
+        for (let i = 0; i < batch.length; i++) if (this.writeNow([batch[i]]) > 0) return batch.length - i;
+        return 0;
+      }
+      this.report(error);
+      return batch.length;
+    }
+  }
+
 
   private drainAfterOthers(target: number, fullBatchesOnly: boolean): Promise<void> {
     const run = this.chain.then(() => this.drain(target, fullBatchesOnly));

@@ -15,8 +15,29 @@ export abstract class ProfilerStorage {
   /** Opens the store (creates or migrates its schema). */
   abstract open(): Promise<void>;
 
+  /**
+   * After open(), fails with a ProfilerStorageOpenError when the store can only be read, so that an application,
+   * which writes a profile per request, does not start on it; a reader (the CLI's list) does not ask.
+   */
+  async checkWritable(): Promise<void> {
+    // Opening a store that cannot be written already fails (PostgreSQL creates its schema).
+  }
+
   /** Writes profiles in one transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
   abstract write(profiles: readonly ProfileRecord[]): Promise<void>;
+
+  /**
+   * Whether writeSync() works: the store can write with no turn of the event loop, as a crashing process must (a
+   * SQLite file); a store across the network cannot.
+   */
+  get writesSynchronously(): boolean {
+    return false;
+  }
+
+  /** write(), done when it returns (a crash's last write); only where `writesSynchronously`. */
+  writeSync(_profiles: readonly ProfileRecord[]): void {
+    throw new Error(`${this.constructor.name} cannot write synchronously.`);
+  }
 
   abstract read(token: string): Promise<ProfileRecord | null>;
 

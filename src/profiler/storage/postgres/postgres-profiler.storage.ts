@@ -4,6 +4,7 @@ import pg from 'pg';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
+import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { maskDsn } from './postgres-dsn.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 import { SkeletonMatcher } from '../url-skeleton.js';
@@ -734,7 +735,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       await withClient(pool, (client) => this.createSchema(client));
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw new Error(`Cannot open the PostgreSQL profile store ${this.description}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+      throw new ProfilerStorageOpenError('PostgreSQL', this.description, error);
     }
     this.pool = pool;
   }

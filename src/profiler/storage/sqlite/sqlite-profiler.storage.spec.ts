@@ -1,11 +1,17 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
+import { DuplicateTokenError } from '../profiler-storage.js';
+import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { appendLines, SqliteProfilerStorage } from './sqlite-profiler.storage.js';
 import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
+
+const require = createRequire(import.meta.url);
 
 async function memoryStore(): Promise<SqliteProfilerStorage> {
   const storage = new SqliteProfilerStorage({ file: ':memory:' });
@@ -136,6 +142,85 @@ describe('SqliteProfilerStorage', () => {
 
     afterEach(() => {
       rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('writes synchronously (a crash\'s last write), waiting for a lock another process holds a moment', async () => {
+      const file = join(dir, 'sync.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      expect(store.writesSynchronously).toBe(true);
+      store.writeSync([record('000001', { data: { a: 1 } }), record('000002')]);
+      expect(await store.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
+      expect(() => store.writeSync([record('000002')])).toThrow(DuplicateTokenError);
+      // Another process (the prune worker, say) commits a transaction of 400 ms: the write waits for it.
+      const holder = spawn(process.execPath, ['-e', `
+        const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
+        db.exec('BEGIN IMMEDIATE');
+        process.stdout.write('locked\\n');
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+        db.exec('COMMIT');
+      `], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+      const started = Date.now();
+      store.writeSync([record('000003')]);
+      expect(Date.now() - started).toBeGreaterThan(100);
+      expect(await store.count()).toBe(3);
+      await new Promise((resolve) => holder.once('exit', resolve));
+      await store.close();
+    });
+
+    it('refuses to open, saying which file and why, a store it could not write', async () => {
+      const folder = join(dir, 'folder.sqlite');
+      mkdirSync(folder);
+      const parentFile = join(dir, 'a-file');
+      writeFileSync(parentFile, '');
+      const text = join(dir, 'text.sqlite');
+      writeFileSync(text, 'not a database\n'.repeat(100));
+      const failures: [string, string][] = [
+        [folder, `Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`],
+        [join(parentFile, 'p.sqlite'), `Cannot open the SQLite profile store ${parentFile}/p.sqlite: its directory cannot be created: ${parentFile} is not a directory (EEXIST)`],
+        [text, `Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`],
+        ['/proc/shopkernel-none/p.sqlite', 'Cannot open the SQLite profile store /proc/shopkernel-none/p.sqlite: its directory /proc/shopkernel-none cannot be created (ENOENT)'],
+      ];
+      for (const [file, message] of failures) {
+        const error = await new SqliteProfilerStorage({ file }).open().then(() => null, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ProfilerStorageOpenError);
+        expect((error as Error).message).toBe(message);
+      }
+    });
+
+    it('checkWritable() refuses a store file SQLite may only read (it opens it for reading, and every write would fail after)', async () => {
+      const file = join(dir, 'read-only.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.close();
+      // A file this process may only read: its mode, or for root (whom modes do not stop) the immutable flag.
+      const root = process.getuid?.() === 0;
+      if (root) {
+        try {
+          execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+        } catch {
+          process.stderr.write('checkWritable() on a read-only file was not tried: root cannot set the immutable flag here.\n');
+          return;
+        }
+      } else chmodSync(file, 0o444);
+      const readOnly = new SqliteProfilerStorage({ file });
+      try {
+        // Opened for reading (the CLI's list), refused for writing (the application).
+        await readOnly.open();
+        expect(await readOnly.count()).toBe(0);
+        const error = await readOnly.checkWritable().then(() => null, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ProfilerStorageOpenError);
+        expect((error as Error).message).toBe(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
+      } finally {
+        await readOnly.close().catch(() => undefined);
+        if (root) execFileSync('chattr', ['-i', file]);
+        else chmodSync(file, 0o644);
+      }
+      const writable = new SqliteProfilerStorage({ file });
+      await writable.open();
+      await expect(writable.checkWritable()).resolves.toBeUndefined();
+      await writable.close();
     });
 
     it('creates the directory, the schema (user_version 5) and uses WAL mode', async () => {

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
+import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { PruneWorker } from './prune-worker.js';
+import { createDirectory, whyCannotOpen } from './store-file.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
@@ -43,6 +44,10 @@ const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
 const SCHEMA_VERSION = 5;
+/** How long a statement waits for a lock another connection holds (milliseconds). */
+const BUSY_TIMEOUT_MS = 250;
+/** The same for a crash's last write: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
+const CRASH_BUSY_TIMEOUT_MS = 3000;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
 const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
@@ -233,15 +238,39 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.options.file;
   }
 
+  /** Opens the file, created with its directory; one that cannot be opened is a ProfilerStorageOpenError. */
   async open(): Promise<void> {
     if (this.db) return;
+    try {
+      await this.openFile();
+    } catch (error) {
+      throw new ProfilerStorageOpenError('SQLite', this.options.file, error, whyCannotOpen(this.options.file, error));
+    }
+  }
+
+  /**
+   * A file SQLite may only read (its mode, an immutable flag, a read-only mount) opens all the same, for reading:
+   * found by a statement that changes nothing. A lock another process holds is the store failing for a while (the
+   * write buffer retries), not a reason not to start.
+   */
+  override async checkWritable(): Promise<void> {
+    if (this.options.file === ':memory:') return;
+    try {
+      this.statement('UPDATE profile_write SET last = last WHERE false').run();
+    } catch (error) {
+      if (String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return;
+      throw new ProfilerStorageOpenError('SQLite', this.options.file, error);
+    }
+  }
+
+  private async openFile(): Promise<void> {
     const memory = this.options.file === ':memory:';
-    if (!memory) await mkdir(dirname(this.options.file), { recursive: true });
+    if (!memory) await createDirectory(dirname(this.options.file));
     const db = new Database(this.options.file);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 250');
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('temp_store = MEMORY');
       // 8 MB: searches touch a few index pages each (the OS caches the file); 32 MB filled as the store grew and
       // stayed in the process's RSS (+57 MB over 30,000 profiled requests with it, +2 MB without; bench/run.mjs).
@@ -272,6 +301,31 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     if (profiles.length === 0) return;
     const blobs = await this.encodeAll(profiles);
     await this.prunerIdle();
+    this.commit(profiles, blobs, false);
+  }
+
+  override get writesSynchronously(): boolean {
+    return true;
+  }
+
+  /**
+   * A crash's last write: encoded at once, and the transaction started IMMEDIATE with a longer busy_timeout, so it
+   * waits for a prune chunk the worker may be committing (a write that starts with a read would fail at once).
+   */
+  override writeSync(profiles: readonly ProfileRecord[]): void {
+    if (profiles.length === 0) return;
+    const blobs = profiles.map((profile) => this.codec.encodeSync(profile.data ?? {}));
+    const db = this.connection();
+    db.pragma(`busy_timeout = ${CRASH_BUSY_TIMEOUT_MS}`);
+    try {
+      this.commit(profiles, blobs, true);
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
+
+  /** The write's transaction (IMMEDIATE: it takes the write lock first). */
+  private commit(profiles: readonly ProfileRecord[], blobs: Buffer[], immediate: boolean): void {
     const db = this.connection();
     const upsertUrl = this.statement('INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n, skel_id AS skelId');
     const indexUrl = this.statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
@@ -291,7 +345,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
        WHERE NOT EXISTS (SELECT 1 FROM profile WHERE id = profile_token.id AND token = profile_token.token)`,
     );
     const tokenId = this.statement('SELECT id FROM profile_token WHERE token = ?').safeIntegers(true).pluck();
-    db.transaction(() => {
+    const transaction = db.transaction(() => {
       const duplicates = this.duplicates(profiles);
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
       const hours = new Counter();
@@ -346,7 +400,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       ).run(JSON.stringify(prefixes));
       const count = this.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
       for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
-    })();
+    });
+    if (immediate) transaction.immediate();
+    else transaction();
   }
 
   /**
