@@ -65,7 +65,7 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images', '0007-remember-me-grace']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -75,6 +75,7 @@ function dataLayerContract(database: () => TestDatabase): void {
       ['0004-remember-me', true],
       ['0005-order-addresses', true],
       ['0006-local-product-images', true],
+      ['0007-remember-me-grace', true],
     ]);
   });
 

@@ -69,6 +69,11 @@ export interface SecurityConfig {
   accessControl: AccessRule[];
   rememberMeCookieName: string;
   rememberMeLifetimeSeconds: number;
+  /**
+   * After a remember-me token is rotated, the token it replaced still logs in for this many seconds (requests sent
+   * together with the same cookie), and the series is not rotated again meanwhile (Symfony's CacheTokenVerifier).
+   */
+  rememberMeGraceSeconds: number;
 }
 
 export interface AppConfigValues {
@@ -223,6 +228,7 @@ export class AppConfig implements AppConfigValues {
         ],
         rememberMeCookieName: 'REMEMBERME',
         rememberMeLifetimeSeconds: duration(e.REMEMBER_ME_LIFETIME ?? '30d'),
+        rememberMeGraceSeconds: 60,
       },
       projectDir,
       varDir,

@@ -70,6 +70,10 @@ export interface RememberMeTokenTable {
   series: string;
   /** sha256 of the current token (the secret half); the token itself is never stored. */
   token_hash: string;
+  /** sha256 of the token the last rotation replaced, still accepted for a grace period after `rotated_at`. */
+  previous_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the token last changed (null: never since the series was created). */
+  rotated_at: ColumnType<string | null, string | null | undefined, string | null>;
   user_id: number;
   last_used_at: Timestamp;
   expires_at: string;
