@@ -79,6 +79,15 @@ export interface RememberMeTokenTable {
   expires_at: string;
 }
 
+/** rate-limiter-flexible's counters (login throttling), written by the library itself. */
+export interface RateLimitTable {
+  /** `<limiter>:<what is counted>`, e.g. `login_client:203.0.113.7`. */
+  key: string;
+  points: number;
+  /** End of the key's window, in milliseconds since the epoch (null: never). */
+  expire: number | null;
+}
+
 export interface CartTable {
   id: Generated<number>;
   /** The anonymous visitor's session (unique), null once the cart belongs to a user only. */
@@ -137,6 +146,7 @@ export interface ShopDatabase {
   users: UserTable;
   sessions: SessionTable;
   remember_me_tokens: RememberMeTokenTable;
+  rate_limits: RateLimitTable;
   carts: CartTable;
   cart_lines: CartLineTable;
   orders: OrderTable;

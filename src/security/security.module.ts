@@ -12,13 +12,15 @@ import { PasswordHasher } from './password-hasher.js';
 import { RememberMeListener } from './remember-me/remember-me.listener.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
 import { SecurityCollector } from './security.collector.js';
+import { LoginThrottler } from './throttling/login-throttler.js';
 import { UserProvider } from './user-provider.js';
 
 /**
  * Security for every feature module (global): the firewall (kernel.request 8, finish_request 0), the security
  * context saved in the session and the remember-me cookie (kernel.response 0), access grants from `@IsGranted`
  * (kernel.controller_arguments 0), CSRF tokens (kernel.controller 8), the JSON API's same-origin and JSON-only rule
- * (kernel.controller 16), login and logout (Authenticator), password hashing, and the Security panel.
+ * (kernel.controller 16), login and logout (Authenticator) with login throttling (LoginThrottler), password hashing, and
+ * the Security panel.
  */
 @Global()
 @Module({
@@ -31,6 +33,7 @@ import { UserProvider } from './user-provider.js';
     PasswordHasher,
     UserProvider,
     RememberMeService,
+    LoginThrottler,
     Authenticator,
     FirewallListener,
     ContextListener,
