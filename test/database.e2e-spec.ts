@@ -20,7 +20,7 @@ import { describeOnEachDatabase, type TestDatabase as ShopTestDatabase } from '.
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
-const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'remember_me_tokens', 'sessions', 'users'];
+const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'rate_limits', 'remember_me_tokens', 'sessions', 'users'];
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
 
 const describePostgres = describePostgresIfAvailable('PostgreSQL tests');
@@ -65,7 +65,7 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images']);
+    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images', '0007-remember-me-grace', '0008-rate-limits']);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -75,6 +75,8 @@ function dataLayerContract(database: () => TestDatabase): void {
       ['0004-remember-me', true],
       ['0005-order-addresses', true],
       ['0006-local-product-images', true],
+      ['0007-remember-me-grace', true],
+      ['0008-rate-limits', true],
     ]);
   });
 

@@ -499,8 +499,8 @@ describe('Request profiler (e2e)', () => {
       expect(JSON.stringify(body.parsed.deep)).toContain('depth limit');
       expect(JSON.stringify(body.parsed.deep)).not.toContain('bottom');
 
-      // Plain text is not parsed (the login refuses it): nothing of it is kept.
-      const plain = await request(app.getHttpServer()).post('/api/login').set('Host', HOST).set('Content-Type', 'text/plain').send(`password=hunter2&note=${'q'.repeat(100)}`).expect(400);
+      // Plain text is not parsed (the API refuses it: 415): nothing of it is kept.
+      const plain = await request(app.getHttpServer()).post('/api/login').set('Host', HOST).set('Content-Type', 'text/plain').send(`password=hunter2&note=${'q'.repeat(100)}`).expect(415);
       const profile = await storedProfile(app, plain.headers['x-debug-token']);
       expect((profile.data.request as { body: unknown }).body).toEqual({ contentType: 'text/plain', length: 122, parsed: null, excerpt: null });
       expect(JSON.stringify(profile.data)).not.toContain('hunter2');

@@ -74,6 +74,21 @@ export interface SecurityConfig {
   accessControl: AccessRule[];
   rememberMeCookieName: string;
   rememberMeLifetimeSeconds: number;
+  /**
+   * After a remember-me token is rotated, the token it replaced still logs in for this many seconds (requests sent
+   * together with the same cookie), and the series is not rotated again meanwhile (Symfony's CacheTokenVerifier).
+   */
+  rememberMeGraceSeconds: number;
+  loginThrottling: LoginThrottlingConfig;
+}
+
+/**
+ * Failed logins allowed per window (Symfony's login_throttling): `maxAttempts` per account and client address,
+ * five times as many per client address whatever the account; registrations count per client address too.
+ */
+export interface LoginThrottlingConfig {
+  maxAttempts: number;
+  intervalSeconds: number;
 }
 
 export interface AppConfigValues {
@@ -229,6 +244,11 @@ export class AppConfig implements AppConfigValues {
         ],
         rememberMeCookieName: 'REMEMBERME',
         rememberMeLifetimeSeconds: duration(e.REMEMBER_ME_LIFETIME ?? '30d'),
+        rememberMeGraceSeconds: 60,
+        loginThrottling: {
+          maxAttempts: e.LOGIN_THROTTLING_MAX_ATTEMPTS ?? 5,
+          intervalSeconds: duration(e.LOGIN_THROTTLING_INTERVAL ?? '1m'),
+        },
       },
       projectDir,
       varDir,

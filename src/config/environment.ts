@@ -47,6 +47,8 @@ export class Environment {
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/) SESSION_COOKIE_NAME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) SESSION_LIFETIME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) REMEMBER_ME_LIFETIME?: string;
+  @IsOptional() @IsInt() @Min(1) @Max(1000) LOGIN_THROTTLING_MAX_ATTEMPTS?: number;
+  @IsOptional() @Matches(/^[1-9]\d*\s*[smh]?$/) LOGIN_THROTTLING_INTERVAL?: string;
 }
 
 export class InvalidEnvironmentError extends Error {
@@ -63,7 +65,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
-  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE'] as const) {
+  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'LOGIN_THROTTLING_MAX_ATTEMPTS'] as const) {
     if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
@@ -83,5 +85,6 @@ export const ENV_KEYS = [
   'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
   'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'VIEW_CACHE',
-  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS',
+  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS', 'LOGIN_THROTTLING_MAX_ATTEMPTS',
+  'LOGIN_THROTTLING_INTERVAL',
 ];

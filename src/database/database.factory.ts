@@ -23,6 +23,22 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * The driver under a ShopDb, for a library that speaks to the database itself (rate-limiter-flexible's stores):
+ * the better-sqlite3 database Kysely's connection is, or the pg Pool its connections come from.
+ */
+export type ShopDbDriver = { dialect: 'sqlite'; database: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
+
+const drivers = new WeakMap<object, { current?: ShopDbDriver }>();
+
+/** The driver of a ShopDb made by createShopDb (SQLite's is opened by the first query: one is run if needed). */
+export async function shopDbDriver(db: ShopDb): Promise<ShopDbDriver> {
+  const holder = drivers.get(db);
+  if (!holder) throw new Error('shopDbDriver: this database was not opened by createShopDb.');
+  if (!holder.current) await db.connection().execute(async () => undefined);
+  return holder.current!;
+}
+
 /** pg's type ids of what it would otherwise return as strings or Dates. */
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
@@ -36,8 +52,10 @@ const PG_TIMESTAMPTZ = 1184;
 export function createShopDb(url: string, options: OpenDatabaseOptions): ShopDb {
   const target = parseDatabaseUrl(url, options.baseDir);
   const recorder = new QueryRecorder(options.logger);
-  const db = new Kysely<ShopDatabase>({ dialect: dialectFor(target, options), plugins: [recorder], log: recorder.log });
+  const holder: { current?: ShopDbDriver } = {};
+  const db = new Kysely<ShopDatabase>({ dialect: dialectFor(target, options, holder), plugins: [recorder], log: recorder.log });
   recorder.recognise(queryEntries(db));
+  drivers.set(db, holder);
   return db as ShopDb;
 }
 
@@ -63,7 +81,7 @@ export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger
   return db;
 }
 
-function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions): Dialect {
+function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions, driver: { current?: ShopDbDriver }): Dialect {
   if (target.dialect === 'sqlite') {
     return new SqliteDialect({
       database: async () => {
@@ -73,6 +91,7 @@ function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions): Diale
         database.pragma('synchronous = NORMAL');
         database.pragma('foreign_keys = ON');
         database.pragma('busy_timeout = 5000');
+        driver.current = { dialect: 'sqlite', database };
         return new StatementCache(database);
       },
     });
@@ -82,6 +101,7 @@ function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions): Diale
   pool.on('error', (error) => {
     options.logger?.channel('database').error('PostgreSQL connection error: {message}', { message: error.message });
   });
+  driver.current = { dialect: 'postgres', pool };
   return new PostgresDialect({ pool });
 }
 

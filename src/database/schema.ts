@@ -70,9 +70,22 @@ export interface RememberMeTokenTable {
   series: string;
   /** sha256 of the current token (the secret half); the token itself is never stored. */
   token_hash: string;
+  /** sha256 of the token the last rotation replaced, still accepted for a grace period after `rotated_at`. */
+  previous_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the token last changed (null: never since the series was created). */
+  rotated_at: ColumnType<string | null, string | null | undefined, string | null>;
   user_id: number;
   last_used_at: Timestamp;
   expires_at: string;
+}
+
+/** rate-limiter-flexible's counters (login throttling), written by the library itself. */
+export interface RateLimitTable {
+  /** `<limiter>:<what is counted>`, e.g. `login_client:203.0.113.7`. */
+  key: string;
+  points: number;
+  /** End of the key's window, in milliseconds since the epoch (null: never). */
+  expire: number | null;
 }
 
 export interface CartTable {
@@ -133,6 +146,7 @@ export interface ShopDatabase {
   users: UserTable;
   sessions: SessionTable;
   remember_me_tokens: RememberMeTokenTable;
+  rate_limits: RateLimitTable;
   carts: CartTable;
   cart_lines: CartLineTable;
   orders: OrderTable;

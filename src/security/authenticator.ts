@@ -9,6 +9,8 @@ import { PasswordHasher } from './password-hasher.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
 import { requestCookie } from './request-cookies.js';
 import { securityOf, type AuthenticatedUser } from './security-context.js';
+import { LoginThrottler, type Throttled } from './throttling/login-throttler.js';
+import { TooManyLoginAttemptsException, type ThrottledAction } from './throttling/too-many-login-attempts.exception.js';
 import { toAuthenticatedUser } from './user-provider.js';
 
 /** Listeners that must know about a login (the cart moves to the user). */
@@ -16,7 +18,8 @@ export type LoginHook = (context: KernelContext, user: AuthenticatedUser) => Pro
 
 /**
  * Logging in and out. `checkCredentials` verifies an email and password in constant time per attempt (an unknown
- * email costs a hash too); `login` makes the user the request's user, moves the session to a new id (fixation) and
+ * email costs a hash too), once login throttling has let the attempt through (a refused one costs no hash);
+ * `login` makes the user the request's user, moves the session to a new id (fixation) and
  * creates a remember-me series when asked; `logout` ends the session and forgets the device.
  */
 @Injectable()
@@ -29,6 +32,7 @@ export class Authenticator {
     private readonly rememberMe: RememberMeService,
     private readonly config: AppConfig,
     private readonly logger: KernelLogger,
+    private readonly throttler: LoginThrottler,
   ) {}
 
   /** Runs after every successful login, in registration order (a failing hook is logged, the login stands). */
@@ -36,7 +40,33 @@ export class Authenticator {
     this.loginHooks.push(hook);
   }
 
-  async checkCredentials(email: string, password: string): Promise<AuthenticatedUser | null> {
+  /** The user these credentials name, or null; a TooManyLoginAttemptsException (429) when attempts ran out. */
+  async checkCredentials(context: KernelContext, email: string, password: string): Promise<AuthenticatedUser | null> {
+    const ip = context.request.clientIp;
+    const throttled = await this.throttler.attempt(email, ip);
+    if (throttled) this.refuse(context, throttled, 'login', email);
+    const user = await this.verify(email, password);
+    if (user) await this.throttler.succeeded(email, ip);
+    return user;
+  }
+
+  /**
+   * Before a registration looks the address up: a client whose attempts ran out (for this address or at all) gets
+   * a 429 whether the address has an account or not. Each registration counts as an attempt.
+   */
+  async checkRegistrationAllowed(context: KernelContext, email: string): Promise<void> {
+    const throttled = await this.throttler.registration(email, context.request.clientIp);
+    if (throttled) this.refuse(context, throttled, 'registration', email);
+  }
+
+  private refuse(context: KernelContext, throttled: Throttled, action: ThrottledAction, email: string): never {
+    securityOf(context).throttled = { action, ...throttled };
+    const who = throttled.scope === 'account' ? 'for "{email}" from {client}' : 'from {client}';
+    this.logger.record(LogLevel.WARNING, 'security', `Login throttling: too many attempts ${who}, the ${action} was refused for {retryAfter} s.`, { email: email.slice(0, 254), client: context.request.clientIp, retryAfter: throttled.retryAfter }, context);
+    throw new TooManyLoginAttemptsException(throttled, action);
+  }
+
+  private async verify(email: string, password: string): Promise<AuthenticatedUser | null> {
     const user = await this.db
       .selectFrom('users')
       .select(['id', 'email', 'roles', 'password_hash'])

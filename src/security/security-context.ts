@@ -35,6 +35,8 @@ export class SecurityState {
    * it: logout, an invalid or stolen cookie), or undefined (leave it).
    */
   rememberMeCookie: string | null | undefined = undefined;
+  /** Set when login throttling refused this request's login or registration. */
+  throttled: { action: 'login' | 'registration'; scope: 'account' | 'client'; retryAfter: number } | null = null;
   /** The firewall's kernel.finish_request has run: the request's security state is final. */
   finished = false;
 }

@@ -10,6 +10,7 @@ export interface SecurityData {
   decisions: AccessDecision[];
   rememberMe: 'set' | 'cleared' | 'unchanged';
   loggedOut: boolean;
+  throttled?: SecurityState['throttled'];
 }
 
 const OUTCOMES: Record<FirewallDecision['outcome'], string> = {
@@ -37,10 +38,12 @@ export class SecurityCollector extends DataCollector<SecurityData> {
       decisions: [...state.decisions],
       rememberMe: state.rememberMeCookie === undefined ? 'unchanged' : state.rememberMeCookie === null ? 'cleared' : 'set',
       loggedOut: state.loggedOut,
+      throttled: state.throttled ? { ...state.throttled } : null,
     };
   }
 
   override badge(data: SecurityData): PanelBadge | null {
+    if (data.throttled) return { text: 'throttled', kind: 'error' };
     if (data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted)) return { text: 'denied', kind: 'error' };
     return data.user ? { text: data.user.email, kind: 'success' } : { text: 'anon.', kind: 'info' };
   }
@@ -57,8 +60,15 @@ export class SecurityCollector extends DataCollector<SecurityData> {
         'Firewall decision': OUTCOMES[data.firewall.outcome],
         'Remember-me cookie': data.rememberMe,
         'Logged out': data.loggedOut ? 'yes' : 'no',
+        'Login throttling': throttling(data.throttled),
       }),
       decisions: data.decisions.map((d) => ({ ...d, result: d.granted ? 'GRANTED' : 'DENIED' })),
     };
   }
+}
+
+function throttling(throttled: SecurityData['throttled']): string {
+  if (!throttled) return 'not refused';
+  const whose = throttled.scope === 'account' ? 'this account from this client' : 'this client';
+  return `${throttled.action} refused (429): no attempt left for ${whose}, Retry-After ${throttled.retryAfter} s`;
 }

@@ -6,6 +6,7 @@ import { ContextListener } from './context.listener.js';
 import { CsrfTokenManager } from './csrf/csrf-token-manager.js';
 import { CsrfViewHelper } from './csrf/csrf-view.helper.js';
 import { CsrfListener } from './csrf/csrf.listener.js';
+import { JsonApiOriginListener } from './csrf/json-api-origin.listener.js';
 import { FirewallListener } from './firewall/firewall.listener.js';
 import { LoginEntryPoint } from './firewall/login-entry-point.js';
 import { SecurityExceptionListener } from './firewall/security-exception.listener.js';
@@ -13,14 +14,15 @@ import { PasswordHasher } from './password-hasher.js';
 import { RememberMeListener } from './remember-me/remember-me.listener.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
 import { SecurityCollector } from './security.collector.js';
+import { LoginThrottler } from './throttling/login-throttler.js';
 import { UserProvider } from './user-provider.js';
 
 /**
  * Security for every feature module (global): the firewall (kernel.request 8, finish_request 0), the security
  * context saved in the session and the remember-me cookie (kernel.response 0), access grants from `@IsGranted`
  * (kernel.controller_arguments 0) and the login entry point for whatever needed a user and had none (kernel.exception
- * 1), CSRF tokens (kernel.controller 8), login and logout (Authenticator), password
- * hashing, and the Security panel.
+ * 1), CSRF tokens (kernel.controller 8), the JSON API's same-origin and JSON-only rule (kernel.controller 16), login
+ * and logout (Authenticator) with login throttling (LoginThrottler), password hashing, and the Security panel.
  */
 @Global()
 @Module({
@@ -28,10 +30,12 @@ import { UserProvider } from './user-provider.js';
   providers: [
     CsrfTokenManager,
     CsrfListener,
+    JsonApiOriginListener,
     CsrfViewHelper,
     PasswordHasher,
     UserProvider,
     RememberMeService,
+    LoginThrottler,
     Authenticator,
     LoginEntryPoint,
     FirewallListener,

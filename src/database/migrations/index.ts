@@ -5,6 +5,8 @@ import * as cartsOrders from './0003-carts-orders.js';
 import * as rememberMe from './0004-remember-me.js';
 import * as orderAddresses from './0005-order-addresses.js';
 import * as localProductImages from './0006-local-product-images.js';
+import * as rememberMeGrace from './0007-remember-me-grace.js';
+import * as rateLimits from './0008-rate-limits.js';
 
 /**
  * Every migration of the shop, oldest first, under the name recorded in `kysely_migration`. A static list (not a
@@ -18,4 +20,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0004-remember-me': rememberMe,
   '0005-order-addresses': orderAddresses,
   '0006-local-product-images': localProductImages,
+  '0007-remember-me-grace': rememberMeGrace,
+  '0008-rate-limits': rateLimits,
 });

@@ -81,6 +81,7 @@ export class FirewallListener {
       if (user) {
         state.user = user;
         state.firewall.authenticatedBy = 'remember-me';
+        // Undefined when the series was rotated a moment ago by a request sent with this one: the cookie stays.
         state.rememberMeCookie = outcome.cookie;
         session.migrate();
         this.logger.record(LogLevel.INFO, 'security', 'User "{email}" was authenticated by the remember-me cookie.', { email: user.email }, context);

@@ -29,7 +29,7 @@ export class AccountsApiController {
   @RouteName('api_login')
   @HttpCode(200)
   async login(@RequestAttribute() request: KernelRequest, @Body() form: LoginDto): Promise<{ user: AuthenticatedUser }> {
-    const user = await this.authenticator.checkCredentials(form.email, form.password);
+    const user = await this.authenticator.checkCredentials(request.context, form.email, form.password);
     if (!user) throw new UnauthorizedHttpException(LOGIN_CHALLENGE(this.config.security.loginPath, this.config.session.cookieName), 'Invalid credentials.');
     await this.authenticator.login(request.context, user, { rememberMe: form._remember_me !== undefined, via: 'json' });
     return { user };

@@ -7,8 +7,9 @@ import { IsGranted } from '../../security/access/is-granted.decorator.js';
 import { Authenticator } from '../../security/authenticator.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
 import { TARGET_PATH } from '../../security/firewall/entry-point.js';
+import { TooManyLoginAttemptsException } from '../../security/throttling/too-many-login-attempts.exception.js';
 import { PasswordHasher } from '../../security/password-hasher.js';
-import { currentUser, requireUser } from '../../security/security-context.js';
+import { currentUser, requireUser, type AuthenticatedUser } from '../../security/security-context.js';
 import { sessionOf } from '../../session/session-context.js';
 import { validateForm } from '../../lifecycle/validate-form.js';
 import { LoginDto } from './login.dto.js';
@@ -42,6 +43,13 @@ export class AccountsController {
     const again = (status: number, problems: Record<string, string[]>) =>
       res.status(status).render('shop/accounts/register', { title: 'Create an account – Shopkernel', locale: request.locale, form: { email }, errors: problems, failed: true });
     if (Object.keys(errors).length > 0) return again(400, errors);
+    try {
+      await this.authenticator.checkRegistrationAllowed(request.context, value.email);
+    } catch (error) {
+      if (!(error instanceof TooManyLoginAttemptsException)) throw error;
+      res.status(429).setHeader('Retry-After', String(error.retryAfter));
+      return res.render('shop/accounts/register', { title: 'Create an account – Shopkernel', locale: request.locale, form: { email }, errors: {}, throttled: error.message });
+    }
     const user = await this.users.create(value.email, await this.hasher.hash(value.password));
     if (!user) return again(400, { email: ['An account with this email address already exists.'] });
     const authenticated = { id: user.id, email: user.email, roles: ['ROLE_USER'] };
@@ -64,7 +72,15 @@ export class AccountsController {
   @CsrfProtected('authenticate')
   async loginCheck(@RequestAttribute() request: KernelRequest, @Body() form: LoginDto, @Res() res: Response): Promise<void> {
     const session = sessionOf(request.context);
-    const user = await this.authenticator.checkCredentials(form.email, form.password);
+    let user: AuthenticatedUser | null;
+    try {
+      user = await this.authenticator.checkCredentials(request.context, form.email, form.password);
+    } catch (error) {
+      if (!(error instanceof TooManyLoginAttemptsException)) throw error;
+      // The form again, with the reason and its own status (Symfony shows the login form with the error).
+      res.status(429).setHeader('Retry-After', String(error.retryAfter));
+      return res.render('shop/accounts/login', { title: 'Log in – Shopkernel', locale: request.locale, email: form.email.slice(0, 254), error: error.message });
+    }
     if (!user) {
       session.set(LAST_EMAIL, form.email.slice(0, 254));
       session.addFlash('error', 'Invalid credentials.');
