@@ -119,9 +119,12 @@ describe('The JSON API refuses cross-site requests (e2e)', () => {
     await request(server()).options('/api/login').set('Host', HOST).set('Origin', 'https://evil.example').expect((res) => expect([403, 415]).not.toContain(res.status));
   });
 
-  it('judges the route, not the path as sent: /API/login is the API too', async () => {
-    const res = await request(server()).post('/API/login').set('Host', HOST).set('Accept', 'application/json').type('form').send({ email: 'a@b.c', password: 'x' });
-    expectProblem(res, 415, /not "application\/x-www-form-urlencoded"/);
+  it('gives another spelling of an API path no way around the rule: paths are case-sensitive, /API/login is no route', async () => {
+    for (const path of ['/API/login', '/Api/Login', '/api/LOGIN', '/%61pi/login', '//api/login']) {
+      const res = await request(server()).post(path).set('Host', HOST).set('Accept', 'application/json').type('form').send({ email: 'a@b.c', password: 'x' });
+      expectProblem(res, 404, `No route found for "POST http://${HOST}${path}"`);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   describe('the login CSRF of the issue', () => {
