@@ -8,7 +8,7 @@ import { parse } from 'node-html-parser';
 import pg from 'pg';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
-import { MASK } from '../src/profiler/redaction/redactor.js';
+import { MASK } from '../src/lifecycle/redaction/redactor.js';
 import { ProfileCodec } from '../src/profiler/storage/profile-codec.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';

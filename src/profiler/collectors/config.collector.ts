@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
-import { MASK, Redactor } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 import { DataCollector } from './data-collector.js';
 import { serialisedOnce } from '../storage/profile-json.js';
 

@@ -1,4 +1,4 @@
-import { MASK } from '../redaction/redactor.js';
+import { MASK } from '../../lifecycle/redaction/redactor.js';
 import { toJsonSafe } from './json-safe.js';
 
 describe('toJsonSafe', () => {

@@ -1,4 +1,4 @@
-import { MASK, Redactor } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 
 export interface JsonSafeOptions {
   /** Objects nested deeper are replaced by a `[… depth limit]` marker. */

@@ -3,7 +3,7 @@ import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { exceptionChain, classOf, messageOf, statusOf } from '../../lifecycle/errors/exception-status.js';
 import { RouteTable } from '../../lifecycle/routing/route-table.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
 export interface RoutingData {
   method: string;

@@ -1,4 +1,4 @@
-import { remembered } from '../../lifecycle/remembered.js';
+import { remembered } from '../remembered.js';
 
 /** What a secret is replaced by, everywhere the profiler shows or stores request data. */
 export const MASK = '******';
