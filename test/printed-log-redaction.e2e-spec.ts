@@ -32,6 +32,8 @@ const SECRETS = {
   validationKey: 'vk-Q7y3',
   formPassword: 'fpw-Q7y4',
   githubToken: 'ghp_Q7y5abcdefghijklmnopqrstuvwxyz012345',
+  /** Named by PROFILER_REDACT_FIELDS only. */
+  loyalty: 'loy-Q7y6',
 };
 
 /** A line as a real entry starts it (the forged ones below claim another date). */
@@ -69,6 +71,7 @@ function requests(port: number): string[] {
     http('GET', `/products?client_secret=abc%20${SECRETS.encodedSpace}+x`),
     http('GET', `/products?q=${SECRETS.jwt}&state=${SECRETS.stripeKey}`),
     http('GET', `/nowhere?next=${SECRETS.githubToken}`),
+    http('GET', `/products?loyalty_number=${SECRETS.loyalty}`),
     http('GET', `http://user:${SECRETS.urlCredentials}@127.0.0.1:${port}/nowhere`),
     // Fields the login does not take: a 400 whose validation message names them.
     login(json({ email: 'nobody@example.com', password: SECRETS.jsonPassword, card_number: SECRETS.jsonCardNumber, [`x?token=${SECRETS.validationKey}`]: 1 })),
@@ -83,9 +86,9 @@ function requests(port: number): string[] {
 }
 
 describe.each([
-  ['a production process', { APP_ENV: 'prod', APP_DEBUG: '0' }],
-  ['a production process at LOG_LEVEL=debug', { APP_ENV: 'prod', APP_DEBUG: '0', LOG_LEVEL: 'debug' }],
-  ['a debug process at LOG_LEVEL=debug', { APP_ENV: 'test', APP_DEBUG: '1', LOG_LEVEL: 'debug', PROFILER_DSN: 'sqlite::memory:' }],
+  ['a production process', { APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_REDACT_FIELDS: '^loyalty' }],
+  ['a production process at LOG_LEVEL=debug', { APP_ENV: 'prod', APP_DEBUG: '0', LOG_LEVEL: 'debug', PROFILER_REDACT_FIELDS: '^loyalty' }],
+  ['a debug process at LOG_LEVEL=debug', { APP_ENV: 'test', APP_DEBUG: '1', LOG_LEVEL: 'debug', PROFILER_DSN: 'sqlite::memory:', PROFILER_REDACT_FIELDS: '^loyalty' }],
 ])('Printed log lines of %s (e2e)', (_, env) => {
   let app: AppProcess;
   let lines: string[];
@@ -114,6 +117,7 @@ describe.each([
     expect(output).toContain('No route found for "GET http://shop.test/nowhere?token=******"&q=1"');
     expect(output).toContain('No route found for "GET http://shop.test/nowhere?password=******>"');
     expect(output).toContain('(from "https://partner:******@partner.example/back")');
+    expect(output).toContain('"request_uri":"http://shop.test/products?loyalty_number=******"');
     expect(output).toContain('Validation failed: property card_number should not exist; property x?token=****** should not exist.');
     expect(output).toContain('Malformed JSON body: Unexpected token in JSON at position 41');
   });

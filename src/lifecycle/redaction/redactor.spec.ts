@@ -111,6 +111,7 @@ describe('Redactor', () => {
     ['Slack user token', 'xoxp-123456789012-1234567890123'],
     ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
     ['GitLab token', 'glpat-xxxxXXXXxxxxXXXXxxxx'],
+    ['npm token', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
     ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'],
     ['unsigned JWT', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.'],
   ])('masks a %s in free text, whatever it is called', (_, secret) => {
@@ -125,7 +126,7 @@ describe('Redactor', () => {
   });
 
   it('leaves look-alikes of secret values alone', () => {
-    for (const text of ['task_live_1', 'my-sk_live_', 'AKIA', 'AKIAIOSFODNN7EXAMPLEX', 'eyJhbGciOiJIUzI1NiJ9', 'desk_test_x', 'sku GH-123', 'pk_live_123']) {
+    for (const text of ['task_live_1', 'my-sk_live_', 'sk_test_x', 'AKIA', 'AKIAIOSFODNN7EXAMPLEX', 'eyJhbGciOiJIUzI1NiJ9', 'desk_test_0123456789', 'sku GH-123', 'pk_live_0123456789', 'xoxo-gossip-girl-forever', 'npm_config_cache', 'ghp_short']) {
       expect(Redactor.text(text)).toBe(text);
     }
   });

@@ -22,11 +22,12 @@ const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
  */
 const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\s/]+@/gi;
 /**
- * Values that are secrets whatever they are called: payment, GitHub, Slack, AWS and GitLab keys, JSON Web Tokens,
- * PEM private keys. Each starts only where no token character precedes, so a long run is tried once (linear).
+ * Values that are secrets whatever they are called: payment, GitHub, Slack, AWS, GitLab and npm keys (each at its
+ * shortest real length, so that identifiers such as `npm_config_cache` stay), JSON Web Tokens, PEM private keys.
+ * Each starts only where no token character precedes, so a long run is tried once (linear).
  */
 const SECRET_VALUE_SOURCE = [
-  String.raw`(?<![\w-])(?:(?:sk|rk)_(?:live|test)_|gh[pousr]_|github_pat_|xox[abeoprs]-|xapp-|glpat-|npm_)[\w-]+`,
+  String.raw`(?<![\w-])(?:(?:sk|rk)_(?:live|test)_[\w-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abeprs]-[\w-]{10,}|xapp-[\w-]{10,}|glpat-[\w-]{20,}|npm_[A-Za-z0-9]{36})`,
   String.raw`(?<![\w-])(?:AKIA|ASIA)[0-9A-Z]{16}(?![\w-])`,
   String.raw`(?<![\w-])eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*`,
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,

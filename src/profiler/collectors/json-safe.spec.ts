@@ -85,7 +85,7 @@ describe('toJsonSafe', () => {
 
   it('masks values shaped like keys and tokens under any name, on the fast path too', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
-    expect(toJsonSafe({ header: `Bearer ${jwt}`, list: ['ghp_0123456789abcdefghij'], key: 'sk_live_abc' })).toEqual({ header: 'Bearer ******', list: ['******'], key: '******' });
+    expect(toJsonSafe({ header: `Bearer ${jwt}`, list: ['ghp_0123456789abcdefghij'], key: 'sk_live_abcdefgh' })).toEqual({ header: 'Bearer ******', list: ['******'], key: '******' });
     expect(toJsonSafe(['sku-123', 'plain'])).toEqual(['sku-123', 'plain']);
   });
 });
