@@ -1,6 +1,6 @@
 import { remembered } from '../remembered.js';
 
-/** What a secret is replaced by, everywhere the profiler shows or stores request data. */
+/** What a secret is replaced by, everywhere request data is shown, stored or printed. */
 export const MASK = '******';
 
 const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-api-key)$/i;
@@ -35,12 +35,12 @@ const SECRET_VALUE_SOURCE = [
 const SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE, 'g');
 const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE);
 /** Environment variable names that say "credential" in the ways configuration spells it (`STRIPE_SK`, `GITHUB_PAT`). */
-const SECRET_VARIABLE = /(?:^|_)(?:SK|PAT|KEY|PRIVATE)(?:_|$)|PRIVATE/i;
+const SECRET_VARIABLE = /(?:^|_)(?:SK|PAT|KEY)(?:_|$)|PRIVATE/i;
 
 /**
- * Masks secrets in what the profiler records: header values of credential headers, cookie values, and fields
- * of bodies, sessions and log contexts whose names look like secrets. The stored profile holds the mask, never
- * the value.
+ * The one redaction of whatever is stored, shown or printed (the profiler's store and panels, the error pages, the
+ * printed log): header values of credential headers, cookie values, fields of bodies, sessions and log contexts whose
+ * names look like secrets, and secrets inside free text. What is stored or printed holds the mask, never the value.
  */
 export class Redactor {
   static isSecretHeader(name: string): boolean {
