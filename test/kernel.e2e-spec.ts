@@ -251,8 +251,15 @@ describe('Kernel lifecycle (e2e)', () => {
       const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').set('Content-Type', 'application/json').send('{"name": "tea",').expect(400);
       expect(res.body.exceptions[0].class).toBe('BadRequestHttpException');
       expect(res.body.exceptions[1].class).toBe('SyntaxError');
-      expect(res.body.detail).toBe(res.body.exceptions[1].message);
-      expect(res.body.detail).toMatch(/JSON/);
+      expect(res.body.detail).toBe(`Malformed JSON body: ${res.body.exceptions[1].message}`);
+      expect(res.body.detail).toBe('Malformed JSON body: Expected double-quoted property name in JSON at position 15');
+    });
+
+    it('for a malformed JSON body, without the body text the parser quotes', async () => {
+      const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').set('Content-Type', 'application/json').send('{"password":SEKRIT"}').expect(400);
+      expect(res.body.detail).toBe('Malformed JSON body: Unexpected token in JSON at position 12');
+      expect(res.body.exceptions.map((e: { message: string }) => e.message)).toEqual([res.body.detail, 'Unexpected token in JSON at position 12']);
+      expect(res.text).not.toContain('SEKRIT');
     });
 
     it('for a body that fails validation, listing the violations', async () => {

@@ -2,17 +2,19 @@ import Database from 'better-sqlite3';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'node-html-parser';
 import pg from 'pg';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
-import { MASK } from '../src/profiler/redaction/redactor.js';
+import { MASK } from '../src/lifecycle/redaction/redactor.js';
 import { ProfileCodec } from '../src/profiler/storage/profile-codec.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { settle, storedProfile } from './support/profiler.js';
+import { rawRequest } from './support/raw-http.js';
 
 const SECRETS = {
   password: 'hunter2-very-secret',
@@ -220,6 +222,48 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
     const stored = await store.raw().everything();
     expect(occurrence(stored, session!)).toBeNull();
     expect(occurrence(stored, decodeURIComponent(session!))).toBeNull();
+  });
+
+  it('masks a query value up to where a query parser ends it, and keeps a JSON body out of its syntax error, in the stored rows', async () => {
+    const server = app.getHttpServer();
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const send = async (target: string, body?: string) => {
+      const head = [`${body === undefined ? 'GET' : 'POST'} ${target} HTTP/1.1`, 'Host: shop.test', 'Accept: application/json', 'Connection: close'];
+      if (body !== undefined) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
+      const answer = await rawRequest(port, `${head.join('\r\n')}\r\n\r\n${body ?? ''}`, { readBody: true });
+      return { status: answer.status, token: answer.headers['x-debug-token']! };
+    };
+    const terminators = ["'", ';', '"', '<', '>', '`', '%27', '%26', '%23', '%20', '+', '(', '?', '='];
+    const sent = [];
+    for (const [i, t] of terminators.entries()) {
+      sent.push({ secret: `AFTER${i}x${SECRETS.queryToken}`, ...(await send(`/nowhere?token=abc${t}AFTER${i}x${SECRETS.queryToken}&page=${i}`)) });
+      sent.push({ secret: `MATCH${i}x${SECRETS.queryToken}`, ...(await send(`/products?password=abc${t}MATCH${i}x${SECRETS.queryToken}&page=${i}`)) });
+    }
+    const bodies = [
+      `{"email":"nobody@example.com","password":SEKRIT0-${SECRETS.password}"}`,
+      `{"password":SEKRIT1-${SECRETS.password}"${',"x":1'.repeat(20)}}`,
+      `{"email":"${'x'.repeat(40)}@example.com","password":SEKRIT2-${SECRETS.password}"}`,
+      `"SEKRIT3-${SECRETS.password}"`,
+      `SEKRIT4-${SECRETS.password}`,
+    ];
+    for (const [i, body] of bodies.entries()) sent.push({ secret: `SEKRIT${i}`, ...(await send('/api/login', body)) });
+
+    for (const { secret, token, status } of sent) {
+      expect({ secret, status, token: typeof token }).toEqual({ secret, status: expect.any(Number), token: 'string' });
+      const row = await storedRow(token);
+      const text = JSON.stringify(row);
+      expect({ secret, found: occurrence(text, secret) }).toEqual({ secret, found: null });
+      expect({ secret, found: occurrence(row.url, secret) }).toEqual({ secret, found: null });
+    }
+    const json = await storedRow(sent[sent.length - bodies.length]!.token);
+    expect(json.data.exception.exceptions.map((e: { message: string }) => e.message)).toEqual([
+      'Malformed JSON body: Unexpected token in JSON at position 41',
+      'Unexpected token in JSON at position 41',
+    ]);
+    const stored = await store.raw().everything();
+    expect(occurrence(stored, SECRETS.queryToken)).toBeNull();
+    expect(occurrence(stored, SECRETS.password)).toBeNull();
   });
 
   it('masks secret query values in the logs of the debug error page', async () => {

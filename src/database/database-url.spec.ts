@@ -25,6 +25,8 @@ describe('parseDatabaseUrl', () => {
 describe('describeDatabaseTarget', () => {
   it('masks a PostgreSQL password and shows SQLite files as they are', () => {
     expect(describeDatabaseTarget({ dialect: 'postgres', connectionString: 'postgres://shop:s3cret@db:5432/shop' })).toBe('postgres://shop:******@db:5432/shop');
+    expect(describeDatabaseTarget({ dialect: 'postgres', connectionString: 'postgres://shop@db:5432/shop?password=s3cret&sslmode=require' })).toBe('postgres://shop@db:5432/shop?password=******&sslmode=require');
+    expect(describeDatabaseTarget({ dialect: 'postgres', connectionString: 'postgres://shop:s3:c@r@t@db:5432/shop' })).not.toMatch(/s3|c@r|r@t/);
     expect(describeDatabaseTarget({ dialect: 'postgres', connectionString: 'postgres://db/shop' })).toBe('postgres://db/shop');
     expect(describeDatabaseTarget({ dialect: 'sqlite', file: '/srv/app/var/shop.sqlite' })).toBe('sqlite:/srv/app/var/shop.sqlite');
   });

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { MASK, Redactor } from '../lifecycle/redaction/redactor.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -30,14 +31,14 @@ export function parseDatabaseUrl(url: string, baseDir: string): DatabaseTarget {
   return { dialect: 'sqlite', file: isAbsolute(path) ? path : resolve(baseDir, path) };
 }
 
-/** The URL as it may be shown (profiler panel, logs): a PostgreSQL password masked. */
+/** The URL as it may be shown (profiler panel, logs): a PostgreSQL password masked, in the URL or its query. */
 export function describeDatabaseTarget(target: DatabaseTarget): string {
   if (target.dialect === 'sqlite') return `sqlite:${target.file}`;
   try {
     const url = new URL(target.connectionString);
-    if (url.password !== '') url.password = '******';
-    return url.toString();
+    if (url.password !== '') url.password = MASK;
+    return Redactor.text(url.toString());
   } catch {
-    return target.connectionString.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:******@');
+    return Redactor.text(target.connectionString);
   }
 }

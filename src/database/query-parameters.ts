@@ -1,5 +1,5 @@
 import { toJsonSafe } from '../profiler/collectors/json-safe.js';
-import { MASK, Redactor } from '../profiler/redaction/redactor.js';
+import { MASK, Redactor } from '../lifecycle/redaction/redactor.js';
 
 /** Words after which a placeholder belongs to no column. */
 const NO_COLUMN = new Set(['limit', 'offset', 'fetch']);

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { AppConfig } from '../config/app-config.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
 import { rejectDeepJson } from './http/json-depth.js';
+import { jsonSyntaxReason } from './http/json-syntax-error.js';
 import { BadRequestHttpException } from './exceptions/bad-request-http.exception.js';
 import { KernelHttpException } from './exceptions/kernel-http.exception.js';
 import { NotFoundHttpException } from './exceptions/not-found-http.exception.js';
@@ -403,7 +404,7 @@ function fallbackResponse(error: unknown): KernelResponse {
 function bodyError(error: any): unknown {
   switch (error?.type) {
     case 'entity.parse.failed':
-      return new BadRequestHttpException(error.message, error);
+      return new BadRequestHttpException(`Malformed JSON body: ${withoutBodyText(error)}`, error);
     case 'entity.too.large':
     case 'parameters.too.many':
       return new PayloadTooLargeHttpException(error.message, error);
@@ -421,4 +422,17 @@ function bodyError(error: any): unknown {
         ? new KernelHttpException(error.status, error.message, error)
         : error;
   }
+}
+
+/**
+ * A JSON syntax error made safe to show, log and store: the parser's message without the body text it quotes (also
+ * in its stack), and without body-parser's copy of the whole body. Returns the new message.
+ */
+function withoutBodyText(error: { message: string; stack?: string; body?: unknown }): string {
+  const original = error.message;
+  const reason = jsonSyntaxReason(original, typeof error.body === 'string' ? error.body : undefined);
+  error.message = reason;
+  if (typeof error.stack === 'string') error.stack = error.stack.replace(original, () => reason);
+  delete error.body;
+  return reason;
 }

@@ -18,6 +18,7 @@ import { ResponseListener } from './listeners/response.listener.js';
 import { RouterListener } from './listeners/router.listener.js';
 import { ValidateRequestListener } from './listeners/validate-request.listener.js';
 import { KernelLogger } from './logging/kernel-logger.js';
+import { RedactionConfiguration } from './redaction/redaction-configuration.js';
 import { HttpCacheListener } from './http-cache/http-cache.listener.js';
 import { MaintenanceMode } from './maintenance/maintenance-mode.js';
 import { PaginationListener } from './pagination/pagination.listener.js';
@@ -51,6 +52,7 @@ const LISTENERS = [
   providers: [
     DebugAccess,
     KernelLogger,
+    RedactionConfiguration,
     KernelEventDispatcher,
     KernelListenerLoader,
     HttpKernel,

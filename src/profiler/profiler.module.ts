@@ -24,7 +24,6 @@ import { ProfilerStorage } from './storage/profiler-storage.js';
 import { createProfilerStorage } from './storage/storage-factory.js';
 import { WebDebugToolbarListener } from './toolbar/web-debug-toolbar.listener.js';
 import { ProfilerViews } from './views/profiler-views.js';
-import { RedactionConfiguration } from './redaction/redaction-configuration.js';
 
 /** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
 const COLLECTORS = [
@@ -45,7 +44,6 @@ const COLLECTORS = [
   imports: [DiscoveryModule],
   controllers: [ProfilerController],
   providers: [
-    RedactionConfiguration,
     SourceResolver,
     ExceptionFlattener,
     DebugErrorRenderer,

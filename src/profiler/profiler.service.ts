@@ -18,7 +18,7 @@ import { ProfilerStorage } from './storage/profiler-storage.js';
 import { TokenPoller } from './storage/token-poller.js';
 import { TokenRegistry } from './storage/token-registry.js';
 import { TokenReservations } from './storage/token-reservations.js';
-import { Redactor } from './redaction/redactor.js';
+import { Redactor } from '../lifecycle/redaction/redactor.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
 

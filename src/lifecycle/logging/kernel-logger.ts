@@ -1,12 +1,9 @@
 import { Injectable, LoggerService } from '@nestjs/common';
-import { configure } from 'safe-stable-stringify';
 import { AppConfig } from '../../config/app-config.js';
 import { currentKernelContext, KernelContext } from '../kernel-context.js';
+import { LineFormatter } from './line-formatter.js';
 import { LogContext, LogEntry } from './log-entry.js';
-import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from './log-level.js';
-
-// Key order is meaningful in log contexts (Symfony's is kept): no sorting.
-const stringify = configure({ deterministic: false, circularValue: '[circular]' });
+import { LogLevel, parseLogLevel } from './log-level.js';
 
 /** A logger bound to one channel, the way a module logs: `logger.channel('cart').info('Added {sku}', { sku })`. */
 export class ChannelLogger {
@@ -33,6 +30,7 @@ export class ChannelLogger {
 export class KernelLogger implements LoggerService {
   private readonly printLevel: number;
   private readonly channels = new Map<string, ChannelLogger>();
+  private readonly formatter = new LineFormatter();
   /**
    * Whether every entry is kept on its request. Only debug mode shows a request's logs (error page, profiler);
    * without it an entry that is not printed would be recorded for nobody, and the kernel writes several per
@@ -101,18 +99,17 @@ export class KernelLogger implements LoggerService {
       if (level >= LogLevel.ERROR && typeof params[0] === 'string') context.stack = params.shift();
       if (params.length > 0) context.params = params;
     }
-    this.record(level, channel, typeof message === 'string' ? message : stringify(message) ?? String(message), context);
+    if (typeof message === 'string') {
+      this.record(level, channel, message, context);
+    } else if (typeof message === 'object' && message !== null) {
+      // In the context, an object is redacted by its keys wherever it is shown or printed.
+      this.record(level, channel, '{message}', { message, ...context });
+    } else {
+      this.record(level, channel, String(message), context);
+    }
   }
 
   private print(entry: LogEntry): void {
-    const context = Object.keys(entry.context).length === 0 ? '[]' : safeJson(entry.context);
-    const line = `[${new Date(entry.timestamp).toISOString()}] ${entry.channel}.${LOG_LEVEL_NAMES[entry.level]}: ${entry.message} ${context}\n`;
-    (entry.level >= LogLevel.ERROR ? process.stderr : process.stdout).write(line);
+    (entry.level >= LogLevel.ERROR ? process.stderr : process.stdout).write(this.formatter.format(entry));
   }
-}
-
-function safeJson(value: unknown): string {
-  return (
-    stringify(value, (_key, v) => (v instanceof Error ? { class: v.constructor.name, message: v.message } : v)) ?? 'null'
-  );
 }

@@ -39,21 +39,24 @@ export class LogEntry {
   }
 }
 
-export function interpolate(template: string, context: LogContext): string {
+/** How a placeholder's value reads in a message: a printed line masks secrets on top of it (LineFormatter). */
+export type PlaceholderText = (key: string, value: unknown) => string;
+
+export function interpolate(template: string, context: LogContext, text: PlaceholderText = placeholderText): string {
   if (!template.includes('{')) return template;
-  return template.replace(PLACEHOLDER, (whole, key: string) => {
-    if (!(key in context)) return whole;
-    const value = context[key];
-    if (value === null || value === undefined) return String(value);
-    if (typeof value === 'object') {
-      if (value instanceof Error) return `[object ${value.constructor.name}]`;
-      if (value instanceof Date) return value.toISOString();
-      try {
-        return JSON.stringify(value);
-      } catch {
-        return `[object ${value.constructor?.name ?? 'Object'}]`;
-      }
+  return template.replace(PLACEHOLDER, (whole, key: string) => (key in context ? text(key, context[key]) : whole));
+}
+
+export function placeholderText(_key: string, value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') {
+    if (value instanceof Error) return `[object ${value.constructor.name}]`;
+    if (value instanceof Date) return value.toISOString();
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return `[object ${value.constructor?.name ?? 'Object'}]`;
     }
-    return String(value);
-  });
+  }
+  return String(value);
 }

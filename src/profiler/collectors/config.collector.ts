@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
-import { MASK, Redactor } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 import { DataCollector } from './data-collector.js';
 import { serialisedOnce } from '../storage/profile-json.js';
 
@@ -79,14 +79,16 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
 
 /**
  * The process's environment, as Symfony's Server Parameters show it: values of variables named like secrets masked
- * (`APP_SECRET`, `STRIPE_API_KEY`, `DB_PASSWORD`, PROFILER_REDACT_FIELDS), credentials inside URLs masked.
+ * (`APP_SECRET`, `STRIPE_API_KEY`, `STRIPE_SK`, `GITHUB_PAT`, `JWT_PRIVATE_KEY`, `DB_PASSWORD`, the patterns of
+ * PROFILER_REDACT_FIELDS), and in the others what the Redactor masks in any text: URL passwords
+ * (`DATABASE_URL=postgres://shop:******@db`), secret query values, values shaped like keys and tokens.
  */
 function environmentVariables(): Array<{ key: string; value: string }> {
   return Object.keys(process.env)
     .sort()
     .map((key) => {
       const value = process.env[key] ?? '';
-      return { key, value: value !== '' && Redactor.isSecretField(key) ? MASK : Redactor.text(value) };
+      return { key, value: value !== '' && Redactor.isSecretVariable(key) ? MASK : Redactor.text(value) };
     });
 }
 
@@ -98,7 +100,7 @@ function readJson(file: string): Record<string, string | undefined> {
   }
 }
 
-/** The store's kind and place, never its credentials. */
+/** The store's kind and place, never its credentials (the whole user part, up to the authority's last `@`). */
 function describeDsn(dsn: string): string {
-  return dsn.replace(/\/\/([^@/]*)@/, `//${MASK}@`);
+  return Redactor.text(dsn.replace(/\/\/[^/\s]*@/, `//${MASK}@`));
 }

@@ -5,7 +5,7 @@ import type { FlattenedException, FlattenedFrame } from '../error-page/flattened
 import { plainTrace } from '../error-page/plain-trace.js';
 import { SourceResolver } from '../error-page/source-resolver.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
 /** A frame as stored: its code excerpt is read again when the panel is opened. */
 export type StoredFrame = Omit<FlattenedFrame, 'excerpt'>;

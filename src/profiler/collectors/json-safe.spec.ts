@@ -1,4 +1,4 @@
-import { MASK } from '../redaction/redactor.js';
+import { MASK } from '../../lifecycle/redaction/redactor.js';
 import { toJsonSafe } from './json-safe.js';
 
 describe('toJsonSafe', () => {
@@ -81,6 +81,12 @@ describe('toJsonSafe', () => {
       token: '',
     });
     expect(toJsonSafe({ password: 'x' }, { redact: false })).toEqual({ password: 'x' });
+  });
+
+  it('masks values shaped like keys and tokens under any name, on the fast path too', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    expect(toJsonSafe({ header: `Bearer ${jwt}`, list: ['ghp_0123456789abcdefghij'], key: 'sk_live_abcdefgh' })).toEqual({ header: 'Bearer ******', list: ['******'], key: '******' });
+    expect(toJsonSafe(['sku-123', 'plain'])).toEqual(['sku-123', 'plain']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { MASK, Redactor } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 
 export interface JsonSafeOptions {
   /** Objects nested deeper are replaced by a `[… depth limit]` marker. */
@@ -92,13 +92,13 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
 /**
  * The fast path for what most log contexts and request values are: plain objects and arrays (nested within the
  * depth limit) of short strings, finite numbers, booleans and null, none under a secret-looking key, no string that
- * could hold a secret (`=`, `@`), nothing beyond the breadth limit. Copied as it is, without the walk's closures
+ * could hold a secret (`=`, `@`, a key's shape), nothing beyond the breadth limit. Copied as it is, without the walk's closures
  * and bookkeeping; anything else (undefined) takes the full walk, which gives the same result for these values.
  */
 function fastCopy(value: unknown, o: FastLimits, depth: number): unknown {
   switch (typeof value) {
     case 'string':
-      return value.length > o.maxString || (o.redact && (value.includes('=') || value.includes('@'))) ? undefined : value;
+      return value.length > o.maxString || (o.redact && Redactor.mayHoldSecret(value)) ? undefined : value;
     case 'number':
       return Number.isFinite(value) ? value : undefined;
     case 'boolean':

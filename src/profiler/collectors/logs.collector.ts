@@ -5,7 +5,7 @@ import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';

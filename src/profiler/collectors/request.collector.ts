@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
-import { MASK, Redactor } from '../redaction/redactor.js';
+import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
 import { toJsonSafe } from './json-safe.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
 import { rows } from './request.collector.js';
 

@@ -4,7 +4,7 @@ import { exceptionChain, classOf, messageOf, statusOf } from '../../lifecycle/er
 import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { RouteTable } from '../../lifecycle/routing/route-table.js';
 import { DataCollector, type PanelBadge } from './data-collector.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
 export interface RoutingData {
   method: string;

@@ -17,7 +17,7 @@ import { plainTrace } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import { LogTable } from './log-table.js';
 import type { FlattenedException } from './flattened-exception.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
 const MAX_LOG_ENTRIES = 1000;
 

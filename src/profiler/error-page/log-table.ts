@@ -5,7 +5,7 @@ import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import { interpolate, type LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LOG_LEVEL_NAMES, type LogLevel } from '../../lifecycle/logging/log-level.js';
 import { toJsonSafe } from '../collectors/json-safe.js';
-import { Redactor } from '../redaction/redactor.js';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
 type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 type Template = (context: object) => string;

@@ -1,3 +1,5 @@
+import { Redactor } from '../../../lifecycle/redaction/redactor.js';
+
 /** A PostgreSQL profiler DSN, read: what pg connects with, and the schema the store's tables live in. */
 export interface PostgresProfilerTarget {
   /** The DSN without its `schema` parameter (pg's own parameters, such as `sslmode`, are kept). */
@@ -38,7 +40,7 @@ export function parsePostgresProfilerDsn(dsn: string): PostgresProfilerTarget {
   return { connectionString: withoutFragment.slice(0, question) + (rest === '' ? '' : `?${rest}`), schema };
 }
 
-/** The DSN as it may be shown (errors, logs): its password masked. */
+/** The DSN as it may be shown (errors, logs): its password masked, by the one redaction of everything printed. */
 export function maskDsn(dsn: string): string {
-  return dsn.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:******@');
+  return Redactor.text(dsn);
 }

@@ -1,0 +1,158 @@
+import { remembered } from '../remembered.js';
+
+/** What a secret is replaced by, everywhere request data is shown, stored or printed. */
+export const MASK = '******';
+
+const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-api-key)$/i;
+/** Our own headers that match the secret patterns but name public things (the profile's token). */
+const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
+const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
+
+/** A query parameter's separator (`?`, `&` or `;`), name and `=`: its value is measured in code (`valueEnd`). */
+const QUERY_NAME = /([?&;])([^=&;#\s"'<>?]+)=/g;
+/** What ends a query value for a parser: the next pair, the fragment, whitespace. */
+const VALUE_END = /[&#\s]/g;
+/** Closing quotes and brackets at the very end of a value (then maybe `:`, `,`…) end the text around a quoted URL. */
+const CLOSERS = new Set(['"', "'", '`', ')', ']', '}', '>']);
+const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
+/**
+ * `scheme://user:password@`, the password up to the authority's last `@` (a parser's end of the user part). The
+ * lookbehind lets a scheme start only where no scheme character precedes: without it every position of a long run of
+ * letters was tried as a scheme start, each scanning the run to its end (quadratic).
+ */
+const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\s/]+@/gi;
+/**
+ * Values that are secrets whatever they are called: payment, GitHub, Slack, AWS, GitLab and npm keys (each at its
+ * shortest real length, so that identifiers such as `npm_config_cache` stay), JSON Web Tokens, PEM private keys.
+ * Each starts only where no token character precedes, so a long run is tried once (linear).
+ */
+const SECRET_VALUE_SOURCE = [
+  String.raw`(?<![\w-])(?:(?:sk|rk)_(?:live|test)_[\w-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abeprs]-[\w-]{10,}|xapp-[\w-]{10,}|glpat-[\w-]{20,}|npm_[A-Za-z0-9]{36})`,
+  String.raw`(?<![\w-])(?:AKIA|ASIA)[0-9A-Z]{16}(?![\w-])`,
+  String.raw`(?<![\w-])eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*`,
+  String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
+].join('|');
+const SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE, 'g');
+const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE);
+/** Environment variable names that say "credential" in the ways configuration spells it (`STRIPE_SK`, `GITHUB_PAT`). */
+const SECRET_VARIABLE = /(?:^|_)(?:SK|PAT|KEY)(?:_|$)|PRIVATE/i;
+
+/**
+ * The one redaction of whatever is stored, shown or printed (the profiler's store and panels, the error pages, the
+ * printed log): header values of credential headers, cookie values, fields of bodies, sessions and log contexts whose
+ * names look like secrets, and secrets inside free text. What is stored or printed holds the mask, never the value.
+ */
+export class Redactor {
+  static isSecretHeader(name: string): boolean {
+    return remembered(Redactor.headerVerdicts, name, secretHeader, VERDICTS_KEPT);
+  }
+
+  /** Verdicts by header name: every request sends the same dozen names, and the pattern backtracks on each. */
+  private static readonly headerVerdicts = new Map<string, boolean>();
+
+  /** Extra field-name patterns from the configuration (PROFILER_REDACT_FIELDS), on top of the built-in ones. */
+  private static extraFields: RegExp[] = [];
+
+  static configure(extraFieldPatterns: readonly RegExp[]): void {
+    Redactor.extraFields = [...extraFieldPatterns];
+    Redactor.fieldVerdicts.clear();
+  }
+
+  /**
+   * Verdicts by field name: the same few names (event, listener, route, sql…) come back in every request's log
+   * contexts, so their patterns are run once. Bounded: names that are request data (a JSON body's keys) must not
+   * grow it without end.
+   */
+  private static readonly fieldVerdicts = new Map<string, boolean>();
+
+  static isSecretField(name: string): boolean {
+    return remembered(Redactor.fieldVerdicts, name, Redactor.secretField, VERDICTS_KEPT);
+  }
+
+  private static secretField(name: string): boolean {
+    return SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
+  }
+
+  /** An environment variable's name that says its value is a credential: a secret field's, or `*_KEY`, `*_SK`, `*_PAT`, `*PRIVATE*`. */
+  static isSecretVariable(name: string): boolean {
+    return Redactor.isSecretField(name) || SECRET_VARIABLE.test(name);
+  }
+
+  /**
+   * Secrets inside free text (a URL, a log message, an exception message): the values of query parameters named like
+   * secrets (`?token=…&password=…`, each masked up to where a query parser ends it), the password of URL credentials
+   * (`//user:password@host`) and values shaped like well-known keys and tokens (`sk_live_…`, `ghp_…`, JWTs).
+   */
+  static text(text: string): string {
+    // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
+    let masked = text.includes('=') ? maskQuery(text) : text;
+    if (masked.includes('@')) masked = masked.replace(URL_CREDENTIALS, (_, scheme: string, user: string) => `${scheme}${user}:${MASK}@`);
+    return masked.replace(SECRET_VALUE, MASK);
+  }
+
+  /** Whether `text` would change by `text()`, or may: the test that lets a caller keep a string as it is. */
+  static mayHoldSecret(text: string): boolean {
+    return text.includes('=') || text.includes('@') || HAS_SECRET_VALUE.test(text);
+  }
+
+  static headers(headers: Record<string, unknown>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === undefined) continue;
+      const text = Array.isArray(value) ? value.join(', ') : String(value);
+      out[name] = Redactor.isSecretHeader(name) ? MASK : Redactor.text(text);
+    }
+    return out;
+  }
+}
+
+function secretHeader(name: string): boolean {
+  return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
+}
+
+/** Verdicts by name kept, up to this many: names are request data, which must not grow the maps without end. */
+const VERDICTS_KEPT = 2048;
+
+/** `text` with the value of every query parameter named like a secret masked. */
+function maskQuery(text: string): string {
+  let out = '';
+  let copied = 0;
+  QUERY_NAME.lastIndex = 0;
+  for (let pair = QUERY_NAME.exec(text); pair !== null; pair = QUERY_NAME.exec(text)) {
+    const start = pair.index + pair[0].length;
+    // A value that is not masked is searched for further pairs (`?next=/a?token=…`); a masked one is skipped.
+    if (!secretName(pair[2])) continue;
+    const end = valueEnd(text, start);
+    QUERY_NAME.lastIndex = Math.max(end, start);
+    if (end <= start || text.slice(start, end) === MASK) continue;
+    out += text.slice(copied, start) + MASK;
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Where the value starting at `start` ends: where a query parser ends it (`&`, `#`, whitespace, the end of the text),
+ * less the closing quotes or brackets at its very end (and the punctuation after them), which close the text around
+ * a quoted URL (`"GET /x?token=abc": …`). Quotes, `;`, `<` inside a value do not end it: `?token=abc'SECRET` is
+ * masked whole.
+ */
+function valueEnd(text: string, start: number): number {
+  VALUE_END.lastIndex = start;
+  const end = VALUE_END.exec(text)?.index ?? text.length;
+  let punctuation = end;
+  while (punctuation > start && PUNCTUATION.has(text[punctuation - 1]!)) punctuation--;
+  let closers = punctuation;
+  while (closers > start && CLOSERS.has(text[closers - 1]!)) closers--;
+  return closers < punctuation ? closers : end;
+}
+
+function secretName(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    // A malformed name is judged as written.
+  }
+  return Redactor.isSecretField(decoded);
+}

@@ -1,0 +1,51 @@
+import type { ModulesContainer } from '@nestjs/core';
+import { AppConfig } from '../../config/app-config.js';
+import { MASK } from '../../lifecycle/redaction/redactor.js';
+import { ConfigCollector, type ConfigData } from './config.collector.js';
+
+const VARIABLES: Record<string, [value: string, shown: string]> = {
+  STRIPE_SK: ['sk_live_name_and_value', MASK],
+  GITHUB_PAT: ['github_pat_11ABCDEF', MASK],
+  APP_KEY: ['base64:abcdef', MASK],
+  JWT_PRIVATE_KEY_FILE: ['/etc/keys/jwt.pem', MASK],
+  SHOP_PRIVATE: ['x', MASK],
+  SHOP_DB_PASSWORD: ['hunter2', MASK],
+  PAYMENT_TOKEN_ID: ['t-1', MASK],
+  // Named plainly, but the value says what it is.
+  PAYMENT: ['sk_live_51HxAbCdEf', MASK],
+  DEPLOY_BOT: ['xoxb-123456789012-abcdef', MASK],
+  CI_HELPER: ['ghp_aBcDeFgHiJkLmNoPqRsT', MASK],
+  AWS_ACCESS: ['AKIAIOSFODNN7EXAMPLE', MASK],
+  SESSION_SAMPLE: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln', MASK],
+  SIGNING: ['-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----', MASK],
+  // Credentials inside URLs: only the password.
+  SHOP_DATABASE_URL: ['postgres://shop:p@ss@db:5432/shop', `postgres://shop:${MASK}@db:5432/shop`],
+  SHOP_CACHE_DSN: ['redis://:pw@cache:6379/0', `redis://:${MASK}@cache:6379/0`],
+  SHOP_SEARCH_URL: ['https://search.example/?api_key=k1&index=shop', `https://search.example/?api_key=${MASK}&index=shop`],
+  // Left as they are.
+  SHOP_PUBLIC_URL: ['https://shop.example/', 'https://shop.example/'],
+  SHOP_SKU_PREFIX: ['SK-', 'SK-'],
+  SHOP_PATTERN: ['^a+$', '^a+$'],
+  SHOP_EMPTY_PASSWORD: ['', ''],
+};
+
+describe('ConfigCollector environment variables', () => {
+  beforeAll(() => {
+    for (const [name, [value]] of Object.entries(VARIABLES)) process.env[name] = value;
+  });
+  afterAll(() => {
+    for (const name of Object.keys(VARIABLES)) delete process.env[name];
+  });
+
+  it('masks variables named like credentials, values shaped like keys and tokens, and URL passwords', () => {
+    const collector = new ConfigCollector(AppConfig.fromEnv({ APP_ENV: 'test' }), new Map() as unknown as ModulesContainer);
+    const panel = collector.panel({ modules: [] } as unknown as ConfigData) as { environmentVariables: Array<{ key: string; value: string }> };
+    const shown = Object.fromEntries(panel.environmentVariables.filter((v) => v.key in VARIABLES).map((v) => [v.key, v.value]));
+    expect(shown).toEqual(Object.fromEntries(Object.entries(VARIABLES).map(([name, [, value]]) => [name, value])));
+  });
+
+  it("names the profile store without its credentials", () => {
+    const collector = new ConfigCollector(AppConfig.fromEnv({ APP_ENV: 'test', PROFILER_DSN: 'postgres://prof:p@ss@db:5432/p?schema=s&sslpassword=x' }), new Map() as unknown as ModulesContainer);
+    expect(collector.lateCollect().profilerStore).toBe(`postgres://${MASK}@db:5432/p?schema=s&sslpassword=${MASK}`);
+  });
+});
