@@ -11,6 +11,7 @@ import request from 'supertest';
 import { buildApp, buildProcessFixture, freePort, loadApp, runUntilExit, startApp, type AppProcess, type StartOptions } from './support/app-process.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { TcpProxy } from './support/tcp-proxy.js';
+import { inspectSqliteStore } from './support/sqlite-store.js';
 
 /** Long: every profile is still in the write buffer when the crash comes, unless the crash writes it. */
 const INTERVAL_MS = '5000';
@@ -21,18 +22,6 @@ const isRoot = process.getuid?.() === 0;
 
 // Each test starts the application once or more (a few seconds each on a shared machine).
 jest.setTimeout(90_000);
-
-/** The tokens of a SQLite store and its integrity check, through a connection of the test's own. */
-function inspect(file: string): { integrity: string; tokens: Map<string, number> } {
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
-    const rows = db.prepare('SELECT token, count(*) AS n FROM profile GROUP BY token').all() as { token: string; n: number }[];
-    return { integrity, tokens: new Map(rows.map((r) => [r.token, r.n])) };
-  } finally {
-    db.close();
-  }
-}
 
 /** Sends `n` requests one after the other; their X-Debug-Tokens. */
 async function answered(port: number, n: number, tag: string): Promise<string[]> {
@@ -92,7 +81,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
       // Printed as one log line, with the stack in its context, although LOG_LEVEL is "none" in tests.
       expect(app.output().split('\n').filter((line) => line.includes('process.CRITICAL'))).toHaveLength(1);
-      const { integrity, tokens } = inspect(file);
+      const { integrity, tokens } = inspectSqliteStore(file);
       expect(integrity).toBe('ok');
       expect(load.sent.length).toBeGreaterThanOrEqual(80);
       expect(load.sent.filter((s) => tokens.get(s.token) !== 1).map((s) => s.token)).toEqual([]);
@@ -106,7 +95,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       await crash(app.port, 'rejection');
       expect(await app.exited).toEqual({ code: 1, signal: null });
       expect(app.output()).toMatch(/process\.CRITICAL: Unhandled promise rejection: Error: Crash fixture: a rejection nobody handled/);
-      const stored = inspect(file);
+      const stored = inspectSqliteStore(file);
       expect(stored.integrity).toBe('ok');
       expect(tokens.filter((t) => stored.tokens.get(t) !== 1)).toEqual([]);
     });
@@ -118,7 +107,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       await crash(app.port, 'rejection-value');
       expect(await app.exited).toEqual({ code: 1, signal: null });
       expect(app.output()).toMatch(/process\.CRITICAL: Unhandled promise rejection: .*Crash fixture: a string rejected/);
-      expect(tokens.filter((t) => inspect(file).tokens.get(t) !== 1)).toEqual([]);
+      expect(tokens.filter((t) => inspectSqliteStore(file).tokens.get(t) !== 1)).toEqual([]);
     });
 
     it('a crash just after a response was handed to Node, before its close: that response\'s profile is kept too', async () => {
@@ -128,7 +117,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       const res = await request(`http://127.0.0.1:${app.port}`).get('/?crash=after-response').expect(200);
       expect(await app.exited).toEqual({ code: 1, signal: null });
       expect(app.output()).toMatch(/process\.CRITICAL: Uncaught exception: Error: Crash fixture: an exception just after a response/);
-      const stored = inspect(file).tokens;
+      const stored = inspectSqliteStore(file).tokens;
       expect([...tokens, res.headers['x-debug-token']].filter((t) => stored.get(t) !== 1)).toEqual([]);
     });
 
@@ -171,7 +160,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect(elapsed).toBeLessThan(10_000);
       expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
       expect(app.output()).toMatch(/profiler\.CRITICAL: [78] profile\(s\) were lost in the crash: the store failed\./);
-      expect(inspect(file).integrity).toBe('ok');
+      expect(inspectSqliteStore(file).integrity).toBe('ok');
     });
   });
 

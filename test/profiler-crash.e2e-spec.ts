@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { buildApp, loadApp, startApp, type AppProcess, type Sent } from './support/app-process.js';
+import { inspectSqliteStore } from './support/sqlite-store.js';
 
 /** PROFILER_FLUSH_INTERVAL_MS of these runs: a profile is written at most this long after its response. */
 const INTERVAL_MS = 100;
@@ -24,18 +25,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function underLoad(load: { sent: Sent[] }, ms: number, responses: number): Promise<void> {
   const started = Date.now();
   while ((Date.now() - started < ms || load.sent.length < responses) && Date.now() - started < 20_000) await sleep(50);
-}
-
-/** The tokens of the store's `profile` table, and its integrity check, through a connection of the test's own. */
-function inspect(file: string): { integrity: string; tokens: Map<string, number> } {
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
-    const rows = db.prepare('SELECT token, count(*) AS n FROM profile GROUP BY token').all() as { token: string; n: number }[];
-    return { integrity, tokens: new Map(rows.map((r) => [r.token, r.n])) };
-  } finally {
-    db.close();
-  }
 }
 
 /**
@@ -75,7 +64,7 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     expect((await app.exited).signal).toBe('SIGKILL');
     await load.stop();
 
-    const { integrity, tokens } = inspect(file);
+    const { integrity, tokens } = inspectSqliteStore(file);
     expect(integrity).toBe('ok');
     const due = load.sent.filter((s: Sent) => s.at < killedAt - INTERVAL_MS - WRITE_MARGIN_MS);
     expect(due.length).toBeGreaterThan(20);
@@ -119,7 +108,7 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     const exit = await app.exited;
     await load.stop();
     expect(exit).toEqual({ code: 0, signal: null });
-    const { integrity, tokens } = inspect(file);
+    const { integrity, tokens } = inspectSqliteStore(file);
     expect(integrity).toBe('ok');
     expect(load.sent.length).toBeGreaterThanOrEqual(60);
     expect(load.sent.filter((s) => !tokens.has(s.token)).map((s) => s.token)).toEqual([]);
@@ -144,7 +133,7 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     locker.exec('COMMIT');
     locker.close();
     expect(await app.exited).toEqual({ code: 0, signal: null });
-    const stored = inspect(file).tokens;
+    const stored = inspectSqliteStore(file).tokens;
     expect(tokens.filter((t) => stored.get(t) !== 1)).toEqual([]);
   });
 
@@ -163,6 +152,6 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
       locker.close();
     }
     expect(app.output()).toMatch(/12 profile\(s\) were lost at shutdown: the store did not take them within 1000 ms\./);
-    expect(inspect(file).tokens.size).toBe(0);
+    expect(inspectSqliteStore(file).tokens.size).toBe(0);
   });
 });

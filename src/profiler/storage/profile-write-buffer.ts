@@ -224,16 +224,8 @@ export class ProfileWriteBuffer {
       this.forget(batch);
       return 0;
     } catch (error) {
-      const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
-      const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
-      if (refused.length > 0) {
-        const lost = refused.filter((entry) => !entry.uncertain);
-        this.droppedCount += lost.length;
-        this.forget(refused);
-        if (lost.length > 0) this.report(error);
-        const rest = batch.filter((entry) => !duplicates!.has(entry.record.token));
-        return rest.length === 0 ? 0 : this.writeNow(rest);
-      }
+      const rest = this.dropDuplicates(error, batch);
+      if (rest) return rest.length === 0 ? 0 : this.writeNow(rest);
       if (this.isProfileError(error)) {
         if (batch.length === 1) {
           this.droppedCount++;
@@ -273,6 +265,23 @@ export class ProfileWriteBuffer {
     }
   }
 
+  /**
+   * A write the store refused for tokens it already holds: those entries are dropped and counted (but those an
+   * earlier, unacknowledged write of ours did store, which count as written); returns the rest of the batch, still to
+   * write. Null for any other failure.
+   */
+  private dropDuplicates(error: unknown, batch: Entry[]): Entry[] | null {
+    if (!(error instanceof DuplicateTokenError)) return null;
+    const duplicates = new Set(error.tokens);
+    const refused = batch.filter((entry) => duplicates.has(entry.record.token));
+    if (refused.length === 0) return null;
+    const lost = refused.filter((entry) => !entry.uncertain);
+    this.droppedCount += lost.length;
+    this.forget(refused);
+    if (lost.length > 0) this.report(error);
+    return batch.filter((entry) => !duplicates.has(entry.record.token));
+  }
+
   /** One storage.write; false when it failed (the batch is back at the front of the queue). */
   private async writeBatch(): Promise<boolean> {
     const batch = this.queue.splice(0, this.queue[0].seq <= this.isolateThrough ? 1 : this.batchSize);
@@ -286,16 +295,10 @@ export class ProfileWriteBuffer {
       return true;
     } catch (error) {
       this.inFlight = [];
-      const duplicates = error instanceof DuplicateTokenError ? new Set(error.tokens) : null;
-      const refused = duplicates ? batch.filter((entry) => duplicates.has(entry.record.token)) : [];
-      if (refused.length > 0) {
-        // The others were not written either (a write is atomic): they go back first, the duplicates are dropped
-        // (those an earlier, unacknowledged write of ours did store are written).
-        const lost = refused.filter((entry) => !entry.uncertain);
-        this.droppedCount += lost.length;
-        this.forget(refused);
-        this.queue.unshift(...batch.filter((entry) => !duplicates!.has(entry.record.token)));
-        if (lost.length > 0) this.report(error);
+      const rest = this.dropDuplicates(error, batch);
+      if (rest) {
+        // The others were not written either (a write is atomic): they go back first.
+        this.queue.unshift(...rest);
         return true;
       }
       for (const entry of batch) entry.uncertain = true;
