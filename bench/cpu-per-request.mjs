@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
@@ -35,7 +35,7 @@ const SERVERS = {
 };
 for (const dir of COMPARE) {
   const tag = tagOf(dir);
-  SERVERS[`off@${tag}`] = { script: `${dir}/main.js`, env: appEnv('off', join(TMP, `off-${tag}`)) };
+  SERVERS[`off@${tag}`] = { script: `${dir}/main.js`, env: appEnv('off', join(TMP, `off-${tag}`), resolve(ROOT, dir)) };
   SERVERS[`profiled@${tag}`] = { script: `${dir}/main.js`, env: appEnv('profiled', join(TMP, `profiled-${tag}`)) };
 }
 const PLAN = { ...SCENARIO_PLAN };

@@ -15,7 +15,7 @@ export const cleanEnv = () => Object.fromEntries(Object.entries(process.env).fil
  * VIEW_CACHE=1: compiled templates kept in memory (off by default in APP_ENV=dev). NODE_ENV=production turns
  * Express's own view cache on as well, for builds that do not read VIEW_CACHE yet.
  */
-export function appEnv(kind, varDir) {
+export function appEnv(kind, varDir, dist = join(ROOT, 'dist')) {
   mkdirSync(varDir, { recursive: true });
   const common = {
     VIEW_CACHE: '1',
@@ -30,7 +30,8 @@ export function appEnv(kind, varDir) {
     // Only a development start loads the demo catalogue: the profiler-off server (APP_ENV=prod) gets the same one
     // from the CLI, so that its catalogue page lists the products the profiled server's does.
     if (!existsSync(join(varDir, 'shop.sqlite'))) {
-      execFileSync(process.execPath, [join(ROOT, 'dist/database/cli/database.cli.js'), 'seed'], {
+      // Seeded by the build that will open it: an earlier build refuses a database a later one has migrated.
+      execFileSync(process.execPath, [join(dist, 'database/cli/database.cli.js'), 'seed'], {
         env: { ...cleanEnv(), DATABASE_URL: common.DATABASE_URL }, stdio: 'ignore',
       });
     }

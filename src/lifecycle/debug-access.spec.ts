@@ -51,6 +51,12 @@ describe('DebugAccess', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('answers the name the server listens on (HOST)', () => {
+    const named = new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', HOST: 'DevBox.lan' }), logger);
+    expect(named.allows(from('127.0.0.1', 'devbox.lan:3000'))).toBe(true);
+    expect(named.allows(from('127.0.0.1', 'other.lan:3000'))).toBe(false);
+  });
+
   it('answers any host with PROFILER_ALLOWED_HOSTS=*', () => {
     const any = new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: '*' }), logger);
     expect(any.allows(from('127.0.0.1', 'rebind.attacker.example'))).toBe(true);

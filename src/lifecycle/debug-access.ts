@@ -13,9 +13,10 @@ const DECIDED = Symbol('debug access decided');
  * Who may see debug details: the profiler's pages, the toolbar, the X-Debug-Token headers, the debug error page and
  * the exception chain in error responses. Only in debug mode, only for clients whose address is in
  * PROFILER_ALLOWED_IPS (default: loopback and private ranges), and only under a Host the debug tools answer for
- * (`debugHostRule`: loopback names, IP addresses, PROFILER_ALLOWED_HOSTS). The address is the trusted-proxy aware
- * client IP, so a forged X-Forwarded-For from a peer that is not a trusted proxy changes nothing. Everyone else gets
- * what a production instance answers: plain 404s for the profiler, generic error pages.
+ * (`debugHostRule`: loopback names, IP addresses, the HOST the server listens on, PROFILER_ALLOWED_HOSTS). The
+ * address is the trusted-proxy aware client IP, so a forged X-Forwarded-For from a peer that is not a trusted proxy
+ * changes nothing. Everyone else gets what a production instance answers: plain 404s for the profiler, generic error
+ * pages.
  */
 @Injectable()
 export class DebugAccess {
@@ -40,7 +41,8 @@ export class DebugAccess {
     const judge = (address: string) => address !== '' && trust(address, 0);
     this.allowedAddress = (address) => remembered(verdicts, address, judge, 256);
     const hostVerdicts = new Map<string, boolean>();
-    const hostRule = debugHostRule(config.profiler.allowedHosts);
+    // The name the server listens on (HOST) is the developer's own, as an address would be.
+    const hostRule = debugHostRule([...config.profiler.allowedHosts, config.host.toLowerCase()]);
     this.allowedHost = (host) => remembered(hostVerdicts, host, hostRule, 256);
   }
 
