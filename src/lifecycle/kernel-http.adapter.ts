@@ -10,6 +10,7 @@ import { ResponsePhase, type KernelContext } from './kernel-context.js';
 import { Route } from './routing/route.js';
 import { RouteCollection } from './routing/route-collection.js';
 import { DEBUG_ROUTE_METADATA, defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
+import { printableText } from './logging/line-formatter.js';
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -212,7 +213,7 @@ function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
       error = second;
     }
   }
-  process.emitWarning(`The kernel could not take a request: ${error instanceof Error ? error.message : String(error)}`);
+  process.emitWarning(`The kernel could not take a request: ${printableText(error instanceof Error ? error.message : String(error))}`);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -1,5 +1,5 @@
 import { MASK } from '../redaction/redactor.js';
-import { LineFormatter } from './line-formatter.js';
+import { LineFormatter, printableText } from './line-formatter.js';
 import { LogEntry, type LogContext } from './log-entry.js';
 import { LogLevel } from './log-level.js';
 
@@ -86,5 +86,11 @@ describe('LineFormatter', () => {
 
   it('escapes control characters that the redaction would not touch and leaves other text alone', () => {
     expect(line(format('café – 東京 \\n 🙂', { s: 'naïve 🙂' }))).toBe('[2026-01-02T03:04:05.000Z] request.INFO: café – 東京 \\n 🙂 {"s":"naïve 🙂"}');
+  });
+});
+
+describe('printableText', () => {
+  it('redacts and keeps on one line what is printed outside a log entry', () => {
+    expect(printableText('GET /x?token=abc\'SECRET\n[2026-11-26] security.INFO: forged')).toBe('GET /x?token=******\\n[2026-11-26] security.INFO: forged');
   });
 });

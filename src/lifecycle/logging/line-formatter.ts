@@ -49,6 +49,11 @@ function redactedPlaceholder(key: string, value: unknown): string {
   return plainObject ? redactedJson(value) : placeholderText(key, value);
 }
 
+/** Text printed outside a log entry (a process warning): redacted, and kept on one line. */
+export function printableText(text: string): string {
+  return escapeControl(Redactor.text(text));
+}
+
 function escapeControl(text: string): string {
   return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c));
 }
