@@ -5,6 +5,7 @@ import { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
+import { retryWhenAborted } from './deadlock-retry.js';
 import { maskDsn } from './postgres-dsn.js';
 import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
 import { SkeletonMatcher } from '../url-skeleton.js';
@@ -732,7 +733,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       this.logger.warn(`The PostgreSQL profile store lost an idle connection (${this.description}): ${error.message}`);
     });
     try {
-      await withClient(pool, (client) => this.createSchema(client));
+      // Instances starting while others already write can deadlock on the schema's table locks: the server aborts
+      // one side, which tries again.
+      await retryWhenAborted(() => withClient(pool, (client) => this.createSchema(client)));
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new ProfilerStorageOpenError('PostgreSQL', this.description, error);
