@@ -150,8 +150,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   private reportCrashLoss(lost: number, timeoutMs: number): void {
     if (lost === 0) return;
-    const why = timeoutMs > 0 ? `the store did not take them within ${timeoutMs} ms` : 'the store failed';
-    this.logger.record(LogLevel.CRITICAL, 'profiler', `{lost} profile(s) were lost in the crash: ${why}.`, { lost });
+    const why = timeoutMs > 0 ? 'the store did not take them within {timeout} ms' : 'the store failed';
+    this.logger.record(LogLevel.CRITICAL, 'profiler', `{lost} profile(s) were lost in the crash: ${why}.`, { lost, ...(timeoutMs > 0 ? { timeout: timeoutMs } : {}) });
   }
 
   /** Every collector of the application, highest priority first. */

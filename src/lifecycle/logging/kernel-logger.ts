@@ -58,7 +58,7 @@ export class KernelLogger implements LoggerService {
    */
   record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext, time = Date.now()): LogEntry {
     const entry = new LogEntry(level, channel, message, context, time);
-    const printed = level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
+    const printed = this.prints(level, channel);
     if (this.tracing || printed) {
       const kernelContext = target ?? currentKernelContext();
       if (kernelContext) kernelContext.logs.push(entry);
@@ -72,8 +72,12 @@ export class KernelLogger implements LoggerService {
    * process is ending, which Node itself would print whatever the logging.
    */
   printAnyway(entry: LogEntry): void {
-    const printed = entry.level >= this.printLevel && (entry.channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
-    if (!printed) this.print(entry);
+    if (!this.prints(entry.level, entry.channel)) this.print(entry);
+  }
+
+  /** Whether record() prints an entry of this level and channel. */
+  private prints(level: LogLevel, channel: string): boolean {
+    return level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
   }
 
   // Nest's LoggerService: the optional last string parameter is Nest's "context" (a class name); we use it as

@@ -152,7 +152,7 @@ describe('SqliteProfilerStorage', () => {
       store.writeSync([record('000001', { data: { a: 1 } }), record('000002')]);
       expect(await store.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
       expect(() => store.writeSync([record('000002')])).toThrow(DuplicateTokenError);
-      // Another process (the prune worker, say) commits a transaction of 400 ms: the write waits for it.
+      // Another process (the prune worker, say) holds the write lock for a while: the crash's write waits for it rather than failing.
       const holder = spawn(process.execPath, ['-e', `
         const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
         db.exec('BEGIN IMMEDIATE');
