@@ -1,6 +1,6 @@
 import type { KernelContext } from '../lifecycle/kernel-context.js';
 import type { LogEntry } from '../lifecycle/logging/log-entry.js';
-import type { ProfileRecord } from './storage/profile-record.js';
+import type { ProfileKind, ProfileRecord } from './storage/profile-record.js';
 
 /** Where a request's profile lives on its KernelContext. */
 export const PROFILE = Symbol('shopkernel.profile');
@@ -13,6 +13,11 @@ export class Profile {
   /** Each collector's data, by collector name, in collection order. */
   readonly data: Record<string, unknown> = {};
   statusCode = 0;
+  /** Set at kernel.response: a profiler page's stays 'profiler', an asset is known by its response's type. */
+  kind: ProfileKind = 'application';
+  route: string | null = null;
+  /** The redirect this request followed (RedirectTrail), by its token. */
+  redirectedFrom: string | null = null;
   /**
    * How many of the request's logs and listener calls the profile holds: those there at kernel.terminate (set
    * then; see late-collection.ts's profiledPart), and the request's time then (the Performance panel's total).
@@ -50,6 +55,10 @@ export class Profile {
       url: this.url,
       time: this.time,
       statusCode: this.statusCode,
+      kind: this.kind,
+      duration: this.cut === null ? null : Math.round(this.cut.elapsed * 1000) / 1000,
+      route: this.route,
+      redirectedFrom: this.redirectedFrom,
       data: this.data,
     };
   }

@@ -13,7 +13,7 @@ import { DataCollector } from './collectors/data-collector.js';
 import { Profile, PROFILE } from './profile.js';
 import { ProfileRetention } from './storage/profile-retention.js';
 import { ProfileWriteBuffer } from './storage/profile-write-buffer.js';
-import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
+import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
 import { TokenPoller } from './storage/token-poller.js';
 import { TokenRegistry } from './storage/token-registry.js';
@@ -21,6 +21,7 @@ import { TokenReservations } from './storage/token-reservations.js';
 import { Redactor } from '../lifecycle/redaction/redactor.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
+import { isAssetType } from './asset-type.js';
 
 /** How long a page waits for the profiles still buffered to be written before it reads the store. */
 const FLUSH_WAIT_MS = 2000;
@@ -171,6 +172,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const token = this.reservations ? this.reservations.next() : this.tokens.next();
     const profile = new Profile(token, null, request.clientIp, request.method, Redactor.text(request.uri), context.startedAt);
     profile.ownPage = isProfilerPage(path);
+    if (profile.ownPage) profile.kind = 'profiler';
     context.set(PROFILE, profile);
     return profile;
   }
@@ -178,6 +180,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   /** kernel.response: each collector records what it needs while the request and response are at hand. */
   collect(context: KernelContext, profile: Profile, response: ResponseHandle): void {
     profile.statusCode = response.status;
+    profile.route = context.request.routeName ?? null;
+    if (profile.kind === 'application' && isAssetType(response.contentType)) profile.kind = 'asset';
     for (const collector of this.collectorList) {
       if (!collector.collect) continue;
       try {
@@ -265,13 +269,20 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return this.storage.find(criteria);
   }
 
+  /** The newest application request (not a profiler page, not an asset). */
   async latest(): Promise<ProfileSummary | null> {
-    return (await this.find({ limit: 1 })).rows[0] ?? null;
+    return (await this.find({ limit: 1, kinds: ['application'] })).rows[0] ?? null;
   }
 
-  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     await this.flushForPages();
-    return this.storage.neighbours(token);
+    return this.storage.neighbours(token, kinds);
+  }
+
+  /** The requests this profile's redirect led to. */
+  async redirectsFrom(token: string): Promise<ProfileSummary[]> {
+    await this.flushForPages();
+    return this.storage.redirectsFrom(token);
   }
 
   async children(token: string): Promise<ProfileSummary[]> {

@@ -1,3 +1,12 @@
+/**
+ * What a request was, for the request list: the application's own (pages, API, errors), one of the profiler's pages,
+ * or a static asset (a response whose type is an image, font, stylesheet or script). The list leaves the last two
+ * out unless asked.
+ */
+export type ProfileKind = 'application' | 'profiler' | 'asset';
+
+export const PROFILE_KINDS: readonly ProfileKind[] = ['application', 'profiler', 'asset'];
+
 /** The columns of the profile list (the search page's row), indexed by every storage. */
 export interface ProfileSummary {
   /** Exactly 6 lowercase hexadecimal characters, unique in the store. */
@@ -12,6 +21,13 @@ export interface ProfileSummary {
   /** When the request entered the kernel, milliseconds since the epoch. */
   time: number;
   statusCode: number;
+  kind: ProfileKind;
+  /** The request's time in the kernel, milliseconds (null: not measured, a profile of an older version). */
+  duration: number | null;
+  /** The route that matched (null: none). */
+  route: string | null;
+  /** Token of the redirect response this request followed (null: none), for the link both ways. */
+  redirectedFrom: string | null;
 }
 
 /** A whole profile as stored: its list columns and each collector's data (plain JSON values), by collector name. */
@@ -33,6 +49,8 @@ export interface ProfileSearchCriteria {
   /** Time range, milliseconds since the epoch, both inclusive. */
   start?: number;
   end?: number;
+  /** Only profiles of these kinds (undefined: every kind; empty: none). */
+  kinds?: readonly ProfileKind[];
   /** Rows to return, newest first. */
   limit: number;
 }
