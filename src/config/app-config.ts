@@ -45,6 +45,8 @@ export interface ProfilerConfig {
   bufferLimit: number;
   /** At shutdown, a failing store is retried this long (milliseconds) before the waiting profiles are given up. */
   shutdownTimeoutMs: number;
+  /** A request slower than this many milliseconds is coloured in the toolbar and the request list. */
+  slowRequestMs: number;
 }
 
 export interface DatabaseConfig {
@@ -227,6 +229,7 @@ export class AppConfig implements AppConfigValues {
         batchSize: 100,
         bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
         shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS ?? 10_000,
+        slowRequestMs: e.PROFILER_SLOW_MS ?? 500,
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge, type TimelineBar } from '../profiler/collectors/data-collector.js';
+import { DataCollector, type PanelBadge, type TimelineBar, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { SourceResolver } from '../profiler/error-page/source-resolver.js';
 import type { CallerPosition } from './caller.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DialectName } from './database-url.js';
@@ -69,6 +69,30 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
     const failed = data.queries.some((q) => q.error !== null);
     const repeated = mostRepeated(data.queries) >= REPEATED_QUERY_THRESHOLD;
     return { text: String(count), kind: failed ? 'error' : repeated ? 'warning' : 'info' };
+  }
+
+  /** Queries and their time; failed queries in red, identical queries and a likely N+1 loop in yellow. */
+  override toolbar(data: DatabaseData): ToolbarBlock {
+    const count = data.queries.length + data.dropped;
+    const failed = data.queries.filter((q) => q.error !== null).length;
+    const time = data.queries.reduce((sum, q) => sum + q.duration, 0);
+    const repeated = mostRepeated(data.queries);
+    const identical = data.queries.length - new Set(data.queries.map((q) => `${q.sql}\u0000${JSON.stringify(q.params)}`)).size;
+    const loop = repeated >= REPEATED_QUERY_THRESHOLD;
+    return {
+      status: failed > 0 ? 'error' : loop || identical > 0 ? 'warning' : null,
+      count,
+      time: time.toFixed(1),
+      rows: [
+        { label: 'Queries', value: data.dropped > 0 ? `${count} (${data.dropped} not recorded)` : String(count) },
+        { label: 'Query time', value: `${time.toFixed(2)} ms` },
+        { label: 'Different statements', value: String(new Set(data.queries.map((q) => q.sql)).size) },
+        { label: 'Identical queries', value: identical > 0 ? `${identical} repeated with the same parameters` : 'none', status: identical > 0 ? 'warning' : null },
+        { label: 'Same SQL, most runs', value: loop ? `${repeated} times: a likely N+1 loop` : String(repeated), status: loop ? 'warning' : null },
+        ...(failed > 0 ? [{ label: 'Failed', value: String(failed), status: 'error' }] : []),
+        { label: 'Database', value: data.database },
+      ],
+    };
   }
 
   override panel(data: DatabaseData): object {

@@ -23,6 +23,9 @@ import { ProfilerService } from './profiler.service.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
 import { createProfilerStorage } from './storage/storage-factory.js';
 import { WebDebugToolbarListener } from './toolbar/web-debug-toolbar.listener.js';
+import { ToolbarAssets } from './toolbar/toolbar-assets.js';
+import { ToolbarRenderer } from './toolbar/toolbar-renderer.js';
+import { RedirectTrail } from './redirects/redirect-trail.js';
 import { ProfilerViews } from './views/profiler-views.js';
 
 /** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
@@ -58,6 +61,9 @@ const COLLECTORS = [
     ProfilerViews,
     ProfilePage,
     WebDebugToolbarListener,
+    ToolbarAssets,
+    ToolbarRenderer,
+    RedirectTrail,
     ProfilerInterceptor,
     ...COLLECTORS,
   ],

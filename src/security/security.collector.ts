@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge } from '../profiler/collectors/data-collector.js';
+import { DataCollector, type PanelBadge, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { rows } from '../profiler/collectors/request.collector.js';
 import { SECURITY_STATE, type AccessDecision, type FirewallDecision, type SecurityState } from './security-context.js';
 
@@ -46,6 +46,23 @@ export class SecurityCollector extends DataCollector<SecurityData> {
     if (data.throttled) return { text: 'throttled', kind: 'error' };
     if (data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted)) return { text: 'denied', kind: 'error' };
     return data.user ? { text: data.user.email, kind: 'success' } : { text: 'anon.', kind: 'info' };
+  }
+
+  /** Who the user is and how they got in; a denial or throttling in red. */
+  override toolbar(data: SecurityData): ToolbarBlock {
+    const denied = data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted);
+    return {
+      status: data.throttled || denied ? 'error' : null,
+      user: data.user?.email ?? null,
+      rows: [
+        { label: 'User', value: data.user ? `${data.user.email} (#${data.user.id})` : 'anonymous' },
+        { label: 'Roles', value: data.user?.roles.join(', ') || '(none)' },
+        { label: 'Authenticated by', value: data.firewall.authenticatedBy ?? (data.user ? '(session)' : '(not authenticated)') },
+        { label: 'Firewall', value: OUTCOMES[data.firewall.outcome], status: denied ? 'error' : null },
+        ...(data.decisions.length > 0 ? [{ label: 'Access decisions', value: data.decisions.map((d) => `${d.granted ? 'granted' : 'DENIED'}`).join(', ') }] : []),
+        ...(data.throttled ? [{ label: 'Login throttling', value: throttling(data.throttled), status: 'error' }] : []),
+      ],
+    };
   }
 
   override panel(data: SecurityData): object {

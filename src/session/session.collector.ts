@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge } from '../profiler/collectors/data-collector.js';
+import { DataCollector, type PanelBadge, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { rows } from '../profiler/collectors/request.collector.js';
 import { toJsonSafe } from '../profiler/collectors/json-safe.js';
 import { SESSION_REPORT, type SessionReport } from './session-context.js';
@@ -11,6 +11,14 @@ const OUTCOMES: Record<SessionReport['outcome'], string> = {
   touched: 'unchanged, expiry renewed',
   saved: 'saved',
   destroyed: 'removed (emptied or logged out)',
+};
+
+const SHORT_OUTCOMES: Record<SessionReport['outcome'], string> = {
+  none: 'none',
+  untouched: 'read',
+  touched: 'renewed',
+  saved: 'saved',
+  destroyed: 'removed',
 };
 
 /** The Session panel: what the session listener found and did, and the attributes (secrets masked). */
@@ -32,6 +40,21 @@ export class SessionCollector extends DataCollector<SessionReport> {
     if (data.outcome === 'saved') return { text: 'saved', kind: 'info' };
     if (data.outcome === 'destroyed') return { text: 'removed', kind: 'warning' };
     return null;
+  }
+
+  /** What happened to the session, and how much it holds. */
+  override toolbar(data: SessionReport): ToolbarBlock {
+    const attributes = Object.keys(data.attributes).length;
+    return {
+      outcome: SHORT_OUTCOMES[data.outcome],
+      rows: [
+        { label: 'Session', value: data.idPrefix ? `${data.idPrefix}...` : '(none)' },
+        { label: 'At the response', value: OUTCOMES[data.outcome] },
+        { label: 'Attributes', value: String(attributes) },
+        { label: 'Cookie sent', value: data.cookieSet ? 'yes' : 'no' },
+        { label: 'User id', value: data.userId === null ? '(anonymous)' : String(data.userId) },
+      ],
+    };
   }
 
   override panel(data: SessionReport): object {

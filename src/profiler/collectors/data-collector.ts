@@ -10,6 +10,15 @@ export interface PanelBadge {
   kind: BadgeKind;
 }
 
+/**
+ * The view model of a collector's block in the debug toolbar (views/profiler/toolbar/<name>.hbs); `status` colours
+ * the block (a failing or slow request, a warning).
+ */
+export interface ToolbarBlock {
+  status?: BadgeKind | null;
+  [key: string]: unknown;
+}
+
 /** A bar of the Performance timeline; times in milliseconds since the request entered the kernel. */
 export interface TimelineBar {
   name: string;
@@ -27,7 +36,8 @@ export interface PanelRequest {
 /**
  * One kind of data the profiler records for each request, and its panel. A collector is a Nest provider that
  * extends this class: the profiler finds every one in the application (see ProfilerService), so a module adds a
- * panel by declaring its collector as a provider and writing views/profiler/panels/<name>.hbs.
+ * panel by declaring its collector as a provider and writing views/profiler/panels/<name>.hbs, and a block of the
+ * debug toolbar by implementing `toolbar()` and writing views/profiler/toolbar/<name>.hbs.
  *
  * Collecting must stay cheap: keep references and plain values; format, map and excerpt in `panel()`, which
  * runs only when somebody opens the panel.
@@ -80,6 +90,17 @@ export abstract class DataCollector<Data = unknown> {
   badge(_data: Data): PanelBadge | null {
     return null;
   }
+
+  /** Position in the toolbar (higher first); the menu's by default. */
+  get toolbarPriority(): number {
+    return this.priority;
+  }
+
+  /**
+   * The toolbar block's view model, read from the stored profile when the toolbar is shown (never while
+   * collecting); null for no block. Only called when `hasData`.
+   */
+  toolbar?(data: Data, profile: ProfileRecord): ToolbarBlock | null;
 
   /** The panel template's view model. */
   panel(data: Data, _request: PanelRequest): object | Promise<object> {

@@ -3,7 +3,7 @@ import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
 import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js';
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
-import { DataCollector, type PanelBadge, type PanelRequest } from './data-collector.js';
+import { DataCollector, type PanelBadge, type PanelRequest, type ToolbarBlock } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
@@ -85,6 +85,30 @@ export class LogsCollector extends DataCollector<LogsData> {
       return { level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event: call?.event ?? '?', listener: call?.listener ?? '?' }, time: base + time };
     });
     return { ...data, entries };
+  }
+
+  /** In the toolbar after time and memory, as in Symfony's. */
+  override get toolbarPriority(): number {
+    return 225;
+  }
+
+  /** Errors, warnings and deprecations, each linking to the Logs panel filtered to it. */
+  override toolbar(data: LogsData, profile: ProfileRecord): ToolbarBlock {
+    const { errors, warnings, deprecations } = data.counts;
+    const panel = `/_profiler/${profile.token}?panel=logs`;
+    return {
+      status: errors > 0 ? 'error' : warnings + deprecations > 0 ? 'warning' : null,
+      errors,
+      warnings,
+      deprecations,
+      quiet: errors + warnings + deprecations === 0,
+      rows: [
+        { label: 'Errors', value: String(errors), status: errors > 0 ? 'error' : null, href: `${panel}&level=error` },
+        { label: 'Warnings', value: String(warnings), status: warnings > 0 ? 'warning' : null, href: `${panel}&level=warning` },
+        { label: 'Deprecations', value: String(deprecations), status: deprecations > 0 ? 'warning' : null, href: `${panel}&channel=deprecation` },
+        { label: 'Entries', value: String(data.entries.length + data.truncated) },
+      ],
+    };
   }
 
   override badge(data: LogsData): PanelBadge | null {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getHeapStatistics } from 'node:v8';
-import { DataCollector, type PanelBadge } from './data-collector.js';
+import { DataCollector, type PanelBadge, type ToolbarBlock } from './data-collector.js';
 
 export interface MemoryData {
   rss: number;
@@ -47,6 +47,21 @@ export class MemoryCollector extends DataCollector<MemoryData> {
 
   override badge(data: MemoryData): PanelBadge {
     return { text: `${(data.heapUsed / MB).toFixed(1)} MiB`, kind: 'info' };
+  }
+
+  /** Labelled as what it is: the process's heap when the request ended, shared with every other request. */
+  override toolbar(data: MemoryData): ToolbarBlock {
+    const mib = (bytes: number) => `${(bytes / MB).toFixed(1)} MiB`;
+    return {
+      value: (data.heapUsed / MB).toFixed(1),
+      rows: [
+        { label: 'Process heap used', value: mib(data.heapUsed) },
+        { label: 'Heap reserved', value: mib(data.heapTotal) },
+        { label: 'Resident set size', value: mib(data.rss) },
+        { label: 'Peak resident set', value: mib(data.peakRss) },
+      ],
+      note: "The process's figures when this request ended: Node shares one heap between all requests, so this is not the request's own allocation.",
+    };
   }
 
   override panel(data: MemoryData): object {

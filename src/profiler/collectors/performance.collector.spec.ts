@@ -1,3 +1,4 @@
+import { AppConfig } from '../../config/app-config.js';
 import { KernelContext } from '../../lifecycle/kernel-context.js';
 import { Profile, PROFILE } from '../profile.js';
 import { PerformanceCollector, timelineSvg } from './performance.collector.js';
@@ -26,9 +27,32 @@ describe('timelineSvg', () => {
   });
 });
 
+describe('PerformanceCollector.toolbar', () => {
+  const data = { total: 612.4, untilResponse: 600.1, sections: [{ name: 'ShopController.checkout', category: 'controller', start: 2, duration: 590.25 }] };
+
+  it('colours the block from PROFILER_SLOW_MS and names the controller with its time', () => {
+    const collector = new PerformanceCollector({ collectors: [] } as never, AppConfig.fromEnv({ PROFILER_SLOW_MS: '600' }));
+    expect(collector.toolbar(data)).toEqual({
+      status: 'warning',
+      value: '612',
+      rows: [
+        { label: 'Total time', value: '612.4 ms' },
+        { label: 'Until the response', value: '600.1 ms' },
+        { label: 'Controller', value: '590.3 ms in ShopController.checkout' },
+        { label: 'Slow from', value: '600 ms (PROFILER_SLOW_MS)', status: 'warning' },
+      ],
+    });
+  });
+
+  it('leaves a request under the threshold uncoloured', () => {
+    const collector = new PerformanceCollector({ collectors: [] } as never, AppConfig.fromEnv({}));
+    expect(collector.toolbar({ ...data, total: 12 }).status).toBeNull();
+  });
+});
+
 describe('PerformanceCollector.lateCollect', () => {
   it("takes the total from the request's time at kernel.terminate, not from when it runs (in a later batch)", async () => {
-    const collector = new PerformanceCollector({ collectors: [] } as never);
+    const collector = new PerformanceCollector({ collectors: [] } as never, AppConfig.fromEnv({}));
     const context = new KernelContext({} as never, 'en');
     const profile = new Profile('0000aa', null, '127.0.0.1', 'GET', '/', 0);
     context.set(PROFILE, profile);

@@ -3,7 +3,8 @@ import escapeHtml from 'escape-html';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
 import { Profile } from '../profile.js';
-import { DataCollector, type PanelBadge, type TimelineBar } from './data-collector.js';
+import { DataCollector, type PanelBadge, type TimelineBar, type ToolbarBlock } from './data-collector.js';
+import { AppConfig } from '../../config/app-config.js';
 import { ProfilerService } from '../profiler.service.js';
 import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
 import { expandEvents } from './events.collector.js';
@@ -47,7 +48,10 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
   override readonly priority = 240;
   override readonly deferrable = true;
 
-  constructor(private readonly profiler: ProfilerService) {
+  constructor(
+    private readonly profiler: ProfilerService,
+    private readonly config: AppConfig,
+  ) {
     super();
   }
 
@@ -86,6 +90,23 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
 
   override badge(data: PerformanceData): PanelBadge {
     return { text: `${data.total.toFixed(0)} ms`, kind: 'info' };
+  }
+
+  /** Total time, coloured past PROFILER_SLOW_MS; the time until the response and the controller's. */
+  override toolbar(data: PerformanceData): ToolbarBlock {
+    const slowMs = this.config.profiler.slowRequestMs;
+    const controller = data.sections.find((s) => s.category === 'controller');
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    return {
+      status: data.total >= slowMs ? 'warning' : null,
+      value: data.total.toFixed(0),
+      rows: [
+        { label: 'Total time', value: ms(data.total) },
+        { label: 'Until the response', value: data.untilResponse === null ? '(not reached)' : ms(data.untilResponse) },
+        { label: 'Controller', value: controller ? `${ms(controller.duration)} in ${controller.name}` : '(none ran)' },
+        { label: 'Slow from', value: `${slowMs} ms (PROFILER_SLOW_MS)`, status: data.total >= slowMs ? 'warning' : null },
+      ],
+    };
   }
 
   override panel(data: PerformanceData): object {

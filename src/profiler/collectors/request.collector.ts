@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
 import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
-import { DataCollector, type PanelBadge } from './data-collector.js';
+import type { ResponseHandle } from '../../lifecycle/http/response-handle.js';
+import { STATUS_CODES } from 'node:http';
+import { RedirectTrail } from '../redirects/redirect-trail.js';
+import { REDIRECT_ORIGIN, type RedirectOrigin } from '../redirects/redirect-origin.js';
+import type { ProfileRecord } from '../storage/profile-record.js';
+import { DataCollector, type PanelBadge, type ToolbarBlock } from './data-collector.js';
+import { statusClass } from './response.collector.js';
 import { toJsonSafe } from './json-safe.js';
 
 /** Where a session module (the shop's) puts the session's attributes for the profiler. */
@@ -31,6 +37,8 @@ export interface RequestData {
   body: { contentType: string | null; length: number | null; parsed: unknown; excerpt: string | null } | null;
   session: Record<string, unknown> | null;
   xhr: boolean;
+  /** The redirect this request followed (absent in profiles of older versions). */
+  redirectedFrom?: RedirectOrigin | null;
 }
 
 /** The request: method, URL, query, route and controller, headers, cookies, body summary, session. */
@@ -40,6 +48,16 @@ export class RequestCollector extends DataCollector<RequestData> {
   readonly label = 'Request';
   override readonly priority = 300;
   override readonly deferrable = true;
+
+  constructor(private readonly redirects: RedirectTrail) {
+    super();
+  }
+
+  /** Only the redirect cookie, read and written while the response can still carry a cookie. */
+  override collect(context: KernelContext, response: ResponseHandle): undefined {
+    this.redirects.follow(context, response);
+    return undefined;
+  }
 
   override lateCollect(context: KernelContext): RequestData {
     const request = context.request;
@@ -68,6 +86,26 @@ export class RequestCollector extends DataCollector<RequestData> {
       body: bodySummary(raw.headers['content-type'], raw.headers['content-length'], (raw as { body?: unknown }).body),
       session: (toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null),
       xhr: request.isXmlHttpRequest,
+      redirectedFrom: context.get<RedirectOrigin>(REDIRECT_ORIGIN) ?? null,
+    };
+  }
+
+  override toolbar(data: RequestData, profile: ProfileRecord): ToolbarBlock {
+    const redirect = data.redirectedFrom ?? null;
+    return {
+      statusCode: profile.statusCode,
+      statusClass: statusClass(profile.statusCode),
+      route: data.route,
+      redirect,
+      rows: [
+        { label: 'HTTP status', value: `${profile.statusCode} ${STATUS_CODES[profile.statusCode] ?? ''}`.trim() },
+        { label: 'Method', value: data.method },
+        { label: 'Route', value: data.route ?? '(none matched)' },
+        { label: 'Controller', value: data.controller ?? '(none)' },
+        ...(redirect
+          ? [{ label: 'Redirected from', value: `${redirect.method} ${redirect.path} (${redirect.token}, ${redirect.status})`, href: `/_profiler/${redirect.token}` }]
+          : []),
+      ],
     };
   }
 

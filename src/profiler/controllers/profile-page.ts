@@ -3,7 +3,8 @@ import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http
 import type { DataCollector } from '../collectors/data-collector.js';
 import { statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
-import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
+import type { ProfileKind, ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
+import type { RequestData } from '../collectors/request.collector.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { profiledOn } from '../views/profile-time.js';
 
@@ -21,10 +22,15 @@ export class ProfilePage {
     const current = collectors.find((c) => c.name === name);
     if (!current) throw new NotFoundHttpException(`Panel "${name}" is not available for token "${profile.token}".`);
     // A profile still waiting for a failing store opens all the same, without its links to the others.
-    const [{ previous, next }, children] = await Promise.all([
-      this.profiler.neighbours(profile.token).catch(() => ({ previous: null, next: null })),
+    // Previous and Next stay among the application's requests (and this profile's own kind: a picture's profile
+    // leads to the next picture), as the request list does.
+    const kinds: ProfileKind[] = profile.kind === 'application' ? ['application'] : ['application', profile.kind];
+    const [{ previous, next }, children, followers] = await Promise.all([
+      this.profiler.neighbours(profile.token, kinds).catch(() => ({ previous: null, next: null })),
       this.profiler.children(profile.token).catch(() => []),
+      this.profiler.redirectsFrom(profile.token).catch(() => []),
     ]);
+    const origin = (profile.data.request as RequestData | undefined)?.redirectedFrom ?? null;
     return this.views.page('profile', {
       title: `${current.label} · ${profile.method} ${profile.url}`,
       summary: {
@@ -36,7 +42,11 @@ export class ProfilePage {
         statusClass: statusClass(profile.statusCode),
         ip: profile.ip,
         profiledOn: profiledOn(profile.time),
+        duration: profile.duration === null ? null : `${profile.duration.toFixed(1)} ms`,
+        route: profile.route,
       },
+      redirectedFrom: origin,
+      redirectedTo: followers.map(neighbour),
       previous: previous && neighbour(previous),
       next: next && neighbour(next),
       parent: profile.parent,
@@ -66,12 +76,12 @@ export class ProfilePage {
   }
 }
 
-function neighbour(summary: ProfileSummary): { token: string; method: string; path: string } {
+function neighbour(summary: ProfileSummary): { token: string; method: string; path: string; statusCode: number } {
   let path = summary.url;
   try {
     path = new URL(summary.url).pathname;
   } catch {
     // not a URL the WHATWG parser accepts (a bad Host): shown as recorded
   }
-  return { token: summary.token, method: summary.method, path };
+  return { token: summary.token, method: summary.method, path, statusCode: summary.statusCode };
 }

@@ -27,6 +27,14 @@ export class SearchQueryDto {
 
   @IsOptional() @IsString() @IsIn(['', '10', '50', '100'], { message: 'limit must be 10, 50 or 100' })
   limit?: string;
+
+  /** Switch: list the profiler's own requests too (a URL or token filter lists every kind anyway). */
+  @IsOptional() @IsString() @IsIn(['', '0', '1', 'on'], { message: 'profiler must be 1 (list the profiler\'s requests) or empty' })
+  profiler?: string;
+
+  /** Switch: list static assets (images, fonts, stylesheets, scripts) too. */
+  @IsOptional() @IsString() @IsIn(['', '0', '1', 'on'], { message: 'assets must be 1 (list static assets) or empty' })
+  assets?: string;
 }
 
 /**

@@ -1,25 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { getHeapStatistics } from 'node:v8';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
-import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js';
-import { statusClass } from '../collectors/response.collector.js';
 import { Profile } from '../profile.js';
-import { ProfilerViews } from '../views/profiler-views.js';
+import { ToolbarAssets } from './toolbar-assets.js';
+import { withToolbarNonce } from './content-security-policy.js';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
-import { isProfilerPage } from '../profiler-path.js';
+import { isProfilerPage, PROFILER_PATH } from '../profiler-path.js';
 
 /**
- * Injects the debug toolbar before the last `</body>` of HTML pages of profiled requests: not for XHR,
- * redirects, attachments, streamed or non-HTML responses, nor for the profiler's own pages. Plain HTML and CSS,
- * no script; when the page has a Content-Security-Policy, its style-src is widened by a nonce for the toolbar's
- * stylesheet only.
+ * Injects the debug toolbar before the last `</body>` of HTML pages of profiled requests: not for XHR, redirects,
+ * attachments, streamed or non-HTML responses, nor for the profiler's own pages. What is injected is a loader: a
+ * placeholder, the toolbar's stylesheet and script (cached by the browser); the script then fetches the toolbar of
+ * this profile from the profiler once the page has loaded, so rendering it costs the page's request nothing. When the
+ * page has a Content-Security-Policy, its script-src and style-src gain a nonce for these two elements only.
  */
 @Injectable()
 export class WebDebugToolbarListener {
   constructor(
-    private readonly views: ProfilerViews,
+    private readonly assets: ToolbarAssets,
     private readonly access: DebugAccess,
   ) {}
 
@@ -37,50 +36,36 @@ export class WebDebugToolbarListener {
     const body = response.body;
     if (body === undefined) return;
     // The page as bytes: Express's res.send has already encoded one of 1,000 characters or more, and a page the
-    // kernel writes is encoded once anyway; the toolbar is encoded alone and spliced in, so the page is neither
+    // kernel writes is encoded once anyway; the loader is encoded alone and spliced in, so the page is neither
     // decoded again nor joined as a string that would be copied once more to encode it.
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const at = lastBodyClose(bytes);
     if (at === -1) return;
-    const nonce = this.allowStyle(event);
-    const toolbar = this.views.fragment('toolbar', {
-      token: profile.token,
-      profileUrl: `/_profiler/${profile.token}`,
-      status: response.status,
-      statusClass: statusClass(response.status),
-      route: request.routeName ?? null,
-      time: request.context.elapsed().toFixed(0),
-      memory: (getHeapStatistics().used_heap_size / 1024 / 1024).toFixed(1),
-      logs: toolbarLogs(countLogs(request.context.logs)),
-      nonce,
-    });
-    response.body = Buffer.concat([bytes.subarray(0, at), Buffer.from(`${toolbar}\n`, 'utf8'), bytes.subarray(at)]);
+    const nonce = this.allowToolbar(event);
+    const loader = toolbarLoader(profile.token, this.assets.stylesheet.url, this.assets.script.url, nonce);
+    response.body = Buffer.concat([bytes.subarray(0, at), Buffer.from(loader, 'utf8'), bytes.subarray(at)]);
   }
 
-  /** Adds a nonce for the toolbar's style to the page's CSP (creating style-src from default-src if needed). */
-  private allowStyle(event: ResponseEvent): string | null {
+  /** Widens the page's CSP (either header) by a nonce for the toolbar's script and stylesheet; null without a CSP. */
+  private allowToolbar(event: ResponseEvent): string | null {
     const response = event.response;
     const header = ['content-security-policy', 'content-security-policy-report-only'].find((h) => response.hasHeader(h));
     if (!header) return null;
     const nonce = randomBytes(16).toString('hex');
-    const directives = (response.getHeader(header) ?? '').split(';').map((d) => d.trim()).filter(Boolean);
-    const styleIndex = directives.findIndex((d) => /^style-src(\s|$)/i.test(d));
-    if (styleIndex !== -1) {
-      directives[styleIndex] = withSource(directives[styleIndex], `'nonce-${nonce}'`);
-    } else {
-      const defaults = directives.find((d) => /^default-src(\s|$)/i.test(d));
-      directives.push(withSource(defaults ? defaults.replace(/^default-src/i, 'style-src') : "style-src 'self'", `'nonce-${nonce}'`));
-    }
-    response.setHeader(header, directives.join('; '));
+    response.setHeader(header, withToolbarNonce(response.getHeader(header) ?? '', nonce));
     return nonce;
   }
 }
 
-/** A source added to a directive; `'none'` goes, since it cannot be combined. */
-function withSource(directive: string, source: string): string {
-  return `${directive.replace(/\s'none'/i, '')} ${source}`;
+/** The markup injected into a page; every value in it is a token, a URL of ours or a hex nonce. */
+function toolbarLoader(token: string, stylesheet: string, script: string, nonce: string | null): string {
+  const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
+  return `<!-- Shopkernel debug toolbar: profile ${token} -->
+<div id="sk-toolbar-${token}" class="sk-toolbar sk-loading" data-token="${token}"><noscript><a class="sk-noscript" href="${PROFILER_PATH}/${token}">Profile ${token}</a></noscript></div>
+<link rel="stylesheet" href="${stylesheet}"${nonceAttribute}>
+<script src="${script}" data-token="${token}"${nonceAttribute}></script>
+`;
 }
-
 
 /**
  * The byte offset of the last `</body>`, in any letter case; the common lower-case spelling found without decoding
@@ -91,9 +76,4 @@ function lastBodyClose(bytes: Buffer): number {
   if (at !== -1) return at;
   const matches = [...bytes.toString('latin1').matchAll(/<\/body>/gi)];
   return matches.length ? matches[matches.length - 1].index! : -1;
-}
-
-/** The toolbar's logs block: errors and warnings, shown only when there are some. */
-function toolbarLogs(counts: LogCounts): { errors: number; warnings: number } | null {
-  return counts.errors + counts.warnings > 0 ? { errors: counts.errors, warnings: counts.warnings } : null;
 }

@@ -37,11 +37,17 @@ export class ProfilerViews implements OnModuleInit {
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     registerExceptionFramesHelper(this.handlebars, shared);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
-    for (const file of hbsFiles(join(root, 'panels'))) this.templates.set(`panels/${basename(file, '.hbs')}`, this.compile(file));
+    for (const dir of ['panels', 'toolbar']) {
+      for (const file of hbsFiles(join(root, dir))) this.templates.set(`${dir}/${basename(file, '.hbs')}`, this.compile(file));
+    }
   }
 
   hasPanel(name: string): boolean {
     return this.templates.has(`panels/${name}`);
+  }
+
+  hasToolbarBlock(name: string): boolean {
+    return this.templates.has(`toolbar/${name}`);
   }
 
   /** A view without the page layout (a panel, the toolbar). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge } from '../../profiler/collectors/data-collector.js';
+import { DataCollector, type PanelBadge, type ToolbarBlock } from '../../profiler/collectors/data-collector.js';
 import { formatPrice } from '../catalogue/catalogue-format.js';
 import { CART_PROFILE, type CartProfile } from './cart-profile.js';
 
@@ -37,6 +37,22 @@ export class CartCollector extends DataCollector<CartProfile> {
   override badge(data: CartProfile): PanelBadge | null {
     if (data.changes.length > 0) return { text: `${data.changes.length} change${data.changes.length === 1 ? '' : 's'}`, kind: 'success' };
     return { text: String(data.itemCount), kind: 'info' };
+  }
+
+  /** Items and total, and what this request changed. */
+  override toolbar(data: CartProfile): ToolbarBlock {
+    const total = data.totalCents ?? data.subtotalCents;
+    return {
+      items: data.itemCount,
+      changed: data.changes.length,
+      rows: [
+        { label: 'Items', value: String(data.itemCount) },
+        { label: data.totalCents === null ? 'Subtotal' : 'Total', value: formatPrice(total) },
+        { label: 'Owner', value: data.owner === 'user' ? `user #${data.userId}` : 'anonymous visitor' },
+        ...data.changes.slice(0, 5).map((c) => ({ label: ACTIONS[c.action] ?? c.action, value: `${c.name ?? (c.productId === null ? '' : `product #${c.productId}`)} ${c.from} > ${c.to}`.trim() })),
+        ...(data.changes.length > 5 ? [{ label: 'More changes', value: String(data.changes.length - 5) }] : []),
+      ],
+    };
   }
 
   override panel(data: CartProfile): object {
