@@ -22,6 +22,7 @@ import { Redactor } from '../lifecycle/redaction/redactor.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
 import { isAssetType } from './asset-type.js';
+import { ProfilesInFlight } from './profiles-in-flight.js';
 
 /** How long a page waits for the profiles still buffered to be written before it reads the store. */
 const FLUSH_WAIT_MS = 2000;
@@ -64,6 +65,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private readonly poller: TokenPoller | null;
   private readonly reservations: TokenReservations | null;
   private readonly late = new LateCollection((late) => this.complete(late), { batch: LATE_BATCH, delayMs: LATE_DELAY_MS });
+  private readonly inFlight = new ProfilesInFlight();
 
   constructor(
     private readonly config: AppConfig,
@@ -174,6 +176,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     profile.ownPage = isProfilerPage(path);
     if (profile.ownPage) profile.kind = 'profiler';
     context.set(PROFILE, profile);
+    this.inFlight.opened(token);
     return profile;
   }
 
@@ -212,6 +215,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const late: LateProfile = { context, profile };
     if (deferred) this.late.add(late);
     else this.complete(late);
+    this.inFlight.settled(profile.token);
   }
 
   private complete(late: LateProfile): void {
@@ -238,6 +242,12 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       return this.collectorFailed(collector, error, context);
     }
+  }
+
+  /** A profile whose request is still being handled, once it is complete (at most `timeoutMs` later); null if none. */
+  async loadWhenComplete(token: string, timeoutMs: number): Promise<ProfileRecord | null> {
+    await this.inFlight.whenSettled(token, timeoutMs);
+    return this.load(token);
   }
 
   /** A profile as its panels read it: each collector's compact stored form expanded (DataCollector.expand). */

@@ -23,6 +23,8 @@ import { ToolbarRenderer } from '../toolbar/toolbar-renderer.js';
 const TOKEN = /^[0-9a-f]{6}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const LIMITS = [10, 50, 100];
+/** How long the toolbar waits for the profile of a page whose request is still finishing. */
+const TOOLBAR_WAIT_MS = 2000;
 
 /**
  * The profiler's pages: `/_profiler/` (→ the search), the Profile Search page, `/_profiler/latest`, a profile's
@@ -156,7 +158,7 @@ export class ProfilerController {
   @DebugRoute()
   async toolbar(@Req() req: Request, @Param('token') token: string, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
-    const profile = TOKEN.test(token) ? await this.profiler.load(token) : null;
+    const profile = TOKEN.test(token) ? await this.profiler.loadWhenComplete(token, TOOLBAR_WAIT_MS) : null;
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
