@@ -9,7 +9,10 @@ const HOUR = 3_600_000;
 
 /** A profile with list columns easy to search for. */
 export function record(token: string, overrides: Partial<ProfileRecord> = {}): ProfileRecord {
-  return { token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200, data: {}, ...overrides };
+  return {
+    token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200,
+    kind: 'application', duration: null, route: null, redirectedFrom: null, data: {}, ...overrides,
+  };
 }
 
 export const summary = ({ data: _data, ...rest }: ProfileRecord): ProfileSummary => rest;
