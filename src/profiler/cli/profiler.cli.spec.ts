@@ -7,7 +7,8 @@ import { ProfilerCli } from './profiler.cli.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 3, 7);
 const record = (token: string, overrides: Partial<ProfileRecord>): ProfileRecord => ({
-  token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/', time: T0, statusCode: 200, data: {}, ...overrides,
+  token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/', time: T0, statusCode: 200,
+  kind: 'application', duration: 12.5, route: 'shop_home', redirectedFrom: null, data: {}, ...overrides,
 });
 
 describe('ProfilerCli', () => {

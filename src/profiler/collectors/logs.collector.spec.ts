@@ -8,7 +8,8 @@ import { LogsCollector, type LogsData } from './logs.collector.js';
 describe('LogsCollector', () => {
   const collector = new LogsCollector();
   const events = { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 98, 3], stopped: [] };
-  const record = (logs: unknown): ProfileRecord => ({ token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: '/', time: 0, statusCode: 200, data: { events, logs } });
+  const record = (logs: unknown): ProfileRecord => ({ token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: '/', time: 0, statusCode: 200,
+    kind: 'application', duration: 3.25, route: null, redirectedFrom: null, data: { events, logs } });
 
   function contextWithLogs(): KernelContext {
     const context = new KernelContext({} as never, 'en');

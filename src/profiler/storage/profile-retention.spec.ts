@@ -6,7 +6,8 @@ import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
 import { TokenRegistry } from './token-registry.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-const record = (token: string, time: number): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost/', time, statusCode: 200, data: {} });
+const record = (token: string, time: number): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost/', time, statusCode: 200,
+  kind: 'application', duration: 1.5, route: null, redirectedFrom: null, data: {} });
 
 describe('ProfileRetention', () => {
   describe('with the SQLite store', () => {

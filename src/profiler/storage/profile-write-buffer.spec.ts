@@ -3,7 +3,8 @@ import type { ProfileRecord } from './profile-record.js';
 import { ProfileWriteBuffer, UnwritableProfileError, type ProfileWriteBufferOptions } from './profile-write-buffer.js';
 import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
 
-const record = (token: string): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: 0, statusCode: 200, data: {} });
+const record = (token: string): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: 0, statusCode: 200,
+  kind: 'application', duration: 1.5, route: null, redirectedFrom: null, data: {} });
 
 /** A store that records each write, and fails while told to. */
 class FakeStore {

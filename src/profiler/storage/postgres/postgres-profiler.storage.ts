@@ -2,12 +2,12 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ProfileCodec } from '../profile-codec.js';
-import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { retryWhenAborted } from './deadlock-retry.js';
 import { maskDsn } from './postgres-dsn.js';
-import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
+import { MAX_TIME, prefixRange, escapeLike, clampTime, kindCode, kindCodes, kindName, cleanDuration, optionalText, PROFILER_URL_PATTERN } from '../search-helpers.js';
 import { SkeletonMatcher } from '../url-skeleton.js';
 
 /** Where the store's warnings go (a lost idle connection, no trigram index): Nest's Logger by default. */
@@ -146,14 +146,14 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.profileTable = `${quoteIdent(this.schema)}.profiler_profile`;
     this.dataTable = `${quoteIdent(this.schema)}.profiler_profile_data`;
     this.tokenTable = `${quoteIdent(this.schema)}.profiler_token`;
-    this.countTable = `${quoteIdent(this.schema)}.profiler_count`;
-    this.ipCountTable = `${quoteIdent(this.schema)}.profiler_ip_count`;
+    this.countTable = `${quoteIdent(this.schema)}.profiler_kind_count`;
+    this.ipCountTable = `${quoteIdent(this.schema)}.profiler_ip_kind_count`;
     this.urlCountTable = `${quoteIdent(this.schema)}.profiler_url_count`;
     this.skeletonCountTable = `${quoteIdent(this.schema)}.profiler_skeleton_count`;
     this.skeletonStatusCountTable = `${quoteIdent(this.schema)}.profiler_skeleton_status_count`;
     this.totals = [
-      [this.countTable, 'hour, method, status'],
-      [this.ipCountTable, 'ip, method, status'],
+      [this.countTable, 'hour, kind, method, status'],
+      [this.ipCountTable, 'ip, kind, method, status'],
       [this.urlCountTable, 'url'],
       [this.skeletonCountTable, 'skeleton'],
       [this.skeletonStatusCountTable, 'skeleton, method, status'],
@@ -210,6 +210,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     const urls = profiles.map((p) => pgText(String(p.url ?? '')));
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
+    const kinds = profiles.map((p) => kindCode(p.kind));
     await withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
@@ -236,14 +237,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           }
         }
         const inserted = await client.query<{ id: number; token: string }>(
-          `INSERT INTO ${this.profileTable} (token, parent, ip, method, url, time, status)
-           SELECT token, parent, ip, method, url, time, status
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[]) WITH ORDINALITY
-             AS batch (token, parent, ip, method, url, time, status, n)
+          `INSERT INTO ${this.profileTable} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
+           SELECT token, parent, ip, method, url, time, status, kind, duration, route, redirected_from
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[], $9::float8[], $10::text[], $11::text[])
+             WITH ORDINALITY AS batch (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from, n)
            ORDER BY n
            ON CONFLICT (token) DO NOTHING
            RETURNING id, token`,
-          [tokens.map(pgText), profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))), ips, methods, urls, times, statuses],
+          [
+            tokens.map(pgText), profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))), ips, methods, urls, times, statuses, kinds,
+            profiles.map((p) => cleanDuration(p.duration)), profiles.map((p) => nullableText(p.route)), profiles.map((p) => nullableText(p.redirectedFrom)),
+          ],
         );
         if (inserted.rows.length < profiles.length) {
           // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
@@ -255,10 +259,10 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         // The blobs and the running totals, in one statement.
         await client.query(
           `WITH data AS (INSERT INTO ${this.dataTable} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
-           batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[]) AS b (ip, method, url, time, status))
+           batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
            ${this.addToTotals('batch', 1)}
            SELECT 1`,
-          [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses],
+          [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds],
         );
         await client.query('COMMIT');
       } catch (error) {
@@ -381,15 +385,26 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     await this.connection().query(`DELETE FROM ${this.tokenTable} WHERE token = ANY($1::text[]) AND owner = $2 AND NOT stored`, [valid, this.owner]);
   }
 
-  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  /** Along the time index from the profile's, the kind checked row by row. */
+  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     const pool = this.connection();
-    if (hasNul(token)) return { previous: null, next: null };
+    const codes = kindCodes(kinds);
+    if (hasNul(token) || codes?.length === 0) return { previous: null, next: null };
     const of = `(SELECT time, id FROM ${this.profileTable} WHERE token = $1)`;
+    const ofKind = codes === null ? '' : ` AND ${kindCondition(codes)}`;
     const [previous, next] = await Promise.all([
-      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) < ${of} ORDER BY p.time DESC, p.id DESC LIMIT 1`, [token]),
-      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) > ${of} ORDER BY p.time, p.id LIMIT 1`, [token]),
+      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) < ${of}${ofKind} ORDER BY p.time DESC, p.id DESC LIMIT 1`, [token]),
+      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE (p.time, p.id) > ${of}${ofKind} ORDER BY p.time, p.id LIMIT 1`, [token]),
     ]);
     return { previous: previous.rows[0] ?? null, next: next.rows[0] ?? null };
+  }
+
+  /** Through the partial index of redirected_from. */
+  async redirectsFrom(token: string): Promise<ProfileSummary[]> {
+    const pool = this.connection();
+    if (hasNul(token)) return [];
+    const { rows } = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.profileTable} p WHERE p.redirected_from = $1 ORDER BY p.time, p.id`, [token]);
+    return rows;
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
@@ -495,8 +510,8 @@ export class PostgresProfilerStorage extends ProfilerStorage {
 
   /**
    * The CTEs (each starting with a comma) adding `source`'s rows to every running total (`sign` 1, a write) or
-   * taking them away (-1, a prune: see subtractFromTotals). `source` has the columns ip, method, url, time and
-   * status.
+   * taking them away (-1, a prune: see subtractFromTotals). `source` has the columns ip, method, url, time,
+   * status and kind.
    *
    * Concurrent writers and pruners share total rows, so all of them must lock those rows in one order, or two
    * could each hold a row the other waits for: every table's rows are locked in key order (ORDER BY, keys in
@@ -509,14 +524,15 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    */
   private addToTotals(source: string, sign: 1 | -1): string {
     const hours = `
-      , hours AS (INSERT INTO ${this.countTable} AS c (hour, method, status, n)
-                  SELECT time / ${HOUR}, ${TOTALS_METHOD}, status, ${sign === 1 ? 'count(*)' : '-count(*)'} FROM ${source} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-                  ON CONFLICT (hour, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)`;
+      , hours AS (INSERT INTO ${this.countTable} AS c (hour, kind, method, status, n)
+                  SELECT time / ${HOUR}, kind, ${TOTALS_METHOD}, status, ${sign === 1 ? 'count(*)' : '-count(*)'} FROM ${source}
+                  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                  ON CONFLICT (hour, kind, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)`;
     if (sign === -1) return this.subtractFromTotals(source, hours);
     return `${hours}
-      , ips AS (INSERT INTO ${this.ipCountTable} AS c (ip, method, status, n)
-                SELECT ip COLLATE "C", ${TOTALS_METHOD}, status, count(*) FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-                ON CONFLICT (ip, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
+      , ips AS (INSERT INTO ${this.ipCountTable} AS c (ip, kind, method, status, n)
+                SELECT ip COLLATE "C", kind, ${TOTALS_METHOD}, status, count(*) FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                ON CONFLICT (ip, kind, method, status) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
       , source_urls AS (SELECT url COLLATE "C" AS url, ${this.skeletonOf}(url COLLATE "C") AS skeleton, count(*) AS k FROM ${source} GROUP BY 1)
       , urls AS (INSERT INTO ${this.urlCountTable} AS c (url, skeleton, n) SELECT url, skeleton, k FROM source_urls ${afterCte('ips')} ORDER BY url
                  ON CONFLICT (url) DO UPDATE SET n = c.n + excluded.n RETURNING 1)
@@ -537,11 +553,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * version locked. A total that is missing (never, for a profile that was counted) is left alone.
    */
   private subtractFromTotals(source: string, hours: string): string {
-    const ipKey = (a: string, b: string) => `${a}.ip = ${b}.ip AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
+    const ipKey = (a: string, b: string) => `${a}.ip = ${b}.ip AND ${a}.kind = ${b}.kind AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
     return `${hours}
-      , source_ips AS (SELECT ip COLLATE "C" AS ip, ${TOTALS_METHOD} AS method, status, count(*) AS k FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3)
-      , ips AS (SELECT c.ip, c.method, c.status, c.n, s.k FROM ${this.ipCountTable} c JOIN source_ips s ON ${ipKey('c', 's')}
-                ORDER BY c.ip, c.method, c.status FOR UPDATE OF c)
+      , source_ips AS (SELECT ip COLLATE "C" AS ip, kind, ${TOTALS_METHOD} AS method, status, count(*) AS k FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3, 4)
+      , ips AS (SELECT c.ip, c.kind, c.method, c.status, c.n, s.k FROM ${this.ipCountTable} c JOIN source_ips s ON ${ipKey('c', 's')}
+                ORDER BY c.ip, c.kind, c.method, c.status FOR UPDATE OF c)
       , ips_gone AS (DELETE FROM ${this.ipCountTable} c USING ips l WHERE ${ipKey('c', 'l')} AND l.n <= l.k)
       , ips_less AS (UPDATE ${this.ipCountTable} c SET n = c.n - l.k FROM ips l WHERE ${ipKey('c', 'l')} AND l.n > l.k)
       , source_urls AS (SELECT url COLLATE "C" AS url, count(*) AS k FROM ${source} ${afterCte('ips')} GROUP BY 1)
@@ -566,7 +582,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         values.push(f.ip[1]);
         conditions.push('ip < $2');
       }
-      conditions.push(...totalsConditions(f, values));
+      conditions.push(...totalsConditions(f, values, true));
       return sumOf(pool, `${this.ipCountTable} WHERE ${conditions.join(' AND ')}`, values);
     }
     // A URL alone is counted by findUrl.
@@ -586,7 +602,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     };
     if (firstHour > lastHour) return exact(from, to);
     const values: unknown[] = [firstHour, lastHour];
-    const where = ['hour BETWEEN $1 AND $2', ...totalsConditions(f, values)];
+    const where = ['hour BETWEEN $1 AND $2', ...totalsConditions(f, values, true)];
     const counts = await Promise.all([
       sumOf(pool, `${this.countTable} WHERE ${where.join(' AND ')}`, values),
       exact(from, firstHour * HOUR - 1),
@@ -763,8 +779,13 @@ export class PostgresProfilerStorage extends ProfilerStorage {
           url text COLLATE "C" NOT NULL,                      -- ILIKE too
           time bigint NOT NULL,                               -- milliseconds since the epoch
           status integer NOT NULL,
+          kind smallint NOT NULL DEFAULT 0,                   -- KIND_CODES: 0 application, 1 profiler page, 2 asset
+          duration double precision,                          -- milliseconds in the kernel (null: not measured)
+          route text COLLATE "C",
+          redirected_from text COLLATE "C",                   -- the token of the redirect this request followed
           CONSTRAINT profiler_profile_token_key UNIQUE (token)
         )`);
+      await this.addKinds(client);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.dataTable} (
           id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
@@ -800,6 +821,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `profiler_profile_method ON ${this.profileTable} (upper(method), time, id)`,
         `profiler_profile_status ON ${this.profileTable} (status, time, id)`,
         `profiler_profile_parent ON ${this.profileTable} (parent, time, id) WHERE parent IS NOT NULL`,
+        `profiler_profile_redirected_from ON ${this.profileTable} (redirected_from, time, id) WHERE redirected_from IS NOT NULL`,
         // The URL alone: used for a rare URL's few profiles (findUrl), so no (time, id) after it; its equal keys
         // are then deduplicated, at a fifth of the size.
         `profiler_profile_url_exact ON ${this.profileTable} (url)`,
@@ -840,6 +862,26 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     }
   }
 
+  /**
+   * A store of the version before kinds gets the columns kind, duration, route and redirected_from: its profiles
+   * are the application's but for the profiler's pages (by their URL), neither measured nor routed nor redirected.
+   * Its running totals per kind are then missing, and counted (createSchema).
+   */
+  private async addKinds(client: pg.PoolClient): Promise<void> {
+    const { rows } = await client.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile' AND column_name = 'kind'`,
+      [this.schema],
+    );
+    if (rows.length > 0) return;
+    await client.query(`
+      ALTER TABLE ${this.profileTable}
+        ADD COLUMN kind smallint NOT NULL DEFAULT 0,
+        ADD COLUMN duration double precision,
+        ADD COLUMN route text COLLATE "C",
+        ADD COLUMN redirected_from text COLLATE "C"`);
+    await client.query(`UPDATE ${this.profileTable} SET kind = ${kindCode('profiler')} WHERE url ~ $1`, [PROFILER_URL_PATTERN]);
+  }
+
   /** The running totals' tables and the URL skeleton function (see the class comment). */
   private async createTotals(client: pg.PoolClient): Promise<void> {
     // url-skeleton.ts's urlSkeleton: each run of digits after the first '/' following '//' (or of the whole
@@ -854,15 +896,18 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         FROM (SELECT strpos(url, '//') AS a) AS authority,
              LATERAL (SELECT CASE WHEN a = 0 THEN 0 ELSE strpos(substr(url, a + 2), '/') END AS p) AS path
       $fn$`);
-    // Per hour (time / 3,600,000) and per IP, each by method (upper(), as searched) and status.
+    // Per hour (time / 3,600,000) and per IP, each by kind, method (upper(), as searched) and status. Tables of
+    // their own rather than kind added to the totals before it (profiler_count, profiler_ip_count): instances of
+    // the version before, still running during an upgrade, upsert those by hour or IP, method and status.
     for (const [table, key] of [[this.countTable, 'hour bigint'], [this.ipCountTable, 'ip text COLLATE "C"']]) {
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${table} (
           ${key} NOT NULL,
+          kind smallint NOT NULL,
           method text COLLATE "C" NOT NULL,
           status integer NOT NULL,
           n bigint NOT NULL,
-          PRIMARY KEY (${key.split(' ')[0]}, method, status)
+          PRIMARY KEY (${key.split(' ')[0]}, kind, method, status)
         ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
     }
     await client.query(`
@@ -909,8 +954,8 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   private async recountTotals(client: pg.PoolClient): Promise<void> {
     await client.query(`LOCK TABLE ${this.profileTable}, ${this.dataTable} IN SHARE MODE`);
     await client.query(`TRUNCATE ${this.totals.map(([table]) => table).join(', ')}`);
-    await client.query(`INSERT INTO ${this.countTable} SELECT time / ${HOUR}, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3`);
-    await client.query(`INSERT INTO ${this.ipCountTable} SELECT ip, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3`);
+    await client.query(`INSERT INTO ${this.countTable} SELECT time / ${HOUR}, kind, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3, 4`);
+    await client.query(`INSERT INTO ${this.ipCountTable} SELECT ip, kind, upper(method), status, count(*) FROM ${this.profileTable} GROUP BY 1, 2, 3, 4`);
     await client.query(`INSERT INTO ${this.urlCountTable} SELECT url, ${this.skeletonOf}(url), count(*) FROM ${this.profileTable} GROUP BY url`);
     await client.query(`INSERT INTO ${this.skeletonCountTable} SELECT skeleton, sum(n) FROM ${this.urlCountTable} GROUP BY skeleton`);
     await this.countSkeletonStatuses(client);
@@ -954,11 +999,11 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   /** A clear error for a schema whose tables of these names are not this store's. */
   private async checkLayout(client: pg.PoolClient): Promise<void> {
     const expected: Record<string, string[]> = {
-      profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status'],
+      profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status', 'kind', 'duration', 'route', 'redirected_from'],
       profiler_profile_data: ['id', 'data'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
-      profiler_count: ['hour', 'method', 'status', 'n'],
-      profiler_ip_count: ['ip', 'method', 'status', 'n'],
+      profiler_kind_count: ['hour', 'kind', 'method', 'status', 'n'],
+      profiler_ip_kind_count: ['ip', 'kind', 'method', 'status', 'n'],
       profiler_url_count: ['url', 'skeleton', 'n'],
       profiler_skeleton_count: ['skeleton', 'n'],
       profiler_skeleton_status_count: ['skeleton', 'method', 'status', 'n'],
@@ -983,7 +1028,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
         `WITH doomed AS (
            SELECT p.id FROM ${this.profileTable} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
-         , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status)
+         , gone AS (DELETE FROM ${this.profileTable} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status, p.kind)
          , blobs AS (DELETE FROM ${this.dataTable} d USING gone WHERE d.id = gone.id)
          ${this.addToTotals('gone', -1)}
          SELECT token, time, id FROM gone`,
@@ -1002,7 +1047,22 @@ export class PostgresProfilerStorage extends ProfilerStorage {
 }
 
 /** The list columns of profile `p`, named as ProfileSummary names them. */
-const COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS "statusCode"';
+const COLUMNS = `p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS "statusCode", ${kindName('p.kind')} AS kind, p.duration, p.route,
+  p.redirected_from AS "redirectedFrom"`;
+
+/**
+ * `column` (p.kind by default) among the kinds' codes, written into the text: KIND_CODES' integers, so the planner
+ * sees the values (at most seven texts).
+ */
+function kindCondition(codes: number[], column = 'p.kind'): string {
+  return `${column} IN (${codes.join(', ')})`;
+}
+
+/** An optional text column as PostgreSQL can hold it. */
+function nullableText(value: unknown): string | null {
+  const text = optionalText(value);
+  return text === null ? null : pgText(text);
+}
 
 /** int8 as a number (times, ids and counts are far below 2^53); everything else as pg parses it. */
 function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
@@ -1078,6 +1138,8 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
   const tokenPrefix = text(criteria.token)?.toLowerCase() ?? null;
   // PostgreSQL text holds no NUL: no stored value contains one.
   if ([ipPrefix, method, needle, tokenPrefix].some((v) => v !== null && hasNul(v))) return null;
+  const kinds = kindCodes(criteria.kinds);
+  if (kinds?.length === 0) return null;
   let status: [number, number] | null = null;
   if (statusPrefix !== null) {
     if (!/^\d{1,3}$/.test(statusPrefix)) return null;
@@ -1097,6 +1159,8 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
     url: needle === null ? null : `%${escapeLike(needle)}%`,
     needle: needle ?? '',
     token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
+    /** The kinds' codes (null: every kind). */
+    kinds,
     time: start === null && end === null ? null : ([Math.max(0, fromTime), Math.min(MAX_TIME, toTime)] as [number, number]),
   };
 }
@@ -1114,6 +1178,7 @@ function conditions(f: Compiled): [string, unknown[]] {
     if (high !== null) where.push(`${column} < ${param(high)}`);
   };
   if (f.time) where.push(`p.time BETWEEN ${param(f.time[0])} AND ${param(f.time[1])}`);
+  if (f.kinds !== null) where.push(kindCondition(f.kinds));
   if (f.ip) range('p.ip', f.ip);
   if (f.method !== null) where.push(`upper(p.method) = ${param(f.method)}`);
   if (f.status) where.push(`p.status BETWEEN ${param(f.status[0])} AND ${param(f.status[1])}`);
@@ -1127,16 +1192,21 @@ function conditions(f: Compiled): [string, unknown[]] {
  * (countUrl); with a method or a status, the skeleton × method × status totals' (countUrlWithStatus).
  */
 function urlByTotals(f: Compiled): boolean {
-  return f.url !== null && f.ip === null && f.token === null && f.time === null && !f.needle.includes('#');
+  // The URL totals count every kind.
+  return f.url !== null && f.ip === null && f.token === null && f.time === null && f.kinds === null && !f.needle.includes('#');
 }
 
 function urlAlone(f: Compiled): boolean {
   return urlByTotals(f) && f.method === null && f.status === null;
 }
 
-/** The method and status conditions on a totals table, their values appended to `values` ($n numbered after them). */
-function totalsConditions(f: Compiled, values: unknown[]): string[] {
+/**
+ * The method and status conditions on a totals table, and the kinds' on one counting per kind (`perKind`), their
+ * values appended to `values` ($n numbered after them).
+ */
+function totalsConditions(f: Compiled, values: unknown[], perKind = false): string[] {
   const where: string[] = [];
+  if (perKind && f.kinds !== null) where.push(kindCondition(f.kinds, 'kind'));
   if (f.method !== null) {
     values.push(f.method);
     where.push(`method = $${values.length}`);

@@ -19,8 +19,31 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
   return storage;
 }
 
-/** Version 5's token table undone: a file as version 4 left it (a unique index of profile's tokens). */
-const DOWN_TO_V4 = `
+/**
+ * Version 6's kinds undone: a file as version 5 left it (no kind, duration, route nor redirect; the hours' and IPs'
+ * totals without kind).
+ */
+const DOWN_TO_V5 = `
+  DROP INDEX profile_redirected_from;
+  ALTER TABLE profile DROP COLUMN kind;
+  ALTER TABLE profile DROP COLUMN duration;
+  ALTER TABLE profile DROP COLUMN route;
+  ALTER TABLE profile DROP COLUMN redirected_from;
+  DROP TABLE profile_count;
+  CREATE TABLE profile_count (
+    hour INTEGER NOT NULL, method TEXT NOT NULL COLLATE NOCASE, status INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (hour, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_count (hour, method, status, n) SELECT time / 3600000, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
+  DROP TABLE profile_ip_count;
+  CREATE TABLE profile_ip_count (
+    ip TEXT NOT NULL, method TEXT NOT NULL COLLATE NOCASE, status INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ip, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_ip_count (ip, method, status, n) SELECT ip, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
+  PRAGMA user_version = 5;
+`;
+
+/** Versions 6 and 5 undone: a file as version 4 left it (a unique index of profile's tokens). */
+const DOWN_TO_V4 = `${DOWN_TO_V5}
   DROP TABLE profile_token;
   DROP TABLE profile_token_stale;
   CREATE UNIQUE INDEX profile_token ON profile (token);
@@ -223,14 +246,14 @@ describe('SqliteProfilerStorage', () => {
       await writable.close();
     });
 
-    it('creates the directory, the schema (user_version 5) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 6) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
       inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(5);
+        expect(db.pragma('user_version', { simple: true })).toBe(6);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       });
       expect(await store.size()).toBeGreaterThan(0);
@@ -252,7 +275,7 @@ describe('SqliteProfilerStorage', () => {
 
     it('refuses a file whose tables are not this schema', async () => {
       const file = join(dir, 'other.sqlite');
-      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 5');
+      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 6');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
       );
@@ -262,7 +285,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other-v3.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 5 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version 6 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
@@ -409,9 +432,63 @@ describe('SqliteProfilerStorage', () => {
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(5);
+        expect(check.pragma('user_version', { simple: true })).toBe(6);
         expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual(['0000aa', '0000ab', '0000ac', '0000b1']);
         expect(check.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'").pluck().get()).toBe(0);
+      });
+    });
+
+    it('migrates a version 5 store: its profiles kept, of kind application (profiler pages by their URL), the totals counted per kind', async () => {
+      const file = join(dir, 'v5.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      const urls = [
+        'http://localhost:3000/cart',
+        'http://localhost:3000/_profiler/000001',
+        'http://localhost:3000/_profiler',
+        'https://shop.test/_profiler?panel=logs',
+        'http://localhost:3000/_profilerx',
+        'http://localhost:3000/cart?next=/_profiler/',
+        'http://localhost:3000/cart',
+      ];
+      const written = urls.map((url, i) =>
+        record(`00000${i}`, { url, time: 1_000 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
+      );
+      await store.write(written);
+      await store.close();
+      rewrite(file, DOWN_TO_V5);
+      const migrated = new SqliteProfilerStorage({ file });
+      await migrated.open();
+      const profilerPages = new Set(['000001', '000002', '000003']);
+      const before = written.map((p) => ({ ...p, kind: profilerPages.has(p.token) ? 'profiler' : 'application', duration: null, route: null, redirectedFrom: null }) as const);
+      expect(await migrated.read('000001')).toEqual(before[1]);
+      expect(await migrated.read('000004')).toEqual(before[4]);
+      expect((await migrated.find({ limit: 10 })).rows).toEqual([...before].reverse().map(({ data: _data, ...row }) => row));
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await migrated.find({ limit: 10, ...criteria })).total;
+      expect(await total({ kinds: ['application'] })).toBe(4);
+      expect(await total({ kinds: ['profiler'] })).toBe(3);
+      expect(await total({ kinds: ['asset'] })).toBe(0);
+      expect(await total({ kinds: ['application'], ip: '10.' })).toBe(1);
+      expect(await total({ kinds: ['profiler'], method: 'POST' })).toBe(1);
+      expect(await total({ kinds: ['application'], start: 500, end: 5_500_000 })).toBe(3);
+      expect(await migrated.redirectsFrom('000000')).toEqual([]);
+      await migrated.write([record('000009', { time: 9_000_000, kind: 'asset', redirectedFrom: '000006' })]);
+      expect(await total({ kinds: ['asset'] })).toBe(1);
+      expect((await migrated.redirectsFrom('000006')).map((r) => r.token)).toEqual(['000009']);
+      await migrated.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
+      expect(await total({ kinds: ['application'] })).toBe(3);
+      expect(await total({ kinds: ['profiler'], ip: '1' })).toBe(1);
+      await migrated.close();
+      inFile(file, (check) => {
+        expect(check.pragma('user_version', { simple: true })).toBe(6);
+        expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual([[0, 3], [1, 1], [2, 1]]);
+        expect(check.prepare('SELECT ip, kind, method, status, n FROM profile_ip_count ORDER BY 1, 2, 3').raw().all()).toEqual([
+          ['10.0.0.1', 0, 'GET', 200, 1],
+          ['10.0.0.1', 1, 'POST', 200, 1],
+          ['127.0.0.1', 0, 'GET', 200, 1],
+          ['127.0.0.1', 0, 'POST', 200, 1],
+          ['127.0.0.1', 2, 'GET', 200, 1],
+        ]);
       });
     });
 

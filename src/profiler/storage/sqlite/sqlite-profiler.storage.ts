@@ -2,13 +2,13 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ProfileCodec } from '../profile-codec.js';
-import type { ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
 import { DuplicateTokenError, ProfilerStorage, TOKENS_SINCE_PAGE, type TokensSince } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { PruneWorker } from './prune-worker.js';
 import { createDirectory, whyCannotOpen } from './store-file.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
-import { MAX_TIME, prefixRange, escapeLike, clampTime } from '../search-helpers.js';
+import { MAX_TIME, prefixRange, escapeLike, clampTime, kindCode, kindCodes, kindName, cleanDuration, optionalText, PROFILER_URL_PATTERN } from '../search-helpers.js';
 import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
 
 export interface SqliteProfilerStorageOptions {
@@ -43,14 +43,15 @@ type SummaryRow = ProfileSummary;
 const SEQ_BITS = 20n;
 /** Times are clamped to [0, 2^42) ms (until the year 2109) so that keys fit SQLite's 63 positive bits. */
 const HOUR = 3_600_000;
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 /** How long a statement waits for a lock another connection holds (milliseconds). */
 const BUSY_TIMEOUT_MS = 250;
 /** The same for a crash's last write: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
 const CRASH_BUSY_TIMEOUT_MS = 3000;
 
 /** The list columns of profile `p` (joined with its URL `u`). */
-const COLUMNS = 'p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode';
+const COLUMNS = `p.token, p.parent, p.ip, p.method, u.url, p.time, p.status AS statusCode, ${kindName('p.kind')} AS kind, p.duration, p.route,
+  p.redirected_from AS redirectedFrom`;
 const FROM = 'profile p CROSS JOIN profile_url u ON u.id = p.url_id';
 /**
  * The live profile `p` of token `t` (profile_token): an entry whose profile was pruned points to no row, or to a
@@ -194,6 +195,39 @@ const MIGRATIONS: string[] = [
   CREATE TABLE profile_token_stale (n INTEGER NOT NULL);
   INSERT INTO profile_token_stale (n) VALUES (0);
   `,
+  `
+  -- What a request was (kind: 0 an application request, 1 a profiler page, 2 an asset; KIND_CODES), how long it
+  -- took (milliseconds), its route and the redirect it followed (a token). A profile written before is the
+  -- application's unless its URL is a profiler page's (profiler_page(), a function of the connection).
+  ALTER TABLE profile ADD COLUMN kind INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE profile ADD COLUMN duration REAL;
+  ALTER TABLE profile ADD COLUMN route TEXT;
+  ALTER TABLE profile ADD COLUMN redirected_from TEXT;
+  UPDATE profile SET kind = 1 WHERE url_id IN (SELECT id FROM profile_url WHERE profiler_page(url));
+  CREATE INDEX profile_redirected_from ON profile (redirected_from) WHERE redirected_from IS NOT NULL;
+  -- The totals that answer the search page's default searches (the application's requests alone, by time,
+  -- method, status or client IP) counted per kind too.
+  DROP TABLE profile_count;
+  CREATE TABLE profile_count (
+    hour INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (hour, kind, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_count (hour, kind, method, status, n) SELECT time / ${HOUR}, kind, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3, 4;
+  DROP TABLE profile_ip_count;
+  CREATE TABLE profile_ip_count (
+    ip TEXT NOT NULL,
+    kind INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (ip, kind, method, status)
+  ) WITHOUT ROWID;
+  INSERT INTO profile_ip_count (ip, kind, method, status, n) SELECT ip, kind, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3, 4;
+  `,
 ];
 
 /**
@@ -277,6 +311,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       db.pragma('cache_size = -8192');
       db.pragma('journal_size_limit = 67108864');
       db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
+      db.function('profiler_page', { deterministic: true }, (url: unknown) => (PROFILER_URL.test(String(url)) ? 1 : 0));
       migrate(db, this.options.file);
       db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.options.file);
@@ -332,9 +367,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const upsertSkeleton = this.statement('INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id').pluck();
     const setSkeleton = this.statement('UPDATE profile_url SET skel_id = ? WHERE id = ?');
     const insert = this.statement(
-      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq)
+      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq, kind, duration, route, redirected_from)
        VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
-               @token, @parent, @ip, @method, @urlId, @time, @status, @seq)
+               @token, @parent, @ip, @method, @urlId, @time, @status, @seq, @kind, @duration, @route, @redirectedFrom)
        RETURNING id`,
     ).safeIntegers(true);
     const insertData = this.statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
@@ -383,12 +418,16 @@ export class SqliteProfilerStorage extends ProfilerStorage {
         const [urlId, skeleton] = urlIds.get(String(profile.url ?? ''))!;
         skeletons.add([skeleton]);
         const token = String(profile.token);
-        const { id } = insert.get({ time, token, parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1 }) as { id: bigint };
+        const kind = kindCode(profile.kind);
+        const { id } = insert.get({
+          time, token, parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1, kind,
+          duration: cleanDuration(profile.duration), route: optionalText(profile.route), redirectedFrom: optionalText(profile.redirectedFrom),
+        }) as { id: bigint };
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
         insertData.run(id, blobs[i]);
         const upper = method.toUpperCase();
-        hours.add([Math.floor(time / HOUR), upper, status]);
-        ips.add([ip, upper, status]);
+        hours.add([Math.floor(time / HOUR), kind, upper, status]);
+        ips.add([ip, kind, upper, status]);
         urls.add([urlId, upper, status]);
         skeletonsBy.add([skeleton, upper, status]);
         const prefix = [...token].slice(0, 2).join('');
@@ -473,10 +512,20 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].seq) : cursor };
   }
 
-  async neighbours(token: string): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
-    const previous = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id < ${ID_OF_TOKEN} ORDER BY p.id DESC LIMIT 1`).get(token);
-    const next = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id > ${ID_OF_TOKEN} ORDER BY p.id LIMIT 1`).get(token);
+  /** Along the key from the profile's, the kind checked row by row (the next of another kind is seldom far). */
+  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+    const codes = kindCodes(kinds);
+    if (codes?.length === 0) return { previous: null, next: null };
+    // The codes are integers of KIND_CODES, written into the text: at most seven statements, each planned once.
+    const ofKind = codes === null ? '' : ` AND +p.kind IN (${codes.join(', ')})`;
+    const previous = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id < ${ID_OF_TOKEN}${ofKind} ORDER BY p.id DESC LIMIT 1`).get(token);
+    const next = this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.id > ${ID_OF_TOKEN}${ofKind} ORDER BY p.id LIMIT 1`).get(token);
     return { previous: (previous as SummaryRow | undefined) ?? null, next: (next as SummaryRow | undefined) ?? null };
+  }
+
+  /** Through the partial index of redirected_from. */
+  async redirectsFrom(token: string): Promise<ProfileSummary[]> {
+    return this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.redirected_from = ? ORDER BY p.id`).all(token) as SummaryRow[];
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
@@ -603,19 +652,23 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.statement(`SELECT t.token FROM ${BY_TOKEN} WHERE t.token IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(tokens)) as string[];
   }
 
-  /** Adds a batch's running totals: each Counter is keyed by [its column, method in upper case, status]. */
+  /**
+   * Adds a batch's running totals: each Counter is keyed by its table's key columns (hours and IPs with the kind),
+   * then method in upper case and status.
+   */
   private addCounts(hours: Counter, ips: Counter, urls: Counter, skeletons: Counter): void {
     const totals: [string, string, Counter][] = [
-      ['profile_count', 'hour', hours],
-      ['profile_ip_count', 'ip', ips],
+      ['profile_count', 'hour, kind', hours],
+      ['profile_ip_count', 'ip, kind', ips],
       ['profile_url_count', 'url_id', urls],
       ['profile_url_skeleton_count', 'skel_id', skeletons],
     ];
-    for (const [table, column, counter] of totals) {
+    for (const [table, columns, counter] of totals) {
+      const keys = `${columns}, method, status`;
       const add = this.statement(
-        `INSERT INTO ${table} (${column}, method, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (${column}, method, status) DO UPDATE SET n = n + excluded.n`,
+        `INSERT INTO ${table} (${keys}, n) VALUES (${keys.split(',').map(() => '?').join(', ')}, ?) ON CONFLICT (${keys}) DO UPDATE SET n = n + excluded.n`,
       );
-      for (const [[key, method, status], n] of counter) add.run(key, method, status, n);
+      for (const [key, n] of counter) add.run(...key, n);
     }
   }
 
@@ -746,13 +799,21 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return found.length <= URL_IDS_MAX ? found : null;
   }
 
+  /**
+   * The hours' and the IPs' totals count per kind too; the token prefixes', URLs' and skeletons' do not, so a
+   * search by token or URL with `kinds` is counted through the indexes (the search page makes those with every kind).
+   */
   private countMatches(f: Filters): number {
     const others = f.ip !== null || f.method !== null || f.status !== null || f.token !== null;
+    const everyKind = f.kinds === null;
     if (f.ip === null && f.url === null && f.token === null) return this.countByTotals(f, f.fromTime, f.toTime);
-    if (f.ip !== null && f.method === null && f.status === null && f.url === null && f.token === null && !f.timeBounded) {
+    if (f.ip !== null && f.url === null && f.token === null && !f.timeBounded) {
+      // An IP, with a method, a status or kinds or none: from its running totals.
       const [sql, params] = rangeCondition('ip', f.ip);
-      return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number;
+      const [also, more] = totalsConditions(f, '', true);
+      return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql} AND ${also}`).pluck().get(...params, ...more) as number;
     }
+    if (!everyKind) return this.countThroughIndexes(f);
     if (f.token !== null && [...f.token[0]].length <= 2 && f.ip === null && f.method === null && f.status === null && f.url === null && !f.timeBounded) {
       const [sql, params] = rangeCondition('prefix', f.token);
       return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_token_count WHERE ${sql}`).pluck().get(...params) as number;
@@ -774,18 +835,21 @@ export class SqliteProfilerStorage extends ProfilerStorage {
           : this.statement(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE url LIKE ? ESCAPE '\\'`).pluck().get(f.url.like)
       ) as number;
     }
-    if (!f.timeBounded && f.token === null && (f.ip === null) !== (f.url === null)) {
-      // An IP or a URL with a method, a status or both (either alone is counted above): from their running totals.
-      if (f.ip !== null) {
-        const [sql, params] = rangeCondition('ip', f.ip);
-        const [also, more] = totalsConditions(f, '');
-        return this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql} AND ${also}`).pluck().get(...params, ...more) as number;
-      }
-      return this.countUrlTotals(f.url!, f);
-    }
-    const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : Infinity;
+    // A URL with a method, a status or both (alone it is counted above): from its running totals.
+    if (!f.timeBounded && f.token === null && f.ip === null && f.url !== null) return this.countUrlTotals(f.url, f);
+    return this.countThroughIndexes(f);
+  }
+
+  /** Counts the matches row by row: over the time range when it holds few profiles, else through the filters' indexes. */
+  private countThroughIndexes(f: Filters): number {
+    const inRange = f.timeBounded ? this.rowsInRange(f) : Infinity;
     const [where, params] = inRange <= RANGE_COUNT_MAX ? conditions(f, 'range', f.fromId, f.toId) : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
     return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+  }
+
+  /** The profiles in the criteria's time range, whatever the other filters: the rows a walk over the range may read. */
+  private rowsInRange(f: Filters): number {
+    return this.countByTotals({ ...f, ip: null, method: null, status: null, url: null, token: null, kinds: null }, f.fromTime, f.toTime);
   }
 
   /** Matches of a URL needle with a method and/or a status, from the totals per skeleton and per distinct URL. */
@@ -815,7 +879,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
    */
   private driver(f: Filters): Driver | null {
     const estimates: [Driver, number][] = [];
-    const none = { ip: null, url: null, token: null, method: null, status: null };
+    // Index entries each would read: of every kind (kinds are checked row by row).
+    const none = { ip: null, url: null, token: null, method: null, status: null, kinds: null };
     if (f.ip !== null) {
       const [sql, params] = rangeCondition('ip', f.ip);
       estimates.push(['ip', this.statement(`SELECT coalesce(sum(n), 0) FROM profile_ip_count WHERE ${sql}`).pluck().get(...params) as number]);
@@ -846,17 +911,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
       return this.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
     };
     if (firstHour > lastHour) return exact(from, to);
-    const where = ['hour BETWEEN ? AND ?'];
-    const params: unknown[] = [firstHour, lastHour];
-    if (f.method !== null) {
-      where.push('method = ?');
-      params.push(f.method);
-    }
-    if (f.status !== null) {
-      where.push('status BETWEEN ? AND ?');
-      params.push(f.status[0], f.status[1]);
-    }
-    const full = this.statement(`SELECT coalesce(sum(n), 0) FROM profile_count WHERE ${where.join(' AND ')}`).pluck().get(...params) as number;
+    const [also, more] = totalsConditions(f, '', true);
+    const full = this.statement(`SELECT coalesce(sum(n), 0) FROM profile_count WHERE hour BETWEEN ? AND ? AND ${also}`).pluck().get(firstHour, lastHour, ...more) as number;
     return full + exact(from, firstHour * HOUR - 1) + exact((lastHour + 1) * HOUR, to);
   }
 
@@ -864,11 +920,13 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const select = (where: string, params: unknown[]) =>
       this.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY p.id DESC LIMIT ?`).all(...params, limit) as SummaryRow[];
     if (f.ip === null && f.method === null && f.status === null && f.url === null && f.token === null) {
-      return select('p.id BETWEEN ? AND ?', [f.fromId, f.toId]);
+      // No filter with an index (kinds at most, checked row by row): the key range from its newest end, as far as
+      // it takes to find `limit` matches, however rare they are among the newest.
+      return select(...conditions(f, 'range', f.fromId, f.toId));
     }
     // Walking the table from the newest key reads about limit × inRange / total rows, cheap ones (the table is
     // in key order); seeking reads `total` index entries and as many rows, then sorts them.
-    const inRange = f.timeBounded ? this.countByTotals({ ...f, method: null, status: null }, f.fromTime, f.toTime) : this.total();
+    const inRange = f.timeBounded ? this.rowsInRange(f) : this.total();
     const expectedWalk = (limit * inRange) / total;
     if (expectedWalk * WALK_ROW_COST <= total) {
       const budget = Math.ceil(4 * expectedWalk) + 1000;
@@ -886,6 +944,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 }
 
+/** A profiler page's URL (the migration to version 6). */
+const PROFILER_URL = new RegExp(PROFILER_URL_PATTERN);
 /** A URL needle found in at most this many distinct URLs is searched through their ids. */
 const URL_IDS_MAX = 1000;
 /** A needle with digits whose skeletons leave more profiles than this to check URL by URL tries the trigrams first. */
@@ -910,13 +970,14 @@ const TOKEN_SLICE_CHARS = 35_000;
 /** The largest key. */
 const MAX_ID = (1n << 63n) - 1n;
 /**
- * The running totals per key × method × status (schema version 4): table, and the column of temp.profile_gone it
- * counts by. A prune chunk lowers each with the same two statements.
+ * The running totals per key × method × status (schema version 4; the IPs' per kind too, version 6): table, and
+ * the columns of temp.profile_gone it counts by before method and status. A prune chunk lowers each with the
+ * same two statements.
  */
 const KEY_TOTALS = [
-  ['profile_ip_count', 'ip'],
-  ['profile_url_count', 'url_id'],
-  ['profile_url_skeleton_count', 'skel_id'],
+  ['profile_ip_count', ['ip', 'kind']],
+  ['profile_url_count', ['url_id']],
+  ['profile_url_skeleton_count', ['skel_id']],
 ] as const;
 
 /**
@@ -927,25 +988,28 @@ const KEY_TOTALS = [
  */
 const PRUNE_SETUP_SQL = `
   CREATE TEMP TABLE IF NOT EXISTS profile_gone (
-    id INTEGER PRIMARY KEY, token TEXT, ip TEXT, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
+    id INTEGER PRIMARY KEY, token TEXT, ip TEXT, kind INTEGER, method TEXT COLLATE NOCASE, url_id INTEGER, skel_id INTEGER, status INTEGER, time INTEGER
   )`;
 const PRUNE_TAKE_SQL = `
-  INSERT INTO temp.profile_gone (id, token, ip, method, url_id, skel_id, status, time)
-  SELECT p.id, p.token, p.ip, p.method, p.url_id, u.skel_id, p.status, p.time
+  INSERT INTO temp.profile_gone (id, token, ip, kind, method, url_id, skel_id, status, time)
+  SELECT p.id, p.token, p.ip, p.kind, p.method, p.url_id, u.skel_id, p.status, p.time
   FROM profile p CROSS JOIN profile_url u ON u.id = p.url_id
   WHERE p.id <= ? ORDER BY p.id LIMIT ?`;
 const PRUNE_CHUNK_SQL = [
   `UPDATE profile_count SET n = n - g.k
-   FROM (SELECT time / ${HOUR} AS hour, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
-   WHERE profile_count.hour = g.hour AND profile_count.method = g.method AND profile_count.status = g.status`,
+   FROM (SELECT time / ${HOUR} AS hour, kind, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3, 4) AS g
+   WHERE profile_count.hour = g.hour AND profile_count.kind = g.kind AND profile_count.method = g.method AND profile_count.status = g.status`,
   `DELETE FROM profile_count WHERE n <= 0
    AND hour BETWEEN (SELECT min(time) / ${HOUR} FROM temp.profile_gone) AND (SELECT max(time) / ${HOUR} FROM temp.profile_gone)`,
-  ...KEY_TOTALS.flatMap(([table, column]) => [
-    `UPDATE ${table} SET n = n - g.k
-     FROM (SELECT ${column}, method, status, count(*) AS k FROM temp.profile_gone GROUP BY 1, 2, 3) AS g
-     WHERE ${table}.${column} = g.${column} AND ${table}.method = g.method AND ${table}.status = g.status`,
-    `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM temp.profile_gone) AND n <= 0`,
-  ]),
+  ...KEY_TOTALS.flatMap(([table, columns]) => {
+    const keys = [...columns, 'method', 'status'];
+    return [
+      `UPDATE ${table} SET n = n - g.k
+       FROM (SELECT ${keys.join(', ')}, count(*) AS k FROM temp.profile_gone GROUP BY ${keys.map((_, i) => i + 1).join(', ')}) AS g
+       WHERE ${keys.map((key) => `${table}.${key} = g.${key}`).join(' AND ')}`,
+      `DELETE FROM ${table} WHERE ${columns[0]} IN (SELECT ${columns[0]} FROM temp.profile_gone) AND n <= 0`,
+    ];
+  }),
   `UPDATE profile_token_count SET n = n - g.k
    FROM (SELECT substr(token, 1, 2) AS prefix, count(*) AS k FROM temp.profile_gone GROUP BY 1) AS g WHERE profile_token_count.prefix = g.prefix`,
   'DELETE FROM profile_token_count WHERE n <= 0',
@@ -975,10 +1039,14 @@ const TOKEN_SWEEP_SQL = {
 const TOKEN_SWEEP_BOUNDS = ['', ...'123456789abcdef'];
 /** A sweep runs once this many entries are stale, or a tenth of the stored profiles if more. */
 const TOKEN_SWEEP_MIN = 1000;
-/** The method and status conditions of the filters on a running totals table (`alias` its prefix); '1' for none. */
-function totalsConditions(f: { method: string | null; status: [number, number] | null }, alias: string): [string, unknown[]] {
+/**
+ * The method and status conditions of the filters on a running totals table (`alias` its prefix), and the kinds'
+ * for a table counting per kind (`perKind`); '1' for none.
+ */
+function totalsConditions(f: { method: string | null; status: [number, number] | null; kinds: number[] | null }, alias: string, perKind = false): [string, unknown[]] {
   const where: string[] = [];
   const params: unknown[] = [];
+  if (perKind && f.kinds !== null) where.push(`${alias}kind IN (${f.kinds.join(', ')})`);
   if (f.method !== null) {
     where.push(`${alias}method = ?`);
     params.push(f.method);
@@ -1019,12 +1087,12 @@ function migrate(db: Database.Database, file: string): void {
 
 /** The columns each table of the current schema has (those queries name). */
 const LAYOUT: Record<string, string[]> = {
-  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq'],
+  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq', 'kind', 'duration', 'route', 'redirected_from'],
   profile_url: ['id', 'url', 'n', 'skel_id'],
   profile_url_skeleton: ['id', 'skeleton', 'n'],
   profile_data: ['id', 'data'],
-  profile_count: ['hour', 'method', 'status', 'n'],
-  profile_ip_count: ['ip', 'method', 'status', 'n'],
+  profile_count: ['hour', 'kind', 'method', 'status', 'n'],
+  profile_ip_count: ['ip', 'kind', 'method', 'status', 'n'],
   profile_url_count: ['url_id', 'method', 'status', 'n'],
   profile_url_skeleton_count: ['skel_id', 'method', 'status', 'n'],
   profile_token_count: ['prefix', 'n'],
@@ -1069,12 +1137,16 @@ function compileCriteria(criteria: ProfileSearchCriteria) {
   if (fromTime > MAX_TIME || toTime < 0 || fromTime > toTime) return null;
   const from = Math.max(0, fromTime);
   const to = Math.min(MAX_TIME, toTime);
+  const kinds = kindCodes(criteria.kinds);
+  if (kinds?.length === 0) return null;
   return {
     ip: ipPrefix === null ? null : prefixRange(ipPrefix),
     method,
     status,
     url: needle,
     token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
+    /** The kinds' codes (null: every kind). */
+    kinds,
     timeBounded: start !== null || end !== null,
     fromTime: from,
     toTime: to,
@@ -1100,6 +1172,8 @@ function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint
     params.push(...values);
   };
   if (f.ip !== null) add(rangeCondition(col('ip'), f.ip));
+  // Never through an index (there is none): checked row by row. The codes are KIND_CODES' integers, in the text.
+  if (f.kinds !== null) add([`+p.kind IN (${f.kinds.join(', ')})`, []]);
   if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) {

@@ -1,15 +1,20 @@
 /// <reference types="jest" />
 // The build (tsconfig.build.json) compiles src/ with Node's types only; this file is test code that the specs import.
-import type { ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../profile-record.js';
+import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../profile-record.js';
 import { DuplicateTokenError, type ProfilerStorage } from '../profiler-storage.js';
 import { sampleProfile } from './sample-profile.fixture.js';
 
 export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const HOUR = 3_600_000;
+/** The search page's default: the application's requests only. */
+const APPLICATION: readonly ProfileKind[] = ['application'];
 
 /** A profile with list columns easy to search for. */
 export function record(token: string, overrides: Partial<ProfileRecord> = {}): ProfileRecord {
-  return { token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200, data: {}, ...overrides };
+  return {
+    token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200,
+    kind: 'application', duration: null, route: null, redirectedFrom: null, data: {}, ...overrides,
+  };
 }
 
 export const summary = ({ data: _data, ...rest }: ProfileRecord): ProfileSummary => rest;
@@ -40,6 +45,20 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       const profile = record('a1b2c3', { parent: 'ffffff', ip: '::1', method: 'POST', url: 'https://shop.test/cart?x=1', time: T0 + 5, statusCode: 303, data: { request: { method: 'POST' }, logs: { entries: [] } } });
       await storage.write([profile]);
       expect(await storage.read('a1b2c3')).toEqual(profile);
+    });
+
+    it('reads back the kind, duration, route and redirect, in every list', async () => {
+      const redirect = record('00000a', { method: 'POST', statusCode: 303, route: 'cart_add', duration: 4.125 });
+      const asset = record('00000b', { kind: 'asset', url: 'http://localhost/css/shop.css', duration: 0.0625, time: T0 + 1, parent: '00000a' });
+      const followed = record('00000c', { kind: 'application', route: 'cart_show', duration: 17.333984375, redirectedFrom: '00000a', time: T0 + 2 });
+      const page = record('00000d', { kind: 'profiler', url: 'http://localhost/_profiler/00000c', route: 'profiler_profile', duration: 2.5, time: T0 + 3 });
+      await storage.write([redirect, asset, followed, page]);
+      expect(await storage.read('00000b')).toEqual(asset);
+      expect(await storage.read('00000d')).toEqual(page);
+      expect((await storage.find({ limit: 10 })).rows).toEqual([page, followed, asset, redirect].map(summary));
+      expect(await storage.neighbours('00000c')).toEqual({ previous: summary(asset), next: summary(page) });
+      expect(await storage.children('00000a')).toEqual([summary(asset)]);
+      expect(await storage.redirectsFrom('00000a')).toEqual([summary(followed)]);
     });
 
     it('reads a realistic profile back whole', async () => {
@@ -243,7 +262,8 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
           && (c.url === undefined || p.url.toLowerCase().includes(c.url.toLowerCase()))
           && (c.token === undefined || p.token.startsWith(c.token))
           && (c.start === undefined || p.time >= c.start)
-          && (c.end === undefined || p.time <= c.end),
+          && (c.end === undefined || p.time <= c.end)
+          && (c.kinds === undefined || c.kinds.includes(p.kind)),
       );
       return { total: matches.length, rows: matches.slice(0, c.limit).map(summary) };
     };
@@ -299,6 +319,41 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       { limit: 10, ip: '203.0.113.' },
       { limit: 10, url: 'nothing-like-this' },
       { limit: 10, statusCode: '599' },
+      // Kinds (sampleProfile: about a fifth profiler pages, a fifth assets), alone and with each filter.
+      { limit: 10, kinds: APPLICATION },
+      { limit: 0, kinds: APPLICATION },
+      { limit: 10, kinds: ['asset'] },
+      { limit: 10, kinds: ['profiler', 'asset'] },
+      { limit: 10, kinds: ['asset', 'profiler', 'application'] },
+      { limit: 10, kinds: [] },
+      { limit: 10, kinds: [], method: 'GET' },
+      { limit: 10, kinds: APPLICATION, ip: '127.0.0.1' },
+      { limit: 10, kinds: APPLICATION, ip: '192.168.' },
+      { limit: 10, kinds: ['profiler'], ip: '2001:db8:' },
+      { limit: 10, kinds: APPLICATION, method: 'GET' },
+      { limit: 5, kinds: APPLICATION, method: 'delete' },
+      { limit: 10, kinds: ['asset'], method: 'POST' },
+      { limit: 10, kinds: APPLICATION, statusCode: '4' },
+      { limit: 10, kinds: APPLICATION, statusCode: '200' },
+      { limit: 10, kinds: ['asset'], statusCode: '3' },
+      { limit: 10, kinds: APPLICATION, url: '/product/' },
+      { limit: 10, kinds: ['profiler'], url: '_profiler' },
+      { limit: 10, kinds: APPLICATION, url: 'shoe-1' },
+      { limit: 10, kinds: ['asset', 'profiler'], url: 'localhost' },
+      { limit: 10, kinds: APPLICATION, token: 'a' },
+      { limit: 10, kinds: ['profiler'], token: '2c' },
+      { limit: 10, kinds: APPLICATION, start: T0 + 90 * 60_000 + 17, end: T0 + 5 * HOUR - 1 },
+      { limit: 10, kinds: ['asset'], start: T0 + 7 * HOUR + 123, end: T0 + 7 * HOUR + 40 * 60_000 },
+      { limit: 10, kinds: APPLICATION, start: T0 + 29 * HOUR },
+      { limit: 10, kinds: ['profiler', 'asset'], end: T0 + 2 * HOUR },
+      { limit: 10, kinds: APPLICATION, method: 'GET', statusCode: '2', start: T0 + 3 * HOUR + 5, end: T0 + 20 * HOUR + 59_999 },
+      { limit: 10, kinds: APPLICATION, ip: '192.168.', method: 'GET', statusCode: '2' },
+      { limit: 10, kinds: APPLICATION, ip: '10.', start: T0 + 2 * HOUR + 1, end: T0 + 11 * HOUR - 1 },
+      { limit: 10, kinds: APPLICATION, url: 'checkout', method: 'POST' },
+      { limit: 10, kinds: APPLICATION, url: 'cart', statusCode: '4' },
+      { limit: 10, kinds: APPLICATION, url: '/product/', method: 'GET', start: T0 + 12 * HOUR, end: T0 + 18 * HOUR },
+      { limit: 3, kinds: APPLICATION, url: 'ca', ip: '127.' },
+      { limit: 10, kinds: ['asset'], ip: '127.', url: '.css', method: 'GET', statusCode: '2', token: '', start: T0 + HOUR + 1 },
     ];
     it.each(cases.map((c) => [JSON.stringify(c), c] as const))('%s', async (_name, criteria) => {
       expect(await storage.find(criteria)).toEqual(expected(criteria));
@@ -315,6 +370,109 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         expect(await storage.find(criteria)).toEqual({ total: left.length, rows: left.slice(0, criteria.limit) });
       }
       expect(await storage.count()).toBe(350);
+    });
+  });
+
+  describe('kinds', () => {
+    it('finds the newest application requests when the newest profiles are all of other kinds', async () => {
+      // 3,000 profiles over three hours: the 40 oldest are the application's (every other one a POST), the others
+      // assets and profiler pages. The walk from the newest gives up; the rows are found all the same.
+      const profiles = Array.from({ length: 3000 }, (_, i) =>
+        record((0x200000 + i).toString(16), {
+          time: T0 + i * 3600,
+          kind: i < 40 ? 'application' : i % 2 === 0 ? 'asset' : 'profiler',
+          method: i % 2 === 0 ? 'GET' : 'POST',
+          ip: i % 3 === 0 ? '10.0.0.1' : '127.0.0.1',
+        }),
+      );
+      for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
+      const newestOf = (test: (p: ProfileRecord) => boolean, limit = 10) => {
+        const matches = profiles.filter(test).reverse();
+        return { total: matches.length, rows: matches.slice(0, limit).map(summary) };
+      };
+      const application = (p: ProfileRecord) => p.kind === 'application';
+      expect(await storage.find({ limit: 10, kinds: APPLICATION })).toEqual(newestOf(application));
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, method: 'POST' })).toEqual(newestOf((p) => application(p) && p.method === 'POST'));
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, statusCode: '2' })).toEqual(newestOf(application));
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, ip: '10.' })).toEqual(newestOf((p) => application(p) && p.ip === '10.0.0.1'));
+      expect(await storage.find({ limit: 5, kinds: APPLICATION, start: T0 + 10 * 3600, end: T0 + 2000 * 3600 })).toEqual(
+        newestOf((p) => application(p) && p.time >= T0 + 10 * 3600, 5),
+      );
+      expect(await storage.find({ limit: 10, kinds: ['profiler'], start: T0, end: T0 + 100 * 3600 })).toEqual(
+        newestOf((p) => p.kind === 'profiler' && p.time <= T0 + 100 * 3600),
+      );
+      expect(await storage.find({ limit: 0 })).toEqual({ total: 3000, rows: [] });
+    });
+
+    it('gives the neighbours of the given kinds only, skipping the others', async () => {
+      const kinds: ProfileKind[] = ['application', 'asset', 'asset', 'profiler', 'application', 'asset', 'profiler'];
+      await storage.write(kinds.map((kind, i) => record(`00000${i}`, { kind, time: T0 + i })));
+      const neighbours = async (token: string, of?: readonly ProfileKind[]) => {
+        const { previous, next } = await storage.neighbours(token, of);
+        return [previous?.token ?? null, next?.token ?? null];
+      };
+      expect(await neighbours('000004', APPLICATION)).toEqual(['000000', null]);
+      expect(await neighbours('000000', APPLICATION)).toEqual([null, '000004']);
+      // The profile itself may be of another kind.
+      expect(await neighbours('000003', ['asset'])).toEqual(['000002', '000005']);
+      expect(await neighbours('000003', ['application', 'profiler'])).toEqual(['000000', '000004']);
+      expect(await neighbours('000003')).toEqual(['000002', '000004']);
+      expect(await neighbours('000003', ['asset', 'profiler', 'application'])).toEqual(['000002', '000004']);
+      expect(await neighbours('000003', [])).toEqual([null, null]);
+      expect((await storage.neighbours('000005', ['profiler'])).next).toEqual(summary(record('000006', { kind: 'profiler', time: T0 + 6 })));
+    });
+
+    it('lists the requests a redirect led to, oldest first, and forgets them when pruned', async () => {
+      await storage.write([
+        record('000001', { statusCode: 302, time: T0 }),
+        record('000003', { redirectedFrom: '000001', time: T0 + 20 }),
+        record('000002', { redirectedFrom: '000001', time: T0 + 10, kind: 'asset' }),
+        record('000004', { redirectedFrom: '000003', time: T0 + 30 }),
+        record('000005', { time: T0 + 40 }),
+      ]);
+      expect(tokensOf(await storage.redirectsFrom('000001'))).toEqual(['000002', '000003']);
+      expect(await storage.redirectsFrom('000003')).toEqual([summary(record('000004', { redirectedFrom: '000003', time: T0 + 30 }))]);
+      expect(await storage.redirectsFrom('000005')).toEqual([]);
+      expect(await storage.redirectsFrom('ffffff')).toEqual([]);
+      await storage.prune({ maxProfiles: 3, maxAgeMs: 0, now: T0 });
+      expect(tokensOf(await storage.redirectsFrom('000001'))).toEqual(['000003']);
+    });
+
+    it('keeps the totals of each kind exact through prune and clear', async () => {
+      const kinds: ProfileKind[] = ['application', 'profiler', 'asset'];
+      const profiles = Array.from({ length: 600 }, (_, i) =>
+        record((0x300000 + i).toString(16), {
+          time: T0 + i * 30_000,
+          kind: kinds[Math.floor(i / 7) % 3],
+          method: i % 4 === 0 ? 'POST' : 'GET',
+          statusCode: i % 5 === 0 ? 404 : 200,
+          ip: `10.0.${i % 3}.1`,
+        }),
+      );
+      await storage.write(profiles);
+      const expectExact = async (kept: ProfileRecord[]) => {
+        const count = (test: (p: ProfileRecord) => boolean) => kept.filter(test).length;
+        const of = (p: ProfileRecord, list: readonly ProfileKind[]) => list.includes(p.kind);
+        for (const list of [APPLICATION, ['asset'], ['profiler', 'asset']] as const) {
+          expect((await storage.find({ limit: 1, kinds: list })).total).toBe(count((p) => of(p, list)));
+          expect((await storage.find({ limit: 1, kinds: list, method: 'POST' })).total).toBe(count((p) => of(p, list) && p.method === 'POST'));
+          expect((await storage.find({ limit: 1, kinds: list, statusCode: '4' })).total).toBe(count((p) => of(p, list) && p.statusCode === 404));
+          expect((await storage.find({ limit: 1, kinds: list, ip: '10.0.1' })).total).toBe(count((p) => of(p, list) && p.ip === '10.0.1.1'));
+          expect((await storage.find({ limit: 1, kinds: list, ip: '10.0.', method: 'GET', statusCode: '2' })).total).toBe(
+            count((p) => of(p, list) && p.method === 'GET' && p.statusCode === 200),
+          );
+          const [start, end] = [T0 + HOUR + 17, T0 + 4 * HOUR + 5];
+          expect((await storage.find({ limit: 1, kinds: list, start, end })).total).toBe(count((p) => of(p, list) && p.time >= start && p.time <= end));
+        }
+        expect((await storage.find({ limit: 0 })).total).toBe(kept.length);
+      };
+      await expectExact(profiles);
+      await storage.prune({ maxProfiles: 250, maxAgeMs: 0, now: T0 });
+      await expectExact(profiles.slice(350));
+      expect(await storage.clear()).toBe(250);
+      await expectExact([]);
+      await storage.write(profiles.slice(0, 100));
+      await expectExact(profiles.slice(0, 100));
     });
   });
 

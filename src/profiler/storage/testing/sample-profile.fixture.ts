@@ -1,8 +1,9 @@
-import type { ProfileRecord } from '../profile-record.js';
+import type { ProfileKind, ProfileRecord } from '../profile-record.js';
 
 /**
  * Synthetic but realistic profiles, shaped as the collectors store them (request, response, exception, logs,
  * events, routing, performance, memory, templates, config; listener calls compact, see EventsCollector), with varied methods, statuses, client IPs and URLs.
+ * About a fifth are the profiler's own pages and a fifth static assets (their kinds), the rest the application's.
  * Deterministic: the same index gives the same profile. Used by the storage specs and by bench/store-scale.mjs.
  */
 export interface SampleProfileOptions {
@@ -11,6 +12,8 @@ export interface SampleProfileOptions {
   /** Default: the index as 6 hexadecimal digits. */
   token?: string;
   parent?: string | null;
+  /** The token of the redirect this request followed (default: none). */
+  redirectedFrom?: string | null;
 }
 
 const MB = 1024 * 1024;
@@ -38,6 +41,8 @@ interface Route {
   template: string | null;
   status: (r: Random) => number;
   weight: number;
+  /** A static file (an image, a font, a stylesheet or a script: the kind 'asset'). */
+  asset?: boolean;
 }
 
 const slug = (r: Random) => `${r.pick(ADJECTIVES)}-${r.pick(CATEGORIES).replace(/s$/, '')}-${r.int(1, 400)}`;
@@ -62,9 +67,29 @@ const ROUTES: Route[] = [
   { method: 'HEAD', path: () => '/', name: 'shop_home', routePath: '/', controller: 'HomeController::index', template: null, status: () => 200, weight: 1 },
 ];
 const TOTAL_WEIGHT = ROUTES.reduce((sum, route) => sum + route.weight, 0);
+/** The profiler's pages and the static assets: the profiles of kinds 'profiler' and 'asset' (their weight unused). */
+const PROFILER_ROUTE: Route = {
+  method: 'GET', path: (r) => r.pick(['/_profiler/', '/_profiler/search', `/_profiler/${r.int(0, 0xffffff).toString(16).padStart(6, '0')}`]),
+  name: 'profiler_profile', routePath: '/_profiler/:token', controller: 'ProfilerController::profile', template: 'profiler/profile', status: () => 200, weight: 0,
+};
+const ASSETS = ['/css/shop.css', '/js/cart.js', '/images/logo.svg', '/fonts/inter.woff2', '/favicon.png'];
+const ASSET_TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', svg: 'image/svg+xml', woff2: 'font/woff2', png: 'image/png', jpg: 'image/jpeg' };
+const ASSET_ROUTE: Route = {
+  method: 'GET', path: (r) => (r.chance(0.5) ? r.pick(ASSETS) : `/images/products/${r.int(1, 400)}.jpg`),
+  name: 'shop_asset', routePath: '/:file*', controller: 'AssetsController::file', template: null, status: (r) => (r.chance(0.8) ? 200 : 304), weight: 0, asset: true,
+};
+
+/**
+ * The kind of the profile of this index: a hash of the index, not the profile's generator, so that the application's
+ * profiles are what they were before kinds.
+ */
+function kindOf(index: number): ProfileKind {
+  const roll = (Math.imul(index ^ 0x5bd1e995, 0x27d4eb2d) >>> 0) % 5;
+  return roll === 0 ? 'profiler' : roll === 1 ? 'asset' : 'application';
+}
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 204: 'No Content', 302: 'Found', 303: 'See Other', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  200: 'OK', 204: 'No Content', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 422: 'Unprocessable Entity', 500: 'Internal Server Error',
 };
 
@@ -152,7 +177,9 @@ function pickRoute(r: Random): Route {
 /** A realistic profile for this index (see SampleProfileOptions). */
 export function sampleProfile(index: number, options: SampleProfileOptions = {}): ProfileRecord {
   const r = new Random(index * 2654435761);
-  const route = pickRoute(r);
+  const kind = kindOf(index);
+  const picked = pickRoute(r);
+  const route = kind === 'profiler' ? PROFILER_ROUTE : kind === 'asset' ? ASSET_ROUTE : picked;
   const host = r.pick(HOSTS);
   const path = route.path(r);
   const query = route.query?.(r) ?? null;
@@ -235,7 +262,7 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
   };
   const responseHeaders: Record<string, string> = {
     'x-powered-by': 'Express',
-    'content-type': route.template || failed ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+    'content-type': route.asset ? ASSET_TYPES[path.slice(path.lastIndexOf('.') + 1)] : route.template || failed ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
     'content-length': String(r.int(300, 60000)),
     'cache-control': 'no-cache, private',
     'x-debug-token': token,
@@ -293,5 +320,7 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
       timezone: 'Europe/Paris', locale: 'en', modules: MODULES, profilerStore: 'sqlite:/srv/shopkernel/var/profiler.sqlite', pid: 4242,
     },
   };
-  return { token, parent: options.parent ?? null, ip, method: route.method, url, time, statusCode, data };
+  // As Profile.toRecord rounds it: to the microsecond.
+  const duration = Math.round(total * 1000) / 1000;
+  return { token, parent: options.parent ?? null, ip, method: route.method, url, time, statusCode, kind, duration, route: route.name || null, redirectedFrom: options.redirectedFrom ?? null, data };
 }
