@@ -1,4 +1,4 @@
-import { isAssetType } from './asset-type.js';
+import { isAssetRequest, isAssetType } from './asset-type.js';
 
 describe('isAssetType', () => {
   it.each([
@@ -20,4 +20,20 @@ describe('isAssetType', () => {
       expect(isAssetType(type)).toBe(false);
     },
   );
+});
+
+describe('isAssetRequest', () => {
+  it('counts a request for a static file by its path, whatever its response (the 404 of a missing favicon)', () => {
+    expect(isAssetRequest('/favicon.ico', 'text/html; charset=utf-8')).toBe(true);
+    expect(isAssetRequest('/images/products/tea.SVG', undefined)).toBe(true);
+    expect(isAssetRequest('/assets/app.js', 'text/html')).toBe(true);
+    expect(isAssetRequest('/fonts/inter.woff2', undefined)).toBe(true);
+  });
+
+  it('counts a page by its response type only', () => {
+    expect(isAssetRequest('/products', 'text/html; charset=utf-8')).toBe(false);
+    expect(isAssetRequest('/api/cart', 'application/json')).toBe(false);
+    expect(isAssetRequest('/docs/readme.json', 'application/json')).toBe(false);
+    expect(isAssetRequest('/products/tea', 'image/png')).toBe(true);
+  });
 });

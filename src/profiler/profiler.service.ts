@@ -21,7 +21,7 @@ import { TokenReservations } from './storage/token-reservations.js';
 import { Redactor } from '../lifecycle/redaction/redactor.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
-import { isAssetType } from './asset-type.js';
+import { isAssetRequest } from './asset-type.js';
 import { ProfilesInFlight } from './profiles-in-flight.js';
 
 /** How long a page waits for the profiles still buffered to be written before it reads the store. */
@@ -184,7 +184,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   collect(context: KernelContext, profile: Profile, response: ResponseHandle): void {
     profile.statusCode = response.status;
     profile.route = context.request.routeName ?? null;
-    if (profile.kind === 'application' && isAssetType(response.contentType)) profile.kind = 'asset';
+    if (profile.kind === 'application' && isAssetRequest(context.request.pathInfo, response.contentType)) profile.kind = 'asset';
     for (const collector of this.collectorList) {
       if (!collector.collect) continue;
       try {

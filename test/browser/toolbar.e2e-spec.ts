@@ -137,7 +137,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
     const hit = await page.evaluate(`(() => { const el = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2}); return el && el.closest('form[action="/checkout"] button') !== null; })()`);
     expect(hit).toBe(true);
-    await screenshot(page, 'toolbar-checkout-bottom');
+    await screenshot(page, 'toolbar-checkout-bottom', { fullPage: false });
     await button.click();
     await page.waitForURL(/\/account\/orders\/SK-[0-9A-Z]{8}$/);
 
@@ -147,7 +147,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await info.isVisible()).toBe(true);
     const from = (await info.locator('div:has(dt:text-is("Redirected from")) dd').textContent())!;
     expect(from).toMatch(/^POST \/checkout \([0-9a-f]{6}, 303\)$/);
-    await screenshot(page, 'toolbar-redirected-from');
+    await screenshot(page, 'toolbar-redirected-from', { fullPage: false });
     const token = /\(([0-9a-f]{6}),/.exec(from)![1];
     await info.locator('dd a').click();
     await page.waitForURL(new RegExp(`/_profiler/${token}$`));
@@ -183,7 +183,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     }
     await page.locator('.sk-block-database .sk-value').focus();
     expect(await page.locator('.sk-block-database .sk-info').textContent()).toMatch(/Queries\d+/);
-    await screenshot(page, 'toolbar-database-details');
+    await screenshot(page, 'toolbar-database-details', { fullPage: false });
     await page.locator('.sk-block-security .sk-value').hover();
     expect(await page.locator('.sk-block-security .sk-info dd').first().textContent()).toMatch(/^toolbar@example\.com \(#\d+\)$/);
     await page.locator('.sk-block-database .sk-value').click();
@@ -196,7 +196,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     await page.click('.sk-toolbar button.sk-hide');
     expect(await page.locator('.sk-toolbar .sk-bar').isVisible()).toBe(false);
     expect(await page.locator('.sk-toolbar button.sk-show').isVisible()).toBe(true);
-    await screenshot(page, 'toolbar-hidden');
+    await screenshot(page, 'toolbar-hidden', { fullPage: false });
     await page.reload();
     await page.locator('.sk-toolbar button.sk-show').waitFor({ state: 'visible' });
     expect(await page.locator('.sk-toolbar .sk-bar').isVisible()).toBe(false);
@@ -229,7 +229,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await cells(2)).toEqual(['GET', '200', '/api/cart', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
     expect(await rows.nth(1).getAttribute('class')).toBe('sk-error');
     expect(await ajax.getAttribute('class')).toContain('sk-error');
-    await screenshot(page, 'toolbar-fetch-calls');
+    await screenshot(page, 'toolbar-fetch-calls', { fullPage: false });
     await settle();
     await rows.nth(2).locator('a').click();
     await page.waitForURL(/\/_profiler\/[0-9a-f]{6}$/);
@@ -253,7 +253,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
             expect(info.x + info.width).toBeLessThanOrEqual(viewport.width);
           }
           await shown.locator('.sk-block-request .sk-value').hover();
-          await screenshot(shown, `toolbar-${viewport.width}-${scheme}`);
+          await screenshot(shown, `toolbar-${viewport.width}-${scheme}`, { fullPage: false });
           expect(await axeViolations(shown)).toEqual([]);
         } finally {
           await themed.close();

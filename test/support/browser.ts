@@ -55,10 +55,13 @@ export async function startTestServer(options: TestAppOptions = {}): Promise<Tes
   return { app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-/** A full-page screenshot into test-output/screenshots/<name>.png; returns the file's path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * A full-page screenshot into test-output/screenshots/<name>.png (or of the window only: what a fixed toolbar
+ * covers is seen there); returns the file's path.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
