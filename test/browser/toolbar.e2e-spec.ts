@@ -219,19 +219,25 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     const otherOrigin = server.baseUrl.replace('127.0.0.1', 'localhost');
     await page.evaluate(`fetch('${otherOrigin}/api/cart').catch(() => null)`);
     await ajax.locator('.sk-count').filter({ hasText: '3' }).waitFor();
+    // XMLHttpRequest too.
+    await page.evaluate("new Promise((done) => { const xhr = new XMLHttpRequest(); xhr.open('post', '/api/cart/lines'); xhr.setRequestHeader('Content-Type', 'application/json'); xhr.onloadend = done; xhr.send('{}'); })");
+    await ajax.locator('.sk-count').filter({ hasText: '4' }).waitFor();
     await page.waitForFunction("document.querySelectorAll('.sk-calls tbody td.sk-pending').length === 0");
     await ajax.locator('.sk-value').hover();
     const rows = ajax.locator('.sk-calls tbody tr');
     const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
     // Newest first.
-    expect(await cells(0)).toEqual(['GET', 'network error', `${otherOrigin}/api/cart`, expect.stringMatching(/^\d+ ms$/), 'other origin']);
-    expect(await cells(1)).toEqual(['GET', '404', '/api/nowhere', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
-    expect(await cells(2)).toEqual(['GET', '200', '/api/cart', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
-    expect(await rows.nth(1).getAttribute('class')).toBe('sk-error');
+    expect(await cells(0)).toEqual(['POST', '422', '/api/cart/lines', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
+    expect(await cells(1)).toEqual(['GET', 'network error', `${otherOrigin}/api/cart`, expect.stringMatching(/^\d+ ms$/), 'other origin']);
+    expect(await cells(2)).toEqual(['GET', '404', '/api/nowhere', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
+    expect(await cells(3)).toEqual(['GET', '200', '/api/cart', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
+    expect(await rows.nth(2).getAttribute('class')).toBe('sk-error');
+    expect(await rows.nth(3).getAttribute('class')).toBeNull();
     expect(await ajax.getAttribute('class')).toContain('sk-error');
+    expect(await ajax.locator('.sk-value').getAttribute('aria-label')).toBe('4 fetch/XHR calls, 3 failed');
     await screenshot(page, 'toolbar-fetch-calls', { fullPage: false });
     await settle();
-    await rows.nth(2).locator('a').click();
+    await rows.nth(3).locator('a').click();
     await page.waitForURL(/\/_profiler\/[0-9a-f]{6}$/);
     expect(await page.locator('.summary .url').textContent()).toBe(`${server.baseUrl}/api/cart`);
   });
