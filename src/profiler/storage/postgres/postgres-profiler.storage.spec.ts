@@ -460,7 +460,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await storage.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 })).toEqual(['000001']);
       const { stored, counted } = await totals(schema);
       expect(stored).toEqual(counted);
-      expect(stored.ips).toEqual([['10.1.1.1', 'GET', 200, 1]]);
+      expect(stored.ips).toEqual([['10.1.1.1', 0, 'GET', 200, 1]]);
       expect(stored.skeletons).toEqual([['http://localhost/kept', 1]]);
       expect((await storage.find({ limit: 10, url: 'gone' })).total).toBe(0);
       expect((await storage.find({ limit: 10, ip: '10.9' })).total).toBe(0);
@@ -544,7 +544,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await admin.query(`CREATE TABLE "${schema}".profiler_profile (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token text UNIQUE)`);
       const error = await rejection(store(schema).open());
       expect(String((error as Error).message)).toContain(
-        `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status): use another schema (?schema=…).`,
+        `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status, kind, duration, route, redirected_from): use another schema (?schema=…).`,
       );
     });
 

@@ -869,11 +869,13 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * Its running totals per kind are then missing, and counted (createSchema).
    */
   private async addKinds(client: pg.PoolClient): Promise<void> {
-    const { rows } = await client.query(
-      `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile' AND column_name = 'kind'`,
+    const { rows } = await client.query<{ column: string }>(
+      `SELECT column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile'`,
       [this.schema],
     );
-    if (rows.length > 0) return;
+    const columns = new Set(rows.map((r) => r.column));
+    // Done already; or a table of this name that is no profile store's, left alone for checkLayout to refuse.
+    if (columns.has('kind') || !['token', 'url', 'time', 'status'].every((c) => columns.has(c))) return;
     await client.query(`
       ALTER TABLE ${this.profileTable}
         ADD COLUMN kind smallint NOT NULL DEFAULT 0,
