@@ -279,7 +279,9 @@ async function main() {
     execFileSync('sync');
     if (PG) {
       const t = performance.now();
-      for (const table of ['profiler_profile', 'profiler_profile_data', 'profiler_token', 'profiler_count', 'profiler_ip_count', 'profiler_url_count', 'profiler_skeleton_count']) await pgQuery(`VACUUM ANALYZE ${pgTable(table)}`);
+      for (const table of ['profiler_profile', 'profiler_profile_data', 'profiler_token', 'profiler_kind_count', 'profiler_ip_kind_count', 'profiler_url_count', 'profiler_skeleton_count', 'profiler_skeleton_status_count']) {
+        await pgQuery(`VACUUM ANALYZE ${pgTable(table)}`);
+      }
       log(`VACUUM ANALYZE took ${((performance.now() - t) / 1000).toFixed(1)} s`);
       // PostgreSQL's own dirty pages, as `sync` did the OS's: the fill leaves a checkpoint spread over minutes
       // (checkpoint_completion_target) that would otherwise write them during the searches and the prune.
@@ -345,6 +347,19 @@ async function main() {
   header();
   await q('latest', 'latest 10, no filter', { limit: 10 });
   await q('latest', 'latest 50, no filter', { limit: 50 });
+  // The search page's default: the application's requests (sampleProfile: a fifth are profiler pages, a fifth
+  // assets), then how many of every kind it left out (limit 0).
+  const APPLICATION = ['application'];
+  await q('latest', 'application, latest 10', { kinds: APPLICATION, limit: 10 });
+  await q('latest', 'every kind, count only (limit 0)', { limit: 0 });
+  await q('filter', 'application + status 4 (4xx)', { kinds: APPLICATION, statusCode: '4', limit: 10 });
+  await q('filter', 'application + status 500', { kinds: APPLICATION, statusCode: '500', limit: 10 });
+  await q('filter', 'application + method POST', { kinds: APPLICATION, method: 'POST', limit: 10 });
+  await q('filter', 'application + method DELETE (rare)', { kinds: APPLICATION, method: 'DELETE', limit: 10 });
+  await q('filter', 'application + ip 127.0.0.1', { kinds: APPLICATION, ip: '127.0.0.1', limit: 10 });
+  await q('filter', 'application + ip one rare address', (i) => ({ kinds: APPLICATION, ip: `192.168.2.${100 + (i % 50)}`, limit: 10 }));
+  await q('time', 'application + time range: last hour', { kinds: APPLICATION, start: latest - 3_600_000, end: latest, limit: 10 });
+  await q('time', 'application + time range: odd bounds, ~10 days', (i) => ({ kinds: APPLICATION, start: latest - 20 * DAY + i * 61_111, end: latest - 10 * DAY - i * 7_777, limit: 10 }));
   await q('filter', 'ip 127.0.0.1 (prefix, ~45%)', { ip: '127.0.0.1', limit: 10 });
   await q('filter', 'ip 192.168. (prefix, ~25%)', { ip: '192.168.', limit: 10 });
   await q('filter', 'ip 10.3. (prefix, rare)', { ip: '10.3.', limit: 10 });

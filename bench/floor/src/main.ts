@@ -169,7 +169,10 @@ function maskedHeaders(h: IncomingHttpHeaders): IncomingHttpHeaders {
 function sampleProfile(): Profile {
   const logs: number[] = [];
   const events: number[] = [];
-  for (let i = 0; i < LISTENERS.length; i++) logs.push(i, 40 + i * 7), events.push(i, 40 + i * 7, 1);
+  for (let i = 0; i < LISTENERS.length; i++) {
+    logs.push(i, 40 + i * 7);
+    events.push(i, 40 + i * 7, 1);
+  }
   return new Profile('000000', 'GET', '/', '127.0.0.1', 200, 1_700_000_000_000, 1234, '/', { host: '127.0.0.1:3000', accept: 'text/html' },
     { 'x-powered-by': 'Express', 'content-type': 'text/html; charset=utf-8', 'content-length': '3281', etag: 'W/"cd1-abc"' },
     { heapUsed: 12345678, heapTotal: 23456789 }, new MatchedRoute('/', 'GET', '/', 12), logs, events);
@@ -179,7 +182,10 @@ function sampleProfile(): Profile {
 function sampleFailedProfile(): FailedProfile {
   const logs: number[] = [];
   const events: number[] = [];
-  for (let i = 0; i < 6; i++) logs.push(i, 40 + i * 7), events.push(i, 40 + i * 7, 1);
+  for (let i = 0; i < 6; i++) {
+    logs.push(i, 40 + i * 7);
+    events.push(i, 40 + i * 7, 1);
+  }
   const message = 'No route found for "GET http://127.0.0.1:3000/bench/no-such-page"';
   const app = (fn: string, line: number): FrameTuple => [fn, 'bench/floor/src/main.ts', line, 11, 0];
   const vendor = (fn: string, file: string, line: number): FrameTuple => [fn, file, line, 5, 1];

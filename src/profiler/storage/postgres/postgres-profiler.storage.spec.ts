@@ -114,15 +114,15 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     };
     return {
       stored: {
-        hours: await rows(`SELECT hour, method, status, n FROM "${schema}".profiler_count ORDER BY 1, 2, 3`),
-        ips: await rows(`SELECT ip, method, status, n FROM "${schema}".profiler_ip_count ORDER BY 1, 2, 3`),
+        hours: await rows(`SELECT hour, kind, method, status, n FROM "${schema}".profiler_kind_count ORDER BY 1, 2, 3, 4`),
+        ips: await rows(`SELECT ip, kind, method, status, n FROM "${schema}".profiler_ip_kind_count ORDER BY 1, 2, 3, 4`),
         urls: await rows(`SELECT url, skeleton, n FROM "${schema}".profiler_url_count ORDER BY 1`),
         skeletons: await rows(`SELECT skeleton, n FROM "${schema}".profiler_skeleton_count ORDER BY 1`),
         skeletonStatuses: await rows(`SELECT skeleton, method, status, n FROM "${schema}".profiler_skeleton_status_count ORDER BY 1, 2, 3`),
       },
       counted: {
-        hours: await rows(`SELECT time / 3600000, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
-        ips: await rows(`SELECT ip, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+        hours: await rows(`SELECT time / 3600000, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
+        ips: await rows(`SELECT ip, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
         urls: urls.map(([url, n]) => [url, urlSkeleton(url as string), n]),
         skeletons: [...skeletons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
         skeletonStatuses: [...skeletonStatuses.values()].sort(byKey),
@@ -175,8 +175,8 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(storage.trigramIndexed).toBe(true);
       const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [schema]);
       expect(tables.rows.map((r) => r.tablename)).toEqual([
-        'profiler_count',
-        'profiler_ip_count',
+        'profiler_ip_kind_count',
+        'profiler_kind_count',
         'profiler_profile',
         'profiler_profile_data',
         'profiler_skeleton_count',
@@ -187,13 +187,14 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
       const byName = new Map(indexes.rows.map((r) => [r.indexname as string, r.indexdef as string]));
       expect([...byName.keys()]).toEqual([
-        'profiler_count_pkey',
-        'profiler_ip_count_pkey',
+        'profiler_ip_kind_count_pkey',
+        'profiler_kind_count_pkey',
         'profiler_profile_data_pkey',
         'profiler_profile_ip',
         'profiler_profile_method',
         'profiler_profile_parent',
         'profiler_profile_pkey',
+        'profiler_profile_redirected_from',
         'profiler_profile_status',
         'profiler_profile_time',
         'profiler_profile_token_key',
@@ -257,7 +258,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await first.write(Array.from({ length: 30 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1_800_000, method: i % 2 ? 'get' : 'POST', url: `http://localhost/orders/${i}` })));
       await first.close();
       await admin.query(
-        `DROP TABLE "${schema}".profiler_count, "${schema}".profiler_ip_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count,
+        `DROP TABLE "${schema}".profiler_kind_count, "${schema}".profiler_ip_kind_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count,
            "${schema}".profiler_skeleton_status_count;
          DROP FUNCTION "${schema}".profiler_url_skeleton`,
       );
@@ -292,6 +293,66 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const quiet = new RecordingLogger();
       await store(schema, { logger: quiet }).open();
       expect(quiet.warnings).toEqual([]);
+    });
+
+    it('opens a store of the version before kinds: its profiles kept, of kind application (profiler pages by their URL), its totals counted per kind', async () => {
+      const schema = newSchema();
+      const first = store(schema);
+      await first.open();
+      const urls = [
+        'http://localhost:3000/cart',
+        'http://localhost:3000/_profiler/000001',
+        'http://localhost:3000/_profiler',
+        'https://shop.test/_profiler?panel=logs',
+        'http://localhost:3000/_profilerx',
+        'http://localhost:3000/cart?next=/_profiler/',
+        'http://localhost:3000/cart',
+      ];
+      const written = urls.map((url, i) =>
+        record(`00000${i}`, { url, time: T0 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
+      );
+      await first.write(written);
+      await first.close();
+      // The layout of the version before: no kind, duration, route nor redirect, and the totals by hour or IP,
+      // method and status.
+      await admin.query(`
+        ALTER TABLE "${schema}".profiler_profile DROP COLUMN kind, DROP COLUMN duration, DROP COLUMN route, DROP COLUMN redirected_from;
+        DROP TABLE "${schema}".profiler_kind_count, "${schema}".profiler_ip_kind_count;
+        CREATE TABLE "${schema}".profiler_count (
+          hour bigint NOT NULL, method text COLLATE "C" NOT NULL, status integer NOT NULL, n bigint NOT NULL, PRIMARY KEY (hour, method, status)
+        );
+        INSERT INTO "${schema}".profiler_count SELECT time / 3600000, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3;
+        CREATE TABLE "${schema}".profiler_ip_count (
+          ip text COLLATE "C" NOT NULL, method text COLLATE "C" NOT NULL, status integer NOT NULL, n bigint NOT NULL, PRIMARY KEY (ip, method, status)
+        );
+        INSERT INTO "${schema}".profiler_ip_count SELECT ip, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3`);
+      const logger = new RecordingLogger();
+      const second = store(schema, { logger });
+      await second.open();
+      expect(logger.warnings).toEqual([]);
+      const profilerPages = new Set(['000001', '000002', '000003']);
+      const before = written.map((p) => ({ ...p, kind: profilerPages.has(p.token) ? 'profiler' : 'application', duration: null, route: null, redirectedFrom: null }) as const);
+      expect(await second.read('000001')).toEqual(before[1]);
+      expect(await second.read('000004')).toEqual(before[4]);
+      expect((await second.find({ limit: 10 })).rows).toEqual([...before].reverse().map(summary));
+      const { stored, counted } = await totals(schema);
+      expect(stored).toEqual(counted);
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await second.find({ limit: 10, ...criteria })).total;
+      expect(await total({ kinds: ['application'] })).toBe(4);
+      expect(await total({ kinds: ['profiler'] })).toBe(3);
+      expect(await total({ kinds: ['application'], ip: '10.' })).toBe(1);
+      expect(await total({ kinds: ['profiler'], method: 'POST' })).toBe(1);
+      expect(await second.redirectsFrom('000000')).toEqual([]);
+      // The totals of the version before stay, for its instances still running during an upgrade.
+      const old = await admin.query(`SELECT sum(n)::int AS n FROM "${schema}".profiler_count`);
+      expect(old.rows[0].n).toBe(7);
+      await second.write([record('000009', { time: T0 + 9_000_000, kind: 'asset', redirectedFrom: '000006' })]);
+      expect(tokensOf(await second.redirectsFrom('000006'))).toEqual(['000009']);
+      await second.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
+      expect(await total({ kinds: ['application'] })).toBe(3);
+      expect(await total({ kinds: ['asset'] })).toBe(1);
+      const after = await totals(schema);
+      expect(after.stored).toEqual(after.counted);
     });
 
     it('counts the skeleton × method × status totals once when it opens a store of the version before them', async () => {
@@ -399,7 +460,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await storage.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 })).toEqual(['000001']);
       const { stored, counted } = await totals(schema);
       expect(stored).toEqual(counted);
-      expect(stored.ips).toEqual([['10.1.1.1', 'GET', 200, 1]]);
+      expect(stored.ips).toEqual([['10.1.1.1', 0, 'GET', 200, 1]]);
       expect(stored.skeletons).toEqual([['http://localhost/kept', 1]]);
       expect((await storage.find({ limit: 10, url: 'gone' })).total).toBe(0);
       expect((await storage.find({ limit: 10, ip: '10.9' })).total).toBe(0);
@@ -483,7 +544,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await admin.query(`CREATE TABLE "${schema}".profiler_profile (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token text UNIQUE)`);
       const error = await rejection(store(schema).open());
       expect(String((error as Error).message)).toContain(
-        `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status): use another schema (?schema=…).`,
+        `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status, kind, duration, route, redirected_from): use another schema (?schema=…).`,
       );
     });
 

@@ -98,9 +98,9 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  *
  * Counting the matches of a search ("N results found") through an index reads every match: at a million
  * profiles, 25 ms for all of them and 60 for a common method. So, as the SQLite store does, running totals
- * answer the searches the search page makes: per hour × method × status (`profiler_count`: no filter, a method,
- * a status, a time range, with the rows of the partial hours at a range's ends counted from the time index), per
- * IP × method × status (`profiler_ip_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
+ * answer the searches the search page makes: per hour × kind × method × status (`profiler_kind_count`: no filter,
+ * a method, a status, a time range, with the rows of the partial hours at a range's ends counted from the time
+ * index), per IP × kind × method × status (`profiler_ip_kind_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
  * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts), and per URL skeleton × method × status
  * (`profiler_skeleton_status_count`: a URL substring with a method or a status). Other combinations count through
  * the indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
@@ -111,7 +111,8 @@ type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  * it empties as it goes (locked first, see subtractFromTotals), and the hours and skeletons down to zero at its end.
  * The skeleton × method × status totals came a version later, in a table of their own: a store without them gets
  * them counted when it opens, and one whose instances of the version before wrote or pruned meanwhile is counted
- * again (their sum checked against the profiles', as the hours' are).
+ * again (their sum checked against the profiles', as the hours' are). The totals per kind came later still: a store
+ * of the version before them gets its profiles' kinds (addKinds), then its totals counted, when it opens.
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
   /** Several instances write to one database. */
@@ -868,11 +869,13 @@ export class PostgresProfilerStorage extends ProfilerStorage {
    * Its running totals per kind are then missing, and counted (createSchema).
    */
   private async addKinds(client: pg.PoolClient): Promise<void> {
-    const { rows } = await client.query(
-      `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile' AND column_name = 'kind'`,
+    const { rows } = await client.query<{ column: string }>(
+      `SELECT column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile'`,
       [this.schema],
     );
-    if (rows.length > 0) return;
+    const columns = new Set(rows.map((r) => r.column));
+    // Done already; or a table of this name that is no profile store's, left alone for checkLayout to refuse.
+    if (columns.has('kind') || !['token', 'url', 'time', 'status'].every((c) => columns.has(c))) return;
     await client.query(`
       ALTER TABLE ${this.profileTable}
         ADD COLUMN kind smallint NOT NULL DEFAULT 0,

@@ -277,7 +277,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 6');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status)`,
+        `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status, kind, duration, route, redirected_from)`,
       );
     });
 

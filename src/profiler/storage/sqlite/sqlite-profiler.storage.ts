@@ -242,7 +242,7 @@ const MIGRATIONS: string[] = [
  * Tables: `profile` (the list columns, keyed by time then write order), `profile_url` (distinct URLs with their
  * trigram index `profile_url_trigram` and their skeleton), `profile_url_skeleton` (URLs with their digits
  * folded, see urlSkeleton()), `profile_data` (one compressed blob per profile) and the running totals
- * `profile_count` (per hour, method and status), `profile_ip_count` (per IP, method and status),
+ * `profile_count` (per hour, kind, method and status), `profile_ip_count` (per IP, kind, method and status),
  * `profile_url_count` and `profile_url_skeleton_count` (per URL or skeleton, method and status) and
  * `profile_token_count` (per first two characters); `profile_token` finds a profile by its token (pruning leaves
  * entries behind and sweeps them later, see sweepTokens()); `profile.seq` numbers the writes (the last number given
