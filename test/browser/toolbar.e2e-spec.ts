@@ -219,7 +219,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     const otherOrigin = server.baseUrl.replace('127.0.0.1', 'localhost');
     await page.evaluate(`fetch('${otherOrigin}/api/cart').catch(() => null)`);
     await ajax.locator('.sk-count').filter({ hasText: '3' }).waitFor();
-    // XMLHttpRequest too.
+    // XMLHttpRequest too (without its CSRF token: refused).
     await page.evaluate("new Promise((done) => { const xhr = new XMLHttpRequest(); xhr.open('post', '/api/cart/lines'); xhr.setRequestHeader('Content-Type', 'application/json'); xhr.onloadend = done; xhr.send('{}'); })");
     await ajax.locator('.sk-count').filter({ hasText: '4' }).waitFor();
     await page.waitForFunction("document.querySelectorAll('.sk-calls tbody td.sk-pending').length === 0");
@@ -227,7 +227,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     const rows = ajax.locator('.sk-calls tbody tr');
     const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
     // Newest first.
-    expect(await cells(0)).toEqual(['POST', '422', '/api/cart/lines', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
+    expect(await cells(0)).toEqual(['POST', '403', '/api/cart/lines', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
     expect(await cells(1)).toEqual(['GET', 'network error', `${otherOrigin}/api/cart`, expect.stringMatching(/^\d+ ms$/), 'other origin']);
     expect(await cells(2)).toEqual(['GET', '404', '/api/nowhere', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
     expect(await cells(3)).toEqual(['GET', '200', '/api/cart', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
