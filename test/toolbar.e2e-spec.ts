@@ -17,7 +17,7 @@ const rows = (block: HTMLElement | null) => Object.fromEntries((block?.querySele
 describe('Debug toolbar (e2e)', () => {
   let app: NestExpressApplication;
   const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST);
-  const toolbarOf = async (token: string) => parse((await get(`/_profiler/${token}/toolbar`).expect(200)).text);
+  const toolbarOf = async (token: string) => parse((await get('/_profiler/toolbar').set('X-Debug-Toolbar-Of', token).expect(200)).text);
 
   beforeAll(async () => {
     app = await createTestApp({ imports: [KernelFixturesModule, ProfilerFixturesModule] });
@@ -99,9 +99,11 @@ describe('Debug toolbar (e2e)', () => {
       expect(css.text).toContain('.sk-toolbar .sk-info');
     });
 
-    it('answers 404 with an empty body for a token it does not have, and for one that is not a token', async () => {
-      for (const token of ['abcdef', 'nope']) {
-        const res = await get(`/_profiler/${token}/toolbar`).expect(404);
+    it('answers 404 with an empty body for a token it does not have, one that is not a token, and none', async () => {
+      const none = await get('/_profiler/toolbar').expect(404);
+      expect(none.text).toBe('');
+      for (const token of ['abcdef', 'nope', '']) {
+        const res = await get('/_profiler/toolbar').set('X-Debug-Toolbar-Of', token).expect(404);
         expect(res.text).toBe('');
         expect(res.headers['cache-control']).toBe('no-store');
       }
@@ -111,10 +113,14 @@ describe('Debug toolbar (e2e)', () => {
       const page = await get('/pfx/page').expect(200);
       const token = page.headers['x-debug-token'];
       // Asked at once: the toolbar waits for the page's profile instead of answering 404.
-      const res = await get(`/_profiler/${token}/toolbar`).expect(200);
+      const res = await get('/_profiler/toolbar').set('X-Debug-Toolbar-Of', token).expect(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers.vary).toBe('X-Debug-Toolbar-Of');
       expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      // Recorded as the profiler's, under one URL for every page's toolbar.
+      const own = await storedProfile(app, res.headers['x-debug-token']);
+      expect([own.url, own.kind, own.route]).toEqual(['http://shop.test/_profiler/toolbar', 'profiler', '_profiler_toolbar']);
       const html = parse(res.text);
       const blocks = html.querySelectorAll('.sk-bar > .sk-block').map((b) => b.classList.value.find((c) => c.startsWith('sk-block-')));
       expect(blocks).toEqual(['sk-block-request', 'sk-block-performance', 'sk-block-memory', 'sk-block-logs', 'sk-block-database', 'sk-block-security', 'sk-block-session', 'sk-block-ajax']);

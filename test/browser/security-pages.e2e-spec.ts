@@ -1,29 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { PasswordHasher } from '../../src/security/password-hasher.js';
 import { UserRepository } from '../../src/shop/accounts/user.repository.js';
-import { launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ];
 const SCHEMES = ['light', 'dark'] as const;
 
-/** The serious and critical violations axe-core finds on the page, by rule and target. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  type AxeResult = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-  // Evaluated as text: the tests are compiled without the DOM's types.
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 /** The pages the security round added or changed: refused logins and registrations, the Security and Routing panels that explain them. */
 describe('Pages of the security round in Chromium (e2e)', () => {

@@ -1,23 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../../src/database/shop-db.js';
 import { PasswordHasher } from '../../src/security/password-hasher.js';
 import { UserRepository } from '../../src/shop/accounts/user.repository.js';
-import { launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCHEMES = ['light', 'dark'] as const;
-
-/** The serious and critical violations axe-core finds on the page. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  type AxeResult = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 /** The page's width as laid out, against the window's. */
 function widths(page: Page): Promise<{ scroll: number; window: number }> {

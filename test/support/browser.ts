@@ -1,7 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { constants } from 'node:fs';
+import { constants, readFileSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -64,4 +65,20 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical violations axe-core finds on the page, as `rule: target`. The page's policy must let the
+ * script in: profiler pages allow none, so their contexts are made with `bypassCSP`.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  type AxeResult = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  // Evaluated as text: the tests are compiled without the DOM's types.
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }

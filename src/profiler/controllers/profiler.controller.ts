@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
@@ -150,16 +150,19 @@ export class ProfilerController {
   }
 
   /**
-   * A profile's toolbar, as the toolbar's script fetches it once the page has loaded: 404 with an empty body for a
-   * token not (yet) stored, which the script tries again a few times.
+   * A profile's toolbar, as the toolbar's script fetches it once the page has loaded; the profile is named by the
+   * `X-Debug-Toolbar-Of` header rather than in the URL, so that the store holds one URL for every toolbar fetched
+   * (a URL per page view would multiply its distinct URLs, which URL searches read). 404 with an empty body for a
+   * token not stored.
    */
-  @Get(':token/toolbar')
+  @Get('toolbar')
   @RouteName('_profiler_toolbar')
   @DebugRoute()
-  async toolbar(@Req() req: Request, @Param('token') token: string, @Res() res: Response): Promise<void> {
+  async toolbar(@Req() req: Request, @Headers('x-debug-toolbar-of') token: string | undefined, @Res() res: Response): Promise<void> {
     this.ensureEnabled(req);
-    const profile = TOKEN.test(token) ? await this.profiler.loadWhenComplete(token, TOOLBAR_WAIT_MS) : null;
+    const profile = token && TOKEN.test(token) ? await this.profiler.loadWhenComplete(token, TOOLBAR_WAIT_MS) : null;
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'X-Debug-Toolbar-Of');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     if (!profile) {

@@ -9,8 +9,8 @@ import type { ProfileRecord } from '../storage/profile-record.js';
 import { ProfilerViews } from '../views/profiler-views.js';
 
 /**
- * The toolbar of a stored profile (`/_profiler/<token>/toolbar`, fetched by the toolbar's script once the page has
- * loaded): a block per collector that has one (DataCollector.toolbar and views/profiler/toolbar/<name>.hbs), in
+ * The toolbar of a stored profile (`/_profiler/toolbar`, fetched by the toolbar's script once the page has loaded):
+ * a block per collector that has one (DataCollector.toolbar and views/profiler/toolbar/<name>.hbs), in
  * toolbar order, then the page's fetch and XHR calls (filled in by the script), the profile's link and the button
  * that hides the toolbar.
  */

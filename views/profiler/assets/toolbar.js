@@ -24,10 +24,13 @@
 
   // --- the toolbar ----------------------------------------------------------------------------------------------
 
-  /** The profile is written just after the page is sent: a 404 is tried again a few times before giving up. */
+  /**
+   * The profiler waits for a page whose request is still finishing; another instance behind a load balancer may
+   * not have the profile yet: a 404 is tried again a few times before giving up.
+   */
   function load(attempt) {
     if (!nativeFetch) return failed('this browser has no fetch()');
-    nativeFetch(PROFILER + token + '/toolbar', { credentials: 'same-origin', cache: 'no-store' })
+    nativeFetch(PROFILER + 'toolbar', { credentials: 'same-origin', cache: 'no-store', headers: { 'X-Debug-Toolbar-Of': token } })
       .then(function (response) {
         if (response.status === 404 && attempt < 6) {
           setTimeout(function () { load(attempt + 1); }, 100 * (attempt + 1));

@@ -8,7 +8,7 @@ import { DuplicateTokenError } from '../profiler-storage.js';
 import { TokenPoller } from '../token-poller.js';
 import { TokenRegistry } from '../token-registry.js';
 import { TokenReservations } from '../token-reservations.js';
-import { profilerStorageContract, record, summary, T0, tokensOf } from '../testing/profiler-storage.contract.js';
+import { profilerStorageContract, record, summary, T0, tokensOf, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { urlSkeleton } from '../url-skeleton.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
@@ -299,18 +299,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const schema = newSchema();
       const first = store(schema);
       await first.open();
-      const urls = [
-        'http://localhost:3000/cart',
-        'http://localhost:3000/_profiler/000001',
-        'http://localhost:3000/_profiler',
-        'https://shop.test/_profiler?panel=logs',
-        'http://localhost:3000/_profilerx',
-        'http://localhost:3000/cart?next=/_profiler/',
-        'http://localhost:3000/cart',
-      ];
-      const written = urls.map((url, i) =>
-        record(`00000${i}`, { url, time: T0 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
-      );
+      const written = preKindProfiles(T0);
       await first.write(written);
       await first.close();
       // The layout of the version before: no kind, duration, route nor redirect, and the totals by hour or IP,

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
-import { profilerStorageContract, record } from '../testing/profiler-storage.contract.js';
+import { profilerStorageContract, record, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import { appendLines, SqliteProfilerStorage } from './sqlite-profiler.storage.js';
@@ -442,18 +442,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'v5.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
-      const urls = [
-        'http://localhost:3000/cart',
-        'http://localhost:3000/_profiler/000001',
-        'http://localhost:3000/_profiler',
-        'https://shop.test/_profiler?panel=logs',
-        'http://localhost:3000/_profilerx',
-        'http://localhost:3000/cart?next=/_profiler/',
-        'http://localhost:3000/cart',
-      ];
-      const written = urls.map((url, i) =>
-        record(`00000${i}`, { url, time: 1_000 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
-      );
+      const written = preKindProfiles(1_000);
       await store.write(written);
       await store.close();
       rewrite(file, DOWN_TO_V5);

@@ -17,6 +17,25 @@ export function record(token: string, overrides: Partial<ProfileRecord> = {}): P
   };
 }
 
+/**
+ * Profiles for the migration tests of each adapter (a store of the version before kinds): application and profiler
+ * URLs, and look-alikes that are not the profiler's; written with other kinds and columns, which the migration resets.
+ */
+export function preKindProfiles(t0: number): ProfileRecord[] {
+  const urls = [
+    'http://localhost:3000/cart',
+    'http://localhost:3000/_profiler/000001',
+    'http://localhost:3000/_profiler',
+    'https://shop.test/_profiler?panel=logs',
+    'http://localhost:3000/_profilerx',
+    'http://localhost:3000/cart?next=/_profiler/',
+    'http://localhost:3000/cart',
+  ];
+  return urls.map((url, i) =>
+    record(`00000${i}`, { url, time: t0 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
+  );
+}
+
 export const summary = ({ data: _data, ...rest }: ProfileRecord): ProfileSummary => rest;
 export const tokensOf = (rows: ProfileSummary[]) => rows.map((r) => r.token);
 
