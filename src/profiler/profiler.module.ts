@@ -12,6 +12,7 @@ import { ResponseCollector } from './collectors/response.collector.js';
 import { RoutingCollector } from './collectors/routing.collector.js';
 import { TemplatesCollector } from './collectors/templates.collector.js';
 import { ProfilePage } from './controllers/profile-page.js';
+import { SearchPage } from './controllers/search-page.js';
 import { ProfilerController } from './controllers/profiler.controller.js';
 import { DebugErrorListener } from './debug-error.listener.js';
 import { DebugErrorRenderer } from './error-page/debug-error.renderer.js';
@@ -60,6 +61,7 @@ const COLLECTORS = [
     ProfilerListener,
     ProfilerViews,
     ProfilePage,
+    SearchPage,
     WebDebugToolbarListener,
     ToolbarAssets,
     ToolbarRenderer,
