@@ -42,10 +42,11 @@ export class SecurityCollector extends DataCollector<SecurityData> {
     };
   }
 
+  /** Short enough for the menu: the e-mail's name part, the whole address being in the panel. */
   override badge(data: SecurityData): PanelBadge | null {
     if (data.throttled) return { text: 'throttled', kind: 'error' };
     if (data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted)) return { text: 'denied', kind: 'error' };
-    return data.user ? { text: data.user.email, kind: 'success' } : { text: 'anon.', kind: 'info' };
+    return data.user ? { text: shortName(data.user.email), kind: 'success' } : { text: 'anon.', kind: 'info' };
   }
 
   /** Who the user is and how they got in; a denial or throttling in red. */
@@ -66,6 +67,18 @@ export class SecurityCollector extends DataCollector<SecurityData> {
   }
 
   override panel(data: SecurityData): object {
+    if (!data.user) {
+      // Anonymous: one line says it all; the rows of a token would all be empty.
+      return {
+        anonymous: `Not logged in. Firewall: ${OUTCOMES[data.firewall.outcome]}${data.firewall.rule ? ` (rule ${data.firewall.rule})` : ''}.`,
+        notes: [
+          ...(data.loggedOut ? ['This request logged the user out.'] : []),
+          ...(data.rememberMe === 'cleared' ? ['The remember-me cookie was cleared.'] : []),
+          ...(data.throttled ? [`Login throttling: ${throttling(data.throttled)}.`] : []),
+        ],
+        decisions: data.decisions.map((d) => ({ ...d, result: d.granted ? 'GRANTED' : 'DENIED' })),
+      };
+    }
     return {
       overview: rows({
         'Authenticated': data.user ? 'yes' : 'no (anonymous)',
@@ -82,6 +95,12 @@ export class SecurityCollector extends DataCollector<SecurityData> {
       decisions: data.decisions.map((d) => ({ ...d, result: d.granted ? 'GRANTED' : 'DENIED' })),
     };
   }
+}
+
+/** An e-mail's name part, at most 12 characters (an ellipsis ends a longer one). */
+function shortName(email: string): string {
+  const name = email.split('@', 1)[0];
+  return name.length > 12 ? `${name.slice(0, 11)}\u2026` : name;
 }
 
 function throttling(throttled: SecurityData['throttled']): string {

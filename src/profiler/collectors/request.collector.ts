@@ -130,7 +130,9 @@ export class RequestCollector extends DataCollector<RequestData> {
       }),
       queryRows: rows(data.query as Record<string, unknown>),
       routeRows: rows({ _route: data.route, _controller: data.controller, ...data.routeParams }),
-      attributeRows: rows(data.attributes),
+      // The application's attributes (a converted entity) apart from the kernel's own (`_pagination`, `_locale`…).
+      attributeRows: rows(Object.fromEntries(Object.entries(data.attributes).filter(([key]) => !key.startsWith('_')))),
+      internalAttributeRows: rows(Object.fromEntries(Object.entries(data.attributes).filter(([key]) => key.startsWith('_')))),
       headerRows: rows(data.headers),
       cookieRows: data.cookies.map((c) => ({ key: c.name, value: c.value })),
       session: data.session ? rows(data.session) : null,

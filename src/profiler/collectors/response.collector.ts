@@ -50,8 +50,20 @@ export class ResponseCollector extends DataCollector<ResponseData> {
       ...data,
       statusClass: statusClass(data.statusCode),
       sizeText: data.size === null ? 'unknown' : formatBytes(data.size),
-      headerRows: rows(data.headers),
+      headerRows: rows(data.headers).map((row) => (ENCODED_HEADERS.has(row.key) ? decodedRow(row) : row)),
     };
+  }
+}
+
+/** Headers whose values the kernel percent-encodes (Symfony's), shown decoded: nobody reads `%20`. */
+const ENCODED_HEADERS = new Set(['x-debug-exception', 'x-debug-exception-file']);
+
+function decodedRow(row: { key: string; value: string }): { key: string; value: string; note?: string } {
+  try {
+    const decoded = decodeURIComponent(row.value);
+    return decoded === row.value ? row : { ...row, value: decoded, note: 'decoded: sent percent-encoded' };
+  } catch {
+    return row;
   }
 }
 

@@ -70,7 +70,7 @@ export class ProfilePage {
 
   private async panelHtml(collector: DataCollector, profile: ProfileRecord, query: Record<string, string | undefined>): Promise<string> {
     const data = profile.data[collector.name];
-    if (!collector.hasData(data)) return this.views.fragment('panels/empty', { text: collector.emptyText });
+    if (!collector.hasData(data)) return this.views.fragment('panels/empty', { text: collector.emptyText, label: collector.label });
     const model = await collector.panel(data, { profile, query });
     return this.views.fragment(`panels/${collector.name}`, { ...model, levelQuery: query.level, channelQuery: query.channel });
   }

@@ -16,7 +16,7 @@ export interface CartProfileLine {
 }
 
 export interface CartProfileChange {
-  action: 'added' | 'updated' | 'removed' | 'merged' | 'attached';
+  action: 'added' | 'updated' | 'removed' | 'merged' | 'attached' | 'emptied';
   productId: number | null;
   name: string | null;
   from: number;

@@ -13,6 +13,7 @@ const ACTIONS: Record<CartProfile['changes'][number]['action'], string> = {
   removed: 'removed',
   merged: 'merged at login',
   attached: 'cart moved to the user at login',
+  emptied: 'emptied by the order',
 };
 
 /**

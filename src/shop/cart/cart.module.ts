@@ -4,6 +4,7 @@ import { CartApiController } from './cart-api.controller.js';
 import { CartLoginHook } from './cart-login.hook.js';
 import { CartSummaryListener } from './cart-summary.listener.js';
 import { CartCollector } from './cart.collector.js';
+import { CartOrderListener } from './cart-order.listener.js';
 import { CartController } from './cart.controller.js';
 import { CartRepository } from './cart.repository.js';
 import { CartService } from './cart.service.js';
@@ -15,7 +16,7 @@ import { CartService } from './cart.service.js';
  */
 @Module({
   controllers: [CartController, CartApiController],
-  providers: [CartRepository, CartService, CartSummaryListener, CartCollector, AddToCartViewHelper, CartLoginHook],
+  providers: [CartRepository, CartService, CartSummaryListener, CartCollector, AddToCartViewHelper, CartLoginHook, CartOrderListener],
   exports: [CartService],
 })
 export class CartModule {}

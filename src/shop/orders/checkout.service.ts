@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ShopDb } from '../../database/shop-db.js';
 import type { Order } from '../../database/schema.js';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
@@ -9,6 +10,7 @@ import type { AuthenticatedUser } from '../../security/security-context.js';
 import { shippingCents } from '../cart/cart-rules.js';
 import type { CheckoutDto } from './checkout.dto.js';
 import { newOrderReference } from './order-reference.js';
+import { OrderPlacedEvent } from './order-placed.event.js';
 
 export interface CheckoutPreview {
   lines: Array<{ slug: string; name: string; price_cents: number; quantity: number; stock: number; line_total_cents: number; available: boolean }>;
@@ -30,6 +32,7 @@ export class CheckoutService {
   constructor(
     private readonly db: ShopDb,
     private readonly logger: KernelLogger,
+    private readonly events: EventEmitter2,
   ) {}
 
   /** What the checkout page shows: the cart's lines at today's prices, and the totals. */
@@ -53,7 +56,7 @@ export class CheckoutService {
   }
 
   async placeOrder(user: AuthenticatedUser, address: CheckoutDto): Promise<Order> {
-    const order = await this.db.transaction().execute(async (trx) => {
+    const { order, cartId, items } = await this.db.transaction().execute(async (trx) => {
       const cart = await trx.selectFrom('carts').select('id').where('user_id', '=', user.id).executeTakeFirst();
       const lines = cart
         ? await trx
@@ -116,9 +119,10 @@ export class CheckoutService {
         })))
         .execute();
       await trx.deleteFrom('cart_lines').where('cart_id', '=', cart.id).execute();
-      return placed;
+      return { order: placed, cartId: cart.id, items: lines.reduce((sum, line) => sum + line.quantity, 0) };
     });
     this.logger.record(LogLevel.INFO, 'app', 'Order {reference} placed: {total} cents.', { reference: order.reference, total: order.total_cents });
+    this.events.emit(OrderPlacedEvent.NAME, new OrderPlacedEvent(order.reference, user.id, cartId, items, order.total_cents));
     return order;
   }
 }
