@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { ExceptionFlattener } from '../error-page/exception-flattener.js';
+import { ExceptionFlattener, sharedSuffix } from '../error-page/exception-flattener.js';
 import type { FlattenedException, FlattenedFrame } from '../error-page/flattened-exception.js';
 import { plainTrace } from '../error-page/plain-trace.js';
 import { SourceResolver } from '../error-page/source-resolver.js';
@@ -10,7 +10,7 @@ import { Redactor } from '../../lifecycle/redaction/redactor.js';
 /** A frame as stored: its code excerpt is read again when the panel is opened. */
 export type StoredFrame = Omit<FlattenedFrame, 'excerpt'>;
 
-export type StoredException = Omit<FlattenedException, 'frames' | 'excerpt'> & { frames: StoredFrame[] };
+export type StoredException = Omit<FlattenedException, 'frames' | 'excerpt' | 'sharedFrames'> & { frames: StoredFrame[] };
 
 export interface ExceptionData {
   exceptions: StoredException[];
@@ -89,6 +89,7 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
       const withSource = frames.find((f) => !f.vendor && f.excerpt) ?? frames.find((f) => f.excerpt);
       return { ...e, frames, excerpt: withSource?.excerpt ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt } : null };
     });
+    exceptions.forEach((e, i) => Object.assign(e, { sharedFrames: i === 0 ? 0 : sharedSuffix(e.frames, exceptions[i - 1].frames) }));
     return { exceptions, traces: exceptions.map(plainTrace) };
   }
 }

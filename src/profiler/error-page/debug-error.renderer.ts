@@ -16,6 +16,8 @@ import { ExceptionFlattener } from './exception-flattener.js';
 import { plainTrace } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import { LogTable } from './log-table.js';
+import { errorMarkdown, preText, requestSummary } from './error-summary.js';
+import { compactCss } from './compact-css.js';
 import type { FlattenedException } from './flattened-exception.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 
@@ -32,7 +34,7 @@ type Template = (context: object) => string;
 export class DebugErrorRenderer implements OnModuleInit {
   private template?: Template;
   private logTable?: LogTable;
-  private chainCss = '';
+  private css = '';
 
   constructor(
     private readonly config: AppConfig,
@@ -47,7 +49,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     handlebars.registerPartial('exception-chain', readFileSync(join(dir, 'partials', 'exception-chain.hbs'), 'utf8'));
     registerExceptionFramesHelper(handlebars, join(dir, 'partials'));
     this.logTable = new LogTable(handlebars, join(dir, 'partials'));
-    this.chainCss = readFileSync(join(dir, 'partials', 'exception-chain.css'), 'utf8');
+    this.css = compactCss(['debug-page.css', 'exception-chain.css'].map((file) => readFileSync(join(dir, 'partials', file), 'utf8')).join('\n'));
     this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }
 
@@ -97,7 +99,11 @@ export class DebugErrorRenderer implements OnModuleInit {
     const omitted = Math.max(0, all.length - MAX_LOG_ENTRIES);
     const entries = omitted > 0 ? [...all.slice(0, half), ...all.slice(all.length - half)] : all;
     const logRows = this.logTable!.render(entries, pathSegments(request.pathInfo), omitted > 0 ? half : -1, omitted);
+    const summary = requestSummary(request);
     return this.template!({
+      request: summary,
+      markdown: preText(errorMarkdown(exceptions, summary, status, all, profile?.token ?? null)),
+      classChainOuterFirst: exceptions.map((e) => `[${e.position}/${e.count}] ${e.class}`),
       status,
       statusText: STATUS_CODES[status] ?? 'Error',
       message: outer?.message ?? '',
@@ -105,7 +111,7 @@ export class DebugErrorRenderer implements OnModuleInit {
       exceptions,
       logRows,
       logTotal: all.length,
-      chainCss: this.chainCss,
+      css: this.css,
       logCounts: counts,
       traces: exceptions.map(plainTrace),
       profileLink: profile ? `/_profiler/${profile.token}` : null,

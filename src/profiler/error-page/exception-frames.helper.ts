@@ -2,30 +2,101 @@ import type hbs from 'hbs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oneByteHtml } from './one-byte.js';
+import { highlightExcerpt, type HighlightedLine } from './code-highlighter.js';
+import type { FlattenedException, FlattenedFrame } from './flattened-exception.js';
+import type { ExcerptLine } from './source-resolver.js';
 
 type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 
 /**
  * `{{exception_frames exception}}`: an exception's code excerpt and frames (views/error/partials/exception-frames.hbs),
- * the bulk of an error page. Frames that the ExceptionFlattener keeps per call path arrive frozen, the same array
+ * the bulk of an error page: the excerpt where it was thrown, highlighted, then every frame on one line, an
+ * application frame's own excerpt opened on a click, the framework's frames (dependencies, Node, the kernel and the
+ * profiler) folded by runs under "N framework frames"; each excerpt once. Frames that the ExceptionFlattener keeps per call path arrive frozen, the same array
  * for every exception thrown on that path (every unmatched URL is the router's same 404), so their HTML is
  * rendered once and kept with them (weakly); other frames (a stored profile's, in the Exception panel) are
  * rendered each time. The excerpt is chosen from the frames, so the frames decide the whole fragment.
  */
 export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDir: string): void {
   const template = handlebars.compile(readFileSync(join(partialsDir, 'exception-frames.hbs'), 'utf8'));
-  const rendered = new WeakMap<object, unknown>();
-  handlebars.registerHelper('exception_frames', (exception: { frames?: unknown }) => {
+  // Per frozen frames, per number of frames shared with the exception before (the fragment lists the others).
+  const rendered = new WeakMap<object, Map<number, unknown>>();
+  handlebars.registerHelper('exception_frames', (exception: { frames?: unknown; sharedFrames?: number }) => {
     const frames = exception?.frames;
+    const shared = exception?.sharedFrames ?? 0;
     const cacheable = typeof frames === 'object' && frames !== null && Object.isFrozen(frames);
-    const known = cacheable ? rendered.get(frames) : undefined;
+    const known = cacheable ? rendered.get(frames)?.get(shared) : undefined;
     if (known) return known;
     // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
     // that every page embedding it would walk again (about 20 µs a debug 404), and the excerpts' lines are two-byte
     // strings (see oneByteHtml).
-    const text = cacheable ? oneByteHtml(template(exception)) : template(exception);
+    const view = framesView(exception as FlattenedException);
+    const text = cacheable ? oneByteHtml(template(view)) : template(view);
     const html = new handlebars.SafeString(text);
-    if (cacheable) rendered.set(frames, html);
+    if (cacheable) {
+      let byShared = rendered.get(frames);
+      if (!byShared) rendered.set(frames, (byShared = new Map()));
+      byShared.set(shared, html);
+    }
     return html;
   });
+}
+
+interface FrameView {
+  function: string;
+  file: string;
+  line: number;
+  column: number;
+  /** Its excerpt, for an application frame other than the one shown above the frames. */
+  excerpt: HighlightedLine[] | null;
+  /** The frame whose excerpt is shown above the frames. */
+  shown: boolean;
+}
+
+/** Where the code is the framework's rather than the application's. */
+export function isFrameworkFrame(frame: Pick<FlattenedFrame, 'file' | 'vendor'>): boolean {
+  return frame.vendor || /^(src\/(lifecycle|profiler)\/|node:)/.test(frame.file);
+}
+
+function framesView(exception: FlattenedException): object {
+  const top = exception.excerpt;
+  let shownTaken = false;
+  const groups: { framework: boolean; count: number; frames: FrameView[] }[] = [];
+  const shared = exception.sharedFrames ?? 0;
+  const own = (exception.frames ?? []).slice(0, (exception.frames ?? []).length - shared);
+  for (const frame of own) {
+    const framework = isFrameworkFrame(frame);
+    const shown = !shownTaken && top !== null && frame.file === top.file && frame.line === top.line;
+    if (shown) shownTaken = true;
+    const view: FrameView = {
+      function: frame.function,
+      file: frame.file,
+      line: frame.line,
+      column: frame.column,
+      excerpt: !framework && !shown && frame.excerpt ? highlightExcerpt(frame.file, around(frame.excerpt, FOLDED_RADIUS)) : null,
+      shown,
+    };
+    const last = groups[groups.length - 1];
+    if (last && last.framework === framework) {
+      last.frames.push(view);
+      last.count++;
+    } else groups.push({ framework, count: 1, frames: [view] });
+  }
+  // An exception the page folds (the inner ones of a chain) shows a shorter excerpt, as its folded frames do.
+  const lines = top ? (shared > 0 ? around(top.lines, FOLDED_RADIUS) : top.lines) : [];
+  return {
+    excerpt: top ? { file: top.file, line: top.line, lines: highlightExcerpt(top.file, lines) } : null,
+    groups: groups.map((g) => ({ ...g, plural: g.count !== 1 })),
+    shared,
+    sharedPlural: shared !== 1,
+  };
+}
+
+/** Lines each side of the current one in a folded excerpt. */
+const FOLDED_RADIUS = 3;
+
+/** The lines of an excerpt within `radius` of its current line. */
+function around(lines: readonly ExcerptLine[], radius: number): ExcerptLine[] {
+  const at = lines.findIndex((l) => l.current);
+  return at === -1 ? [...lines] : lines.slice(Math.max(0, at - radius), at + radius + 1);
 }

@@ -21,6 +21,11 @@ export interface FlattenedException {
   statusCode: number;
   statusText: string;
   frames: FlattenedFrame[];
+  /**
+   * How many of its last frames are the last frames of the exception before it in the chain (the one that wrapped
+   * it): the error page lists them once, there. 0 for the outermost.
+   */
+  sharedFrames: number;
   /** The code around the line that threw: the first frame whose source can be read, preferably the app's. */
   excerpt: { file: string; line: number; lines: ExcerptLine[] } | null;
 }

@@ -85,7 +85,8 @@ export class LogTable {
 
   private text(entry: LogEntry, visible: ReadonlySet<string>): { message: string; context: string } {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
-    return { message: interpolate(Redactor.text(entry.template), context), context: contextJson(context) };
+    // A notification's context is its event and listener, which its message already names.
+    return { message: interpolate(Redactor.text(entry.template), context), context: entry.template === NOTIFIED ? '' : contextJson(context) };
   }
 }
 

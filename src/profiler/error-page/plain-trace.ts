@@ -7,22 +7,33 @@ export interface TraceSource {
   class: string;
   message: string;
   frames: readonly { function: string; file: string; line: number; column: number }[];
+  /** Its last frames that the exception wrapping it ends with too: written as `... N more`, as Java does. */
+  sharedFrames?: number;
 }
 
 /** The frame lines of frozen frame lists (the ExceptionFlattener's, one per call path), kept with them. */
 const frameLines = new WeakMap<object, string>();
 
-/** `[i/n] Class: message` then one `at function (file:line:column)` per frame: ready to copy. */
+/**
+ * `[i/n] Class: message` then one `at function (file:line:column)` per frame, the frames shared with the exception
+ * before it as `... N more`: ready to copy.
+ */
 export function plainTrace(e: TraceSource): string {
   const head = e.count > 1 ? `[${e.position}/${e.count}] ${e.class}: ${e.message}` : `${e.class}: ${e.message}`;
   if (e.frames.length === 0) return head;
+  const shared = e.sharedFrames ?? 0;
+  if (shared > 0) return `${head}\n${frameText(e.frames.slice(0, e.frames.length - shared))}\n    ... ${shared} more`;
   let lines = frameLines.get(e.frames);
   if (lines === undefined) {
-    lines = e.frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`).join('\n');
+    lines = frameText(e.frames);
     if (Object.isFrozen(e.frames)) {
       lines = oneByteText(lines);
       frameLines.set(e.frames, lines);
     }
   }
   return `${head}\n${lines}`;
+}
+
+function frameText(frames: TraceSource['frames']): string {
+  return frames.map((f) => `    at ${f.function} (${f.file}:${f.line}:${f.column})`).join('\n');
 }
