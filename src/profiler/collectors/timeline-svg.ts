@@ -31,7 +31,8 @@ export function timelineSvg(rows: TimelineRow[], total: number): string {
     const y = HEAD + i * ROW;
     const x = pct(row.start);
     const w = Math.max(0.2, pct(row.start + row.duration) - x);
-    const label = escapeHtml(row.name.length > 48 ? `…${row.name.slice(-47)}` : row.name);
+    // A long name keeps its end (the method, the query's table); a gap's label is a sentence, kept whole.
+    const label = escapeHtml(row.name.length > 48 && row.category !== 'gap' ? `…${row.name.slice(-47)}` : row.name);
     const ms = `${row.duration.toFixed(2)} ms`;
     // The duration after the bar, before it when the bar ends near the edge, else on the label's line.
     const msText = x + w <= 75 ? `x="${(x + w).toFixed(2)}%" dx="4" y="${y + 25}"`
