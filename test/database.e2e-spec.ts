@@ -364,7 +364,7 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     const database = logs.filter((e) => e.channel === 'database');
     expect(database.length).toBe(14);
     expect(database[1]).toMatchObject({ level: 100, message: 'Query ({duration} ms): {sql}', context: { sql: products(), params: [expect.any(Number)] } });
-    const performance = (await get(`/_profiler/${token}?panel=performance`).expect(200)).text;
+    const performance = (await get(`/_profiler/${token}?panel=performance&threshold=0`).expect(200)).text;
     const bars = parse(performance).querySelectorAll('svg.timeline g.tl-query');
     expect(bars.length).toBe(14);
     expect(text(bars[0].querySelector('text'))).toBe('#1 select "id", "slug" from "categories" order…');

@@ -2,7 +2,8 @@ import { LOG_LEVEL_NAMES, LogLevel } from './log-level.js';
 
 export type LogContext = Record<string, unknown>;
 
-const PLACEHOLDER = /\{([A-Za-z0-9_.]+)\}/g;
+/** A PSR-3 placeholder, `{key}`. */
+export const PLACEHOLDER = /\{([A-Za-z0-9_.]+)\}/g;
 
 /**
  * One log record of a request. The message is kept as written, with PSR-3 `{placeholders}`, and interpolated

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { interpolate } from '../../lifecycle/logging/log-entry.js';
 import { countLogs, type LogCounts } from '../../lifecycle/logging/log-counts.js';
 import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { DataCollector, type PanelBadge, type PanelRequest, type ToolbarBlock } from './data-collector.js';
@@ -10,6 +9,8 @@ import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';
 import { profiledPart } from '../late-collection.js';
+import { logMessageHtml } from './log-message-html.js';
+import { logSections } from './log-sections.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -117,23 +118,30 @@ export class LogsCollector extends DataCollector<LogsData> {
     return warnings > 0 ? { text: String(warnings), kind: 'warning' } : null;
   }
 
+  /**
+   * The errors and warnings first, each linking to its row; then every entry in order, the debug ones folded per
+   * kernel event (closed `<details>`, still in the HTML for search and the specification's log section).
+   */
   override panel(data: LogsData, { query }: PanelRequest): object {
     const minLevel = query.level ? (parseLogLevel(query.level) ?? undefined) : undefined;
     const channel = query.channel || undefined;
     const channels = [...new Set(data.entries.map((e) => e.channel))].sort();
     const entries = data.entries
-      .filter((e) => (minLevel === undefined || e.level >= minLevel) && (channel === undefined || e.channel === channel))
-      .map((e) => ({
+      .map((e, index) => ({ e, index }))
+      .filter(({ e }) => (minLevel === undefined || e.level >= minLevel) && (channel === undefined || e.channel === channel))
+      .map(({ e, index }) => ({
+        ...e,
+        id: `log-${index}`,
         levelName: LOG_LEVEL_NAMES[e.level as LogLevel] ?? String(e.level),
         levelClass: (LOG_LEVEL_NAMES[e.level as LogLevel] ?? 'info').toLowerCase(),
-        channel: e.channel,
-        message: interpolate(e.message, e.context),
+        messageHtml: logMessageHtml(e.message, e.context),
         time: new Date(e.time).toISOString().slice(11, 23),
-        context: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
+        contextJson: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
       }));
     const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical'].map((name) => ({ name, selected: query.level === name }));
     return {
-      entries,
+      problems: entries.filter((e) => e.level >= LogLevel.WARNING),
+      sections: logSections(entries),
       total: data.entries.length,
       shown: entries.length,
       truncated: data.truncated,
@@ -144,4 +152,3 @@ export class LogsCollector extends DataCollector<LogsData> {
     };
   }
 }
-

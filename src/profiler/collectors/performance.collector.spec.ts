@@ -1,29 +1,58 @@
 import { AppConfig } from '../../config/app-config.js';
 import { KernelContext } from '../../lifecycle/kernel-context.js';
 import { Profile, PROFILE } from '../profile.js';
-import { PerformanceCollector, timelineSvg } from './performance.collector.js';
+import { PerformanceCollector } from './performance.collector.js';
+import { timelineSvg } from './timeline-svg.js';
 
 describe('timelineSvg', () => {
-  const data = {
-    total: 10,
-    untilResponse: 8,
-    sections: [
-      { name: 'kernel.request', category: 'event' as const, start: 0, duration: 2, listeners: 1 },
-      { name: 'RouterListener::onKernelRequest', category: 'listener' as const, start: 0.5, duration: 1 },
-      { name: '<script>alert(1)</script>', category: 'controller' as const, start: 2, duration: 5 },
-    ],
-  };
+  const rows = [
+    { name: 'kernel.request', category: 'event', start: 0, duration: 2, nested: false },
+    { name: 'RouterListener::onKernelRequest', category: 'listener', start: 0.5, duration: 1, nested: true },
+    { name: '<script>alert(1)</script>', category: 'controller', start: 2, duration: 5, nested: false },
+  ];
 
-  it('draws one row per section, scaled to the total, with escaped labels', () => {
-    const svg = timelineSvg(data);
+  it('draws one row per section in percent of the width, labels in pixels, escaped, with a labelled total line', () => {
+    const svg = timelineSvg(rows, 10);
     expect(svg.startsWith('<svg class="timeline"')).toBe(true);
+    expect(svg).toContain('width="100%"');
+    expect(svg).not.toMatch(/width="\d+"/);
     expect(svg.match(/<rect /g)).toHaveLength(3);
     expect(svg).toContain('class="tl-event"');
     expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(svg).not.toContain('<script>');
-    // 560 px for 10 ms: the controller bar starts at 330 + 2 × 56 and is 5 × 56 wide
-    expect(svg).toContain('<rect x="442.0" y="57" width="280.0"');
-    expect(svg).toContain('Total 10.00 ms');
+    // The axis runs from 0.5 % to 88.5 %: the controller starts at 0.5 + 2/10 × 88 and lasts 5/10 × 88.
+    expect(svg).toContain('<rect x="18.10%" y="97" width="44.00%" height="12"/>');
+    expect(svg).toContain('<text x="18" y="63">RouterListener::onKernelRequest</text>');
+    expect(svg).toMatch(/<g class="tl-total"><line x1="88.50%"[^>]*\/><text class="tl-head"[^>]*>Total 10.00 ms<\/text><\/g>/);
+  });
+});
+
+describe('PerformanceCollector.panel', () => {
+  const collector = new PerformanceCollector({ collectors: [] } as never, AppConfig.fromEnv({}));
+  const data = {
+    total: 10,
+    untilResponse: 8,
+    sections: [
+      { name: 'kernel.request', category: 'event', start: 0, duration: 2, listeners: 2 },
+      { name: 'RouterListener::onKernelRequest', category: 'listener', start: 0.5, duration: 1.45 },
+      { name: 'LocaleListener::onKernelRequest', category: 'listener', start: 1.95, duration: 0.05 },
+      { name: 'kernel.response', category: 'event', start: 8, duration: 1, listeners: 1 },
+      { name: 'ResponseListener::onKernelResponse', category: 'listener', start: 8, duration: 1 },
+    ],
+  };
+  const panel = (threshold?: string) => collector.panel(data, { profile: {} as never, query: { threshold } }) as Record<string, unknown>;
+
+  it('hides spans under 0.1 ms by default and counts them, shows all at threshold=0, and names the gaps', () => {
+    expect(panel()).toMatchObject({ hidden: 1, rowCount: 7, threshold: '0.1', defaultThreshold: true });
+    expect(panel().timeline).not.toContain('LocaleListener');
+    expect(panel('0')).toMatchObject({ hidden: 0, threshold: '0', defaultThreshold: false });
+    expect(panel('0').timeline).toContain('LocaleListener');
+    expect(panel('nonsense')).toMatchObject({ threshold: '0.1' });
+    expect(panel().gaps).toEqual([
+      { label: 'unaccounted (after kernel.request, before kernel.response)', start: '2.00', duration: '6.00' },
+      { label: 'after the response was sent, until kernel.terminate', start: '9.00', duration: '1.00' },
+    ]);
+    expect((panel().legend as { category: string }[]).map((l) => l.category)).toEqual(['event', 'listener', 'gap']);
   });
 });
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import escapeHtml from 'escape-html';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
 import { Profile } from '../profile.js';
-import { DataCollector, type PanelBadge, type TimelineBar, type ToolbarBlock } from './data-collector.js';
+import { DataCollector, type PanelBadge, type PanelRequest, type TimelineBar, type ToolbarBlock } from './data-collector.js';
+import { timelineGaps } from './timeline-gaps.js';
+import { timelineSvg, type TimelineRow } from './timeline-svg.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProfilerService } from '../profiler.service.js';
 import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
@@ -32,10 +33,6 @@ export interface PerformanceData {
   untilResponse: number | null;
   sections: Section[];
 }
-
-const ROW = 18;
-const LABEL_WIDTH = 330;
-const CHART_WIDTH = 560;
 
 /**
  * Where the request's time went: total time, each kernel event and its listeners, the controller, each template,
@@ -109,7 +106,11 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     };
   }
 
-  override panel(data: PerformanceData): object {
+  /**
+   * The timeline with the gaps between the kernel's steps as named rows; spans under the threshold (`?threshold=`
+   * in ms, DEFAULT_THRESHOLD_MS when absent) are left out of the drawing and counted, as in Symfony's panel.
+   */
+  override panel(data: PerformanceData, { query }: PanelRequest): object {
     const perEvent = new Map<string, { event: string; duration: number; listeners: number }>();
     for (const s of data.sections) {
       if (s.category !== 'event') continue;
@@ -120,6 +121,14 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     }
     const controller = data.sections.find((s) => s.category === 'controller');
     const templates = data.sections.filter((s) => s.category === 'template');
+    const threshold = parseThreshold(query.threshold);
+    const gaps = timelineGaps(data.sections, data.total);
+    const rows: TimelineRow[] = [
+      ...data.sections.map((s) => ({ name: s.name, category: s.category, start: s.start, duration: s.duration, nested: s.category !== 'event' && s.category !== 'controller' })),
+      ...gaps.map((g) => ({ name: g.label, category: 'gap', start: g.start, duration: g.duration, nested: g.label.startsWith('in the controller') })),
+    ].sort((a, b) => a.start - b.start || Number(a.nested) - Number(b.nested));
+    const shown = rows.filter((r) => r.duration >= threshold);
+    const categories = new Set(shown.map((r) => r.category));
     return {
       total: data.total.toFixed(2),
       untilResponse: data.untilResponse === null ? null : data.untilResponse.toFixed(2),
@@ -127,54 +136,35 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
       controller: controller ? { name: controller.name, duration: controller.duration.toFixed(2) } : null,
       templates: templates.map((t) => ({ name: t.name, duration: t.duration.toFixed(2) })),
       templateTime: templates.reduce((sum, t) => sum + t.duration, 0).toFixed(2),
-      timeline: timelineSvg(data),
+      timeline: timelineSvg(shown, data.total),
+      legend: LEGEND.filter((l) => categories.has(l.category)).concat([...categories].filter((c) => !LEGEND.some((l) => l.category === c)).map((c) => ({ category: c, label: c }))),
+      gaps: gaps.map((g) => ({ label: g.label, start: g.start.toFixed(2), duration: g.duration.toFixed(2) })),
+      threshold: String(threshold),
+      defaultThreshold: threshold === DEFAULT_THRESHOLD_MS,
+      hidden: rows.length - shown.length,
+      rowCount: rows.length,
     };
   }
 }
 
+/** Spans shorter than this are left out of the timeline unless `?threshold=0` asks for all. */
+export const DEFAULT_THRESHOLD_MS = 0.1;
+
+/** The colours of the timeline, in the order they are explained. */
+const LEGEND = [
+  { category: 'event', label: 'Kernel event (all its listeners)' },
+  { category: 'listener', label: 'Listener' },
+  { category: 'controller', label: 'Controller' },
+  { category: 'query', label: 'Database query' },
+  { category: 'template', label: 'Template' },
+  { category: 'gap', label: 'Between the steps (named for what ran)' },
+];
+
+function parseThreshold(raw: string | undefined): number {
+  const value = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_THRESHOLD_MS;
+}
+
 function rank(category: SectionCategory): number {
   return ({ event: 0, controller: 1, listener: 2, template: 3 } as Record<string, number>)[category] ?? 4;
-}
-
-/** A waterfall: one row per section, bars scaled to the total; every label escaped. */
-export function timelineSvg(data: PerformanceData): string {
-  const total = Math.max(data.total, ...data.sections.map((s) => s.start + s.duration), 0.001);
-  const scale = CHART_WIDTH / total;
-  const height = (data.sections.length + 1) * ROW + 24;
-  const width = LABEL_WIDTH + CHART_WIDTH + 70;
-  const rows = data.sections.map((s, i) => {
-    const y = (i + 1) * ROW;
-    const x = LABEL_WIDTH + s.start * scale;
-    const w = Math.max(1, s.duration * scale);
-    const indent = s.category === 'event' || s.category === 'controller' ? 0 : 14;
-    const label = escapeHtml(s.name.length > 48 ? `…${s.name.slice(-47)}` : s.name);
-    return `<g class="tl-${s.category}"><title>${escapeHtml(s.name)}: ${s.duration.toFixed(2)} ms at ${s.start.toFixed(2)} ms</title>`
-      + `<text x="${4 + indent}" y="${y + 13}">${label}</text>`
-      + `<rect x="${x.toFixed(1)}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW - 6}" rx="2"/>`
-      + `<text class="tl-ms" x="${(x + w + 4).toFixed(1)}" y="${y + 13}">${s.duration.toFixed(2)} ms</text></g>`;
-  });
-  const ticks: string[] = [];
-  const step = niceStep(total / 5);
-  for (let t = 0; t <= total + 1e-9; t += step) {
-    const x = (LABEL_WIDTH + t * scale).toFixed(1);
-    ticks.push(`<line class="tl-grid" x1="${x}" y1="${ROW}" x2="${x}" y2="${height - 20}"/><text class="tl-tick" x="${x}" y="${height - 6}">${formatTick(t)}</text>`);
-  }
-  const totalX = (LABEL_WIDTH + data.total * scale).toFixed(1);
-  return `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Request timeline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`
-    + `<text class="tl-head" x="4" y="12">Total ${data.total.toFixed(2)} ms</text>`
-    + ticks.join('')
-    + `<line class="tl-total" x1="${totalX}" y1="${ROW}" x2="${totalX}" y2="${height - 20}"/>`
-    + rows.join('')
-    + '</svg>';
-}
-
-function niceStep(raw: number): number {
-  if (raw <= 0) return 1;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const n = raw / power;
-  return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * power;
-}
-
-function formatTick(t: number): string {
-  return t >= 10 || t === 0 ? `${Math.round(t)} ms` : `${t.toFixed(t < 1 ? 2 : 1)} ms`;
 }

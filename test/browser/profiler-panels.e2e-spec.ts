@@ -1,0 +1,117 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
+import { ShopDb } from '../../src/database/shop-db.js';
+import { PasswordHasher } from '../../src/security/password-hasher.js';
+import { UserRepository } from '../../src/shop/accounts/user.repository.js';
+import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import { settle, storedProfiles } from '../support/profiler.js';
+
+const SCREENS = [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+describe('The Logs and Performance panels in Chromium (e2e)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const tokens: Record<'checkout' | 'notFound', string> = { checkout: '', notFound: '' };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await seedCatalogue(server.app.get(ShopDb));
+    await server.app.get(UserRepository).create('panels@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), ['ROLE_USER']);
+    browser = await launchChromium();
+    // A checkout POST and a 404, made as a customer would.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/login`);
+    await page.fill('input[name="email"]', 'panels@example.com');
+    await page.fill('input[name="password"]', 'correct horse battery');
+    await page.click('form[action="/login"] button');
+    await page.waitForURL(/\/account$/);
+    await page.goto(`${server.baseUrl}/products`);
+    await page.locator('.product-card a').first().click();
+    await page.waitForURL(/\/products\//);
+    await page.click('form.add-to-cart button');
+    await page.waitForURL(/\/cart$/);
+    await page.goto(`${server.baseUrl}/checkout`);
+    await page.fill('input[name="name"]', 'Grace Hopper');
+    await page.fill('input[name="street"]', '1 Navy Way');
+    await page.fill('input[name="postcode"]', '10115');
+    await page.fill('input[name="city"]', 'Berlin');
+    await page.selectOption('select[name="country"]', 'DE');
+    await page.click('form[action="/checkout"] button');
+    await page.waitForURL(/\/account\/orders\/SK-[0-9A-Z]{8}$/);
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await context.close();
+    await settle();
+    tokens.checkout = (await storedProfiles(server.app, { method: 'POST', url: '/checkout' })).rows[0].token;
+    tokens.notFound = (await storedProfiles(server.app, { statusCode: '404', url: '/no/such/page' })).rows[0].token;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.app.close();
+  });
+
+  async function open(page: Page, token: string, panel: string): Promise<{ scroll: number; window: number; violations: string[] }> {
+    await page.goto(`${server.baseUrl}/_profiler/${token}?panel=${panel}`);
+    const { scroll, window } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })')) as { scroll: number; window: number };
+    return { scroll, window, violations: await axeViolations(page) };
+  }
+
+  for (const screen of SCREENS) {
+    for (const scheme of SCHEMES) {
+      it(`shows both panels of a checkout POST and a 404 within ${screen.width} px, ${scheme}, without serious axe violations`, async () => {
+        const context: BrowserContext = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, colorScheme: scheme, bypassCSP: true });
+        const page = await context.newPage();
+        try {
+          const seen: string[] = [];
+          for (const [request, token] of Object.entries(tokens)) {
+            for (const panel of ['logs', 'performance']) {
+              const result = await open(page, token, panel);
+              await screenshot(page, `panels-${request}-${panel}-${screen.name}-${scheme}`);
+              expect({ request, panel, fits: result.scroll <= result.window, violations: result.violations })
+                .toEqual({ request, panel, fits: true, violations: [] });
+              if (panel === 'performance') {
+                const svg = (await page.locator('svg.timeline').boundingBox())!;
+                const wrap = (await page.locator('.timeline-wrap').boundingBox())!;
+                expect(svg.width).toBeGreaterThan(wrap.width - 24);
+                expect(await page.locator('ul.tl-legend li').count()).toBeGreaterThan(2);
+                // Labels are drawn at their own size, whatever the width.
+                const size = await page.evaluate("getComputedStyle(document.querySelector('svg.timeline g.tl-event text')).fontSize");
+                expect(size).toBe('11px');
+              } else {
+                expect(await page.locator('details.log-group').count()).toBeGreaterThan(0);
+                expect(await page.locator('details.log-group[open]').count()).toBe(0);
+              }
+              seen.push(`${request}/${panel}`);
+            }
+          }
+          expect(seen).toHaveLength(4);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  it('links each error and warning of the 404 to its row, and shows a folded group when opened', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.baseUrl}/_profiler/${tokens.notFound}?panel=logs`);
+      const first = page.locator('section.log-problems li a').first();
+      expect(await first.isVisible()).toBe(true);
+      const target = (await first.getAttribute('href'))!;
+      await first.click();
+      expect(await page.locator(target).isVisible()).toBe(true);
+      const group = page.locator('details.log-group').first();
+      const rows = group.locator('> table > tbody > tr');
+      expect(await rows.first().isVisible()).toBe(false);
+      await group.locator('> summary').click();
+      expect(await rows.first().isVisible()).toBe(true);
+      await screenshot(page, 'panels-404-logs-group-open', { fullPage: false });
+    } finally {
+      await context.close();
+    }
+  });
+});
