@@ -39,6 +39,11 @@ export class ProfilerViews implements OnModuleInit {
       this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
     }
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    // A file:line that may wrap only after a slash or a dot, never inside a name (callers in narrow columns).
+    this.handlebars.registerHelper('pathBreaks', (path: unknown) => {
+      const parts = String(path ?? '').split(/(?<=[/.])/);
+      return new this.handlebars.SafeString(parts.map((part) => this.handlebars.escapeExpression(part)).join('<wbr>'));
+    });
     registerExceptionFramesHelper(this.handlebars, shared);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
     for (const dir of ['panels', 'toolbar']) {
