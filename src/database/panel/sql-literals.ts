@@ -46,5 +46,5 @@ export function sqlLiteral(value: unknown, dialect: DialectName): string {
  * plain characters in both (PostgreSQL with standard_conforming_strings, its default).
  */
 function quoted(text: string): string {
-  return `'${text.replace(/\u0000/g, '').replace(/'/g, "''")}'`;
+  return `'${text.replaceAll('\u0000', '').replace(/'/g, "''")}'`;
 }
