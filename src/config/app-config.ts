@@ -47,6 +47,8 @@ export interface ProfilerConfig {
   shutdownTimeoutMs: number;
   /** A request slower than this many milliseconds is coloured in the toolbar and the request list. */
   slowRequestMs: number;
+  /** A database query slower than this many milliseconds is marked in the Database panel. */
+  slowQueryMs: number;
 }
 
 export interface DatabaseConfig {
@@ -230,6 +232,7 @@ export class AppConfig implements AppConfigValues {
         bufferLimit: e.PROFILER_BUFFER_LIMIT ?? 10_000,
         shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS ?? 10_000,
         slowRequestMs: e.PROFILER_SLOW_MS ?? 500,
+        slowQueryMs: e.PROFILER_SLOW_QUERY_MS ?? 50,
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,

@@ -44,6 +44,7 @@ export class Environment {
   @IsOptional() @IsInt() @Min(1) PROFILER_BUFFER_LIMIT?: number;
   @IsOptional() @IsInt() @Min(0) @Max(600_000) PROFILER_SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsInt() @Min(1) @Max(600_000) PROFILER_SLOW_MS?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(600_000) PROFILER_SLOW_QUERY_MS?: number;
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) DATABASE_URL?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/) SESSION_COOKIE_NAME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) SESSION_LIFETIME?: string;
@@ -66,7 +67,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
-  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'LOGIN_THROTTLING_MAX_ATTEMPTS', 'PROFILER_SLOW_MS'] as const) {
+  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'LOGIN_THROTTLING_MAX_ATTEMPTS', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS'] as const) {
     if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
@@ -87,5 +88,5 @@ export const ENV_KEYS = [
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
   'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'VIEW_CACHE',
   'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS', 'LOGIN_THROTTLING_MAX_ATTEMPTS',
-  'LOGIN_THROTTLING_INTERVAL', 'PROFILER_SLOW_MS',
+  'LOGIN_THROTTLING_INTERVAL', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS',
 ];

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config.js';
 import { SourceMaps } from '../lifecycle/errors/source-maps.js';
 import { SourceResolver } from '../profiler/error-page/source-resolver.js';
 import { DatabaseCollector, type DatabaseData } from './database.collector.js';
+import { ExplainCsrf } from './explain/explain-csrf.js';
 import type { RecordedQuery } from './query-recorder.js';
 
 const CATEGORIES = 'select "id", "slug" from "categories" order by "position"';
@@ -34,7 +35,7 @@ describe('DatabaseCollector', () => {
     writeFileSync(compiled, out.outputText);
     writeFileSync(`${compiled}.map`, JSON.stringify({ ...JSON.parse(out.sourceMapText!), sources: ['../../src/shop/catalogue.ts'] }));
     const config = AppConfig.fromEnv({ APP_ENV: 'test', DATABASE_URL: 'postgres://shop:secret@db:5432/shop' }, { projectDir: project });
-    collector = new DatabaseCollector(config, new SourceResolver(config, new SourceMaps()));
+    collector = new DatabaseCollector(config, new SourceResolver(config, new SourceMaps()), new ExplainCsrf());
   });
 
   afterAll(() => {
@@ -98,5 +99,29 @@ describe('DatabaseCollector', () => {
     const model = panel(data([query(PRODUCTS, [1], 0.25, caller), query(PRODUCTS, [2], 0.25, caller), query(CATEGORIES, [], 1)]));
     expect(model.queries.map((q: any) => q.caller)).toEqual(['src/shop/catalogue.ts:5', 'src/shop/catalogue.ts:5', null]);
     expect(model.similarGroups[0].callers).toEqual(['src/shop/catalogue.ts:5']);
+  });
+
+  it('marks slow queries, inlines parameters, offers EXPLAIN for a SELECT only and names a transaction\'s caller', () => {
+    const caller = { file: compiled, line: compiledLine(), column: 10 };
+    const record = { token: 'abc123' } as never;
+    const model = collector.panel(
+      data([
+        query('begin', [], 0.1),
+        query(PRODUCTS.replace('?', '$1'), ["it's"], 75, caller),
+        query(STOCK.replace('?', '$1').replace('?', '$2'), [true, null], 1, caller),
+        query('commit', [], 0.1),
+        query('select 1', [], 0.1),
+      ]),
+      { profile: record, query: {} },
+    ) as Record<string, any>;
+    expect([model.slowQueryMs, model.slowCount]).toEqual([50, 1]);
+    expect(model.queries.map((q: any) => [q.slow, q.runnable, q.explainToken === null, q.caller ?? q.callerNote, q.transaction?.begins ?? null])).toEqual([
+      [false, 'begin', true, 'transaction of src/shop/catalogue.ts:5', true],
+      [true, `select "id", "name" from "products" where "category_id" = 'it''s'`, false, 'src/shop/catalogue.ts:5', false],
+      [false, 'update "products" set "stock" = TRUE where "id" = NULL', true, 'src/shop/catalogue.ts:5', false],
+      [false, 'commit', true, 'transaction of src/shop/catalogue.ts:5', false],
+      [false, 'select 1', false, 'not captured: run outside a query builder', null],
+    ]);
+    expect(model.queries[1].html).toContain('<span class="hljs-keyword">select</span>');
   });
 });

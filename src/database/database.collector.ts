@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge, type TimelineBar, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
+import { DataCollector, type PanelBadge, type PanelRequest, type TimelineBar, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { SourceResolver } from '../profiler/error-page/source-resolver.js';
 import type { CallerPosition } from './caller.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DialectName } from './database-url.js';
+import { ExplainCsrf } from './explain/explain-csrf.js';
+import { explainRefusal } from './explain/explain-guard.js';
+import type { QueryPlan } from './explain/query-explainer.js';
+import { highlightedSql } from './panel/sql-highlighter.js';
+import { runnableQuery } from './panel/sql-literals.js';
+import { transactionSpans } from './panel/transactions.js';
 import { queryTimings, recordedQueries, type RecordedQuery } from './query-recorder.js';
 
 export interface DatabaseData {
@@ -44,12 +50,15 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
   override readonly priority = 210;
   override readonly deferrable = true;
   private readonly target: { dialect: DialectName; database: string };
+  private readonly slowQueryMs: number;
 
   constructor(
     config: AppConfig,
     private readonly sources: SourceResolver,
+    private readonly csrf: ExplainCsrf,
   ) {
     super();
+    this.slowQueryMs = config.profiler.slowQueryMs;
     const target = parseDatabaseUrl(config.database.url, config.projectDir);
     this.target = { dialect: target.dialect, database: describeDatabaseTarget(target) };
   }
@@ -95,26 +104,49 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
     };
   }
 
-  override panel(data: DatabaseData): object {
+  /**
+   * The queries laid out and highlighted, each with its runnable form and, for a SELECT, an EXPLAIN form; the
+   * statements of a transaction grouped; `request.result.explain` is a plan the EXPLAIN route asked to show.
+   */
+  override panel(data: DatabaseData, request?: PanelRequest): object {
     const locate = this.callerLocator();
     const similar = new Map<string, QueryGroup>();
     const identical = new Map<string, QueryGroup>();
+    const token = request?.profile.token ?? null;
+    const explained = (request?.result as { explain?: QueryPlan & { number: number } } | undefined)?.explain;
     const rows = data.queries.map((q, i) => {
       const params = JSON.stringify(q.params);
       const caller = locate(q.caller);
       const number = i + 1;
       addTo(similar, q.sql, q, null, params, caller, number);
       addTo(identical, `${q.sql}\u0000${params}`, q, params, params, caller, number);
+      const runnable = runnableQuery(q.sql, q.params, data.dialect);
       return {
         number,
         sql: q.sql,
+        html: highlightedSql(q.sql, data.dialect),
+        runnable: runnable.sql,
+        masked: runnable.masked,
+        explainToken: token !== null && q.error === null && explainRefusal(q.sql) === null ? this.csrf.token(token, number) : null,
+        plan: explained?.number === number ? explained : null,
         params: q.params.length > 0 ? params : null,
         start: q.start.toFixed(2),
         duration: q.duration.toFixed(2),
+        slow: q.duration >= this.slowQueryMs,
         caller,
+        callerNote: caller === null ? 'not captured: run outside a query builder' : null,
+        transaction: null as null | { begins: boolean; ends: boolean; label: string },
         error: q.error,
       };
     });
+    for (const span of transactionSpans(rows.map((r) => r.sql), rows.map((r) => r.caller))) {
+      const label = span.caller === null ? 'an empty transaction' : `transaction of ${span.caller}`;
+      for (let i = span.first; i <= span.last; i++) {
+        const row = rows[i];
+        row.transaction = { begins: i === span.first, ends: i === span.last, label: `${span.last - span.first + 1} statements, ${span.outcome}` };
+        if (row.caller === null) row.callerNote = label;
+      }
+    }
     for (const row of rows) {
       const group = similar.get(row.sql)!;
       Object.assign(row, { similarCount: group.count, repeated: group.count >= REPEATED_QUERY_THRESHOLD });
@@ -133,6 +165,9 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
       statements: similar.size,
       duplicates: identicalGroups.reduce((sum, g) => sum + g.count - 1, 0),
       threshold: REPEATED_QUERY_THRESHOLD,
+      slowQueryMs: this.slowQueryMs,
+      slowCount: rows.filter((r) => r.slow).length,
+      token,
       warnings: similarGroups.filter((g) => g.repeated),
       similarGroups,
       identicalGroups,

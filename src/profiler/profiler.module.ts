@@ -12,6 +12,7 @@ import { ResponseCollector } from './collectors/response.collector.js';
 import { RoutingCollector } from './collectors/routing.collector.js';
 import { TemplatesCollector } from './collectors/templates.collector.js';
 import { ProfilePage } from './controllers/profile-page.js';
+import { ProfilerGate } from './controllers/profiler-gate.js';
 import { SearchPage } from './controllers/search-page.js';
 import { ProfilerController } from './controllers/profiler.controller.js';
 import { DebugErrorListener } from './debug-error.listener.js';
@@ -61,6 +62,7 @@ const COLLECTORS = [
     ProfilerListener,
     ProfilerViews,
     ProfilePage,
+    ProfilerGate,
     SearchPage,
     WebDebugToolbarListener,
     ToolbarAssets,
@@ -69,7 +71,7 @@ const COLLECTORS = [
     ProfilerInterceptor,
     ...COLLECTORS,
   ],
-  exports: [ProfilerInterceptor, ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver],
+  exports: [ProfilerInterceptor, ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver, ProfilerGate, ProfilePage, ProfilerViews],
 })
 export class ProfilerModule {}
 

@@ -31,6 +31,8 @@ export interface TimelineBar {
 export interface PanelRequest {
   profile: ProfileRecord;
   query: Record<string, string | undefined>;
+  /** What an action posted from the panel answered (the Database panel's EXPLAIN), shown in the panel it came from. */
+  result?: unknown;
 }
 
 /**

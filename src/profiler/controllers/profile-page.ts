@@ -16,7 +16,8 @@ export class ProfilePage {
     private readonly views: ProfilerViews,
   ) {}
 
-  async render(profile: ProfileRecord, panelName: string | undefined, query: Record<string, string | undefined>): Promise<RenderedPage> {
+  /** `result`: what an action posted from the panel answered, for the panel to show (PanelRequest.result). */
+  async render(profile: ProfileRecord, panelName: string | undefined, query: Record<string, string | undefined>, result?: unknown): Promise<RenderedPage> {
     const collectors = this.profiler.collectors.filter((c) => this.views.hasPanel(c.name));
     const name = panelName ?? (profile.data.exception !== undefined ? 'exception' : 'request');
     const current = collectors.find((c) => c.name === name);
@@ -52,7 +53,7 @@ export class ProfilePage {
       parent: profile.parent,
       children,
       menu: collectors.map((c) => this.menuItem(c, profile, c === current)),
-      panel: { name: current.name, label: current.label, html: await this.panelHtml(current, profile, query) },
+      panel: { name: current.name, label: current.label, html: await this.panelHtml(current, profile, query, result) },
     });
   }
 
@@ -68,10 +69,10 @@ export class ProfilePage {
     return { name: collector.name, label: collector.label, current, hasData, badge };
   }
 
-  private async panelHtml(collector: DataCollector, profile: ProfileRecord, query: Record<string, string | undefined>): Promise<string> {
+  private async panelHtml(collector: DataCollector, profile: ProfileRecord, query: Record<string, string | undefined>, result: unknown): Promise<string> {
     const data = profile.data[collector.name];
     if (!collector.hasData(data)) return this.views.fragment('panels/empty', { text: collector.emptyText, label: collector.label });
-    const model = await collector.panel(data, { profile, query });
+    const model = await collector.panel(data, { profile, query, result });
     return this.views.fragment(`panels/${collector.name}`, { ...model, levelQuery: query.level, channelQuery: query.channel });
   }
 }

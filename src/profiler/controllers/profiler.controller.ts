@@ -1,17 +1,14 @@
 import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
-import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
-import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
-import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { DebugRoute, RouteName, TrailingSlash } from '../../lifecycle/routing/route-name.decorator.js';
 import { ProfilerService } from '../profiler.service.js';
-import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
+import { ProfilerViews } from '../views/profiler-views.js';
+import { send } from '../views/send-page.js';
 import { SearchQueryDto } from './search-query.dto.js';
 import { ProfilePage } from './profile-page.js';
 import { SearchPage } from './search-page.js';
-import { DebugAccess } from '../../lifecycle/debug-access.js';
+import { ProfilerGate } from './profiler-gate.js';
 import { ToolbarAssets, type ToolbarAsset } from '../toolbar/toolbar-assets.js';
 import { ToolbarRenderer } from '../toolbar/toolbar-renderer.js';
 
@@ -31,7 +28,7 @@ export class ProfilerController {
     private readonly views: ProfilerViews,
     private readonly pages: ProfilePage,
     private readonly searchPage: SearchPage,
-    private readonly access: DebugAccess,
+    private readonly gate: ProfilerGate,
     private readonly assets: ToolbarAssets,
     private readonly toolbars: ToolbarRenderer,
   ) {}
@@ -153,21 +150,7 @@ export class ProfilerController {
     send(res, 200, await this.pages.render(profile, typeof panel === 'string' && panel !== '' ? panel : undefined, query));
   }
 
-  /**
-   * With the profiler off, or for a client not allowed to see debug details (DebugAccess), its routes do not exist:
-   * the router's own 404, word for word.
-   */
   private ensureEnabled(req: Request): void {
-    const request = ((req as any)[KERNEL_CONTEXT] as KernelContext).request;
-    if (this.profiler.enabled && this.access.allows(request)) return;
-    const path = request.pathInfo;
-    throw new NotFoundHttpException(noRouteMessage(request), new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
+    this.gate.ensureEnabled(req);
   }
 }
-
-function send(res: Response, status: number, page: RenderedPage): void {
-  res.status(status);
-  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
-  res.end(page.html);
-}
-

@@ -16,14 +16,16 @@ export interface RenderedPage {
 
 /**
  * The profiler's templates (views/profiler): compiled once at start, in their own Handlebars environment so the
- * application's helpers and partials cannot collide with them. Pages are self-contained (inline CSS, no script,
- * no external asset) and sent with a strict Content-Security-Policy whose style nonce is fresh per page.
+ * application's helpers and partials cannot collide with them. Pages are self-contained (inline CSS and one small
+ * inline script, no external asset) and sent with a strict Content-Security-Policy whose nonce is fresh per page.
  */
 @Injectable()
 export class ProfilerViews implements OnModuleInit {
   private readonly handlebars = hbs.create().handlebars;
   private readonly templates = new Map<string, Template>();
   private css = '';
+  /** The pages' one script (copy buttons), inlined with the page's nonce. */
+  private script = '';
 
   constructor(private readonly config: AppConfig) {}
 
@@ -31,10 +33,17 @@ export class ProfilerViews implements OnModuleInit {
     const root = join(this.config.projectDir, 'views', 'profiler');
     const shared = join(this.config.projectDir, 'views', 'error', 'partials');
     this.css = readFileSync(join(root, 'profiler.css'), 'utf8') + readFileSync(join(shared, 'exception-chain.css'), 'utf8');
+    // Inlined in a <script> element: a "</" in it would end the element early.
+    this.script = readFileSync(join(root, 'assets', 'profiler.js'), 'utf8').replace(/<\//g, '<\\/');
     for (const file of [...hbsFiles(join(root, 'partials')), ...hbsFiles(shared)]) {
       this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
     }
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    // A file:line that may wrap only after a slash or a dot, never inside a name (callers in narrow columns).
+    this.handlebars.registerHelper('pathBreaks', (path: unknown) => {
+      const parts = String(path ?? '').split(/(?<=[/.])/);
+      return new this.handlebars.SafeString(parts.map((part) => this.handlebars.escapeExpression(part)).join('<wbr>'));
+    });
     registerExceptionFramesHelper(this.handlebars, shared);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
     for (const dir of ['panels', 'toolbar']) {
@@ -61,13 +70,13 @@ export class ProfilerViews implements OnModuleInit {
   page(name: string, model: { title: string; [key: string]: unknown }): RenderedPage {
     const nonce = randomBytes(16).toString('hex');
     const body = this.fragment(name, model);
-    const html = this.fragment('layout', { ...model, body, css: this.css, nonce });
+    const html = this.fragment('layout', { ...model, body, css: this.css, script: this.script, nonce });
     return {
       html,
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-store',
-        'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`,
+        'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`,
         'Referrer-Policy': 'same-origin',
         'X-Content-Type-Options': 'nosniff',
       },

@@ -1,0 +1,48 @@
+// Shopkernel profiler pages: every button[data-copy="#id"] copies the text of the element it names. The buttons
+// are hidden in the HTML and shown here, so that a page without JavaScript offers selectable text, not dead buttons.
+(function () {
+  'use strict';
+  var buttons = document.querySelectorAll('button[data-copy]');
+  for (var i = 0; i < buttons.length; i++) setUp(buttons[i]);
+
+  function setUp(button) {
+    var target = document.querySelector(button.getAttribute('data-copy'));
+    if (!target) return;
+    var label = button.textContent;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      copy(target).then(function () {
+        say(button, 'Copied', label);
+      }, function () {
+        say(button, 'Select the text and copy it', label);
+      });
+    });
+  }
+
+  // The Clipboard API needs a secure context (https or localhost); a development host over http falls back to
+  // selecting the text and the older copy command.
+  function copy(element) {
+    var text = element.textContent;
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    return new Promise(function (resolve, reject) {
+      var range = document.createRange();
+      range.selectNodeContents(element);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      var done = false;
+      try {
+        done = document.execCommand('copy');
+      } catch (error) {
+        done = false;
+      }
+      if (done) resolve(); else reject(new Error('copy refused'));
+    });
+  }
+
+  function say(button, message, label) {
+    button.textContent = message;
+    button.setAttribute('aria-live', 'polite');
+    setTimeout(function () { button.textContent = label; }, 2000);
+  }
+})();
