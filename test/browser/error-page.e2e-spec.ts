@@ -111,12 +111,12 @@ describe('Debug error page in Chromium (e2e)', () => {
     // The copy buttons exist for scripts to reveal; without JavaScript they are not shown.
     const buttons = page.locator('#stack-traces button.copy');
     expect(await buttons.count()).toBe(2);
-    expect(await buttons.evaluateAll((els) => els.map((el) => (el as HTMLElement).hidden && (el as HTMLElement).offsetParent === null))).toEqual([true, true]);
+    expect(await buttons.evaluateAll((els) => els.map((el) => el.hidden && el.offsetParent === null))).toEqual([true, true]);
     // A folded vendor frame opens without any script.
     const vendor = page.locator('#trace-box-2 .frame.vendor details').first();
-    expect(await vendor.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    expect(await vendor.evaluate((el) => el.open)).toBe(false);
     await vendor.locator('summary').click();
-    expect(await vendor.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    expect(await vendor.evaluate((el) => el.open)).toBe(true);
   });
 
   it('copies a stack trace with the copy button when JavaScript runs', async () => {

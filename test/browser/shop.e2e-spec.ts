@@ -55,8 +55,7 @@ describe('The shop in a browser (e2e)', () => {
   async function loadedPicture(selector: string): Promise<{ src: string; alt: string; width: number; height: number; naturalWidth: number; naturalHeight: number }> {
     const img = page.locator(selector).first();
     await img.scrollIntoViewIfNeeded();
-    return img.evaluate(async (node) => {
-      const el = node as unknown as BrowserImage;
+    return img.evaluate(async (el: BrowserImage) => {
       if (!el.complete) await new Promise<void>((settled) => ['load', 'error'].forEach((type) => el.addEventListener(type, () => settled())));
       return { src: el.getAttribute('src') ?? '', alt: el.alt, width: el.width, height: el.height, naturalWidth: el.naturalWidth, naturalHeight: el.naturalHeight };
     });
