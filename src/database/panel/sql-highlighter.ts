@@ -1,11 +1,6 @@
-import hljs from 'highlight.js/lib/core';
-import sqlLanguage from 'highlight.js/lib/languages/sql';
 import { format, type SqlLanguage } from 'sql-formatter';
+import { highlighter } from '../../profiler/views/highlighter.js';
 import type { DialectName } from '../database-url.js';
-
-/** highlight.js with the SQL grammar only: its own instance, so another highlighter's languages never mix in. */
-const highlighter = hljs.newInstance();
-highlighter.registerLanguage('sql', sqlLanguage);
 
 const LANGUAGES: Record<DialectName, SqlLanguage> = { sqlite: 'sqlite', postgres: 'postgresql' };
 
