@@ -174,7 +174,7 @@ describe('Error statuses in debug mode (e2e)', () => {
         // Thrown inside a dependency: the first frame is vendor code, folded.
         expect(text(frames[0].querySelector('.loc'))).toMatch(c.vendorFrame!);
         expect(frames[0].classList.contains('vendor')).toBe(true);
-        expect(frames[0].querySelector('details')!.hasAttribute('open')).toBe(false);
+        expect(frames[0].closest('details')!.hasAttribute('open')).toBe(false);
       }
       const uncaught = page.querySelectorAll('#logs tbody tr').filter((r) => text(r.querySelectorAll('td')[2]).startsWith('Uncaught Exception'));
       expect(uncaught).toHaveLength(1);

@@ -227,7 +227,7 @@ describe('Request profiler (e2e)', () => {
         performance: ['Total execution time', '<svg class="timeline"', 'HomeController::home', 'shop/home'],
         memory: ['Heap used', 'Peak resident set size'],
         templates: ['shop/home'],
-        security: ['no (anonymous)', 'public path: no rule applies', 'No access decision was made for this request.'],
+        security: ['Not logged in. Firewall: public path: no rule applies.', 'No access decision was made for this request.'],
         session: ['nothing stored (no session)', 'The session holds no attribute.'],
         cart: ['This request did not look at a cart'],
         config: ['NestJS', '12.5.1', process.version, 'ProfilerModule'],

@@ -18,6 +18,9 @@ const REMOVE_CSP = '_remove_csp_headers';
  * for server errors), renders it into the response through the ErrorRenderer, and strips Content-Security-Policy
  * from the error page's response so that a policy set by the failed controller cannot break the page.
  */
+/** The message of the entry an uncaught exception leaves in the request's log (Symfony's). */
+export const UNCAUGHT_EXCEPTION = 'Uncaught Exception {class}: "{message}" at {file} line {line}';
+
 @Injectable()
 export class ErrorListener {
   constructor(
@@ -34,7 +37,7 @@ export class ErrorListener {
     const error = event.throwable;
     const status = statusOf(error);
     const { file, line } = this.throwLocation(error);
-    this.logger.record(status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}', {
+    this.logger.record(status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR, 'request', UNCAUGHT_EXCEPTION, {
       class: classOf(error),
       message: messageOf(error),
       file,

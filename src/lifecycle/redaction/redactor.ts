@@ -3,7 +3,7 @@ import { remembered } from '../remembered.js';
 /** What a secret is replaced by, everywhere request data is shown, stored or printed. */
 export const MASK = '******';
 
-const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-api-key)$/i;
+const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-key)$/i;
 /** Our own headers that match the secret patterns but name public things (the profile's token). */
 const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
 const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
@@ -106,8 +106,9 @@ export class Redactor {
   }
 }
 
+/** A header named as a credential, or named like a secret field (`X-Test-Password`, `X-Session-Id`). */
 function secretHeader(name: string): boolean {
-  return SECRET_HEADERS.test(name) && !PUBLIC_HEADERS.has(name.toLowerCase());
+  return (SECRET_HEADERS.test(name) || Redactor.isSecretField(name)) && !PUBLIC_HEADERS.has(name.toLowerCase());
 }
 
 /** Verdicts by name kept, up to this many: names are request data, which must not grow the maps without end. */

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
-import type { LogEntry } from '../../lifecycle/logging/log-entry.js';
+import { interpolate, type LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { UNCAUGHT_EXCEPTION } from '../../lifecycle/listeners/error.listener.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { toJsonSafe } from '../collectors/json-safe.js';
 import type { FlattenedException } from './flattened-exception.js';
@@ -58,10 +59,15 @@ export function errorMarkdown(exceptions: readonly FlattenedException[], request
       lines.push(`  - at \`${frame.function}\` (${frame.file}:${frame.line})`);
     }
   }
-  const errors = logs.filter((entry) => entry.level >= LogLevel.ERROR).slice(-ERROR_LOGS);
+  // The uncaught exception's own entry repeats the chain above.
+  const errors = logs.filter((entry) => entry.level >= LogLevel.ERROR && entry.template !== UNCAUGHT_EXCEPTION).slice(-ERROR_LOGS);
   if (errors.length > 0) {
     lines.push('', '### Error logs', '');
-    for (const entry of errors) lines.push(`- ${entry.levelName} ${entry.channel}: ${Redactor.text(entry.message)}`);
+    // Masked as the page's log table masks it: the context's secret fields before they fill the placeholders.
+    for (const entry of errors) {
+      const context = toJsonSafe(entry.context, { maxDepth: 3 }) as Record<string, unknown>;
+      lines.push(`- ${entry.levelName} ${entry.channel}: ${interpolate(Redactor.text(entry.template), context)}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
