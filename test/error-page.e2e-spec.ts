@@ -162,6 +162,28 @@ describe('Debug error page (e2e)', () => {
     expect(parse(res.text).querySelectorAll('script').map((script) => script.getAttribute('src')?.replace(/\?v=[0-9a-f]{12}$/, '') ?? 'inline')).toEqual(['inline', '/_profiler/toolbar.js']);
   });
 
+  it('keeps the no-route 404 of the default application under 20 KiB, a browser\'s request headers and the toolbar loader included', async () => {
+    const shop = await createTestApp();
+    try {
+      const res = await request(shop.getHttpServer())
+        .get('/no/such/page')
+        .set('Host', HOST)
+        .set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8')
+        .set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36')
+        .set('Accept-Language', 'en-US,en;q=0.9')
+        .set('Accept-Encoding', 'gzip, deflate, br, zstd')
+        .set('Sec-Fetch-Site', 'none')
+        .set('Sec-Fetch-Mode', 'navigate')
+        .set('Sec-Fetch-Dest', 'document')
+        .set('Upgrade-Insecure-Requests', '1')
+        .expect(404);
+      expect(res.text).toContain('class="sk-toolbar');
+      expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(20 * 1024);
+    } finally {
+      await shop.close();
+    }
+  });
+
   it('needs no external asset', async () => {
     const res = await get('/nope').expect(404);
     expect(res.text).not.toMatch(/(src|href)="(https?:)?\/\//);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { KernelFixturesModule } from '../fixtures/kernel-fixtures.module.js';
-import { launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 
 // Page functions run in Chromium, but the project is type-checked without the DOM library (src/ is Node code):
 // the few browser globals they use are declared here, for this file only.
@@ -72,17 +72,17 @@ describe('Debug error page in Chromium (e2e)', () => {
       `No routes found for "${MISSING}/".`,
     ]);
 
-    // The application's frames are open (their excerpt shows), vendor frames are folded <details>.
-    const frames = await page.locator('#trace-box-2 .frame').evaluateAll((els) =>
-      els.map((el) => ({ app: el.classList.contains('app'), vendor: el.classList.contains('vendor'), open: el.querySelector('details')!.open })),
-    );
-    expect(frames.filter((f) => f.app).length).toBeGreaterThan(0);
-    expect(frames.filter((f) => f.vendor).length).toBeGreaterThan(0);
-    expect(frames.every((f) => f.app !== f.vendor && f.open === f.app)).toBe(true);
-    await expect(page.locator('#trace-box-2 .frame.app').first().locator('ol.excerpt').isVisible()).resolves.toBe(true);
-    expect(await page.locator('#trace-box-2 .frame.app .fn').first().innerText()).toBe('RouterListener.onKernelRequest');
+    // Every frame of a no-route 404 is the kernel's: one line each, folded under their count, the first marked as
+    // the one whose excerpt is shown above; the inner exception is folded too.
+    const group = page.locator('#trace-box-2 .frame-group > details');
+    expect(await group.evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(false);
+    await expect(page.locator('#trace-box-2 .frame').first().isVisible()).resolves.toBe(false);
+    await group.locator('summary').click();
+    expect(await page.locator('#trace-box-2 .frame .fn').first().innerText()).toBe('RouterListener.onKernelRequest');
+    expect(await page.locator('#trace-box-2 .frame').first().innerText()).toMatch(/\(excerpt above\)$/);
+    expect(await page.locator('details#trace-box-1').evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(false);
 
-    const current = page.locator('#trace-box-2 > ol.excerpt li.current');
+    const current = page.locator('#trace-box-2 > .code-box ol.excerpt li.current');
     await expect(current.isVisible()).resolves.toBe(true);
     expect(await current.innerText()).toContain('throw new NotFoundHttpException(noRouteMessage(request), error);');
     expect(await current.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 244, 194)');
@@ -102,7 +102,7 @@ describe('Debug error page in Chromium (e2e)', () => {
     const page = await open({ javaScriptEnabled: false });
     const response = await page.goto(`${server.baseUrl}${MISSING}`);
     expect(response?.status()).toBe(404);
-    for (const selector of ['#exceptions h2', '#logs h2', '#stack-traces h2', '#trace-box-2 > ol.excerpt li.current']) {
+    for (const selector of ['#exceptions h2', '#logs h2', '#stack-traces h2', '#trace-box-2 > .code-box ol.excerpt li.current']) {
       await expect(page.locator(selector).isVisible()).resolves.toBe(true);
     }
     expect((await page.locator('#stack-traces pre.stack').first().innerText()).split('\n')[0]).toBe(
@@ -112,8 +112,8 @@ describe('Debug error page in Chromium (e2e)', () => {
     const buttons = page.locator('#stack-traces button.copy');
     expect(await buttons.count()).toBe(2);
     expect(await buttons.evaluateAll((els) => els.map((el) => el.hidden && el.offsetParent === null))).toEqual([true, true]);
-    // A folded vendor frame opens without any script.
-    const vendor = page.locator('#trace-box-2 .frame.vendor details').first();
+    // The folded framework frames open without any script.
+    const vendor = page.locator('#trace-box-2 .frame-group > details').first();
     expect(await vendor.evaluate((el) => el.open)).toBe(false);
     await vendor.locator('summary').click();
     expect(await vendor.evaluate((el) => el.open)).toBe(true);
@@ -123,6 +123,8 @@ describe('Debug error page in Chromium (e2e)', () => {
     const page = await open();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     await page.goto(`${server.baseUrl}${MISSING}`);
+    // The second trace is folded: opened first.
+    await page.locator('#stack-traces details').nth(1).locator('summary').click();
     const button = page.locator('#stack-traces button.copy').nth(1);
     await expect(button.isVisible()).resolves.toBe(true);
     expect(await button.innerText()).toBe('Copy');
@@ -140,8 +142,8 @@ describe('Debug error page in Chromium (e2e)', () => {
     await dark.goto(`${server.baseUrl}${MISSING}`);
     expect(await backgroundOf(light, 'body')).toBe('rgb(246, 248, 250)');
     expect(await backgroundOf(dark, 'body')).toBe('rgb(13, 17, 23)');
-    expect(await backgroundOf(light, '#trace-box-2 > ol.excerpt li.current')).toBe('rgb(255, 244, 194)');
-    expect(await backgroundOf(dark, '#trace-box-2 > ol.excerpt li.current')).toBe('rgb(61, 52, 21)');
+    expect(await backgroundOf(light, '#trace-box-2 > .code-box ol.excerpt li.current')).toBe('rgb(255, 244, 194)');
+    expect(await backgroundOf(dark, '#trace-box-2 > .code-box ol.excerpt li.current')).toBe('rgb(61, 52, 21)');
     expect(await dark.locator('body').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(230, 237, 243)');
   });
 
@@ -169,5 +171,39 @@ describe('Debug error page in Chromium (e2e)', () => {
       expect(size.height).toBe(await page.evaluate(() => document.documentElement.scrollHeight));
       expect(size.height).toBeGreaterThan(VIEWPORT.height);
     }
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      it(`fits the no-route 404 in two screens at 1440 px (its size: test/error-page.e2e-spec.ts), no wider than ${viewport.width} px, axe-clean (${scheme})`, async () => {
+        const context = await browser.newContext({ viewport, colorScheme: scheme });
+        contexts.push(context);
+        const page = await context.newPage();
+        await page.goto(`${server.baseUrl}${MISSING}`);
+        const measured = (await page.evaluate('({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })')) as { width: number; height: number };
+        expect(measured.width).toBeLessThanOrEqual(viewport.width);
+        if (viewport.width === 1440) expect(measured.height).toBeLessThanOrEqual(2000);
+        await screenshot(page, `error-404-${viewport.width}-${scheme}`);
+        expect(await axeViolations(page)).toEqual([]);
+      });
+    }
+  }
+
+  it('copies the failure as Markdown, secrets masked, for an issue or a coding assistant', async () => {
+    const page = await open();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await page.goto(`${server.baseUrl}${MISSING}?token=s3cr3t`);
+    await page.click('header button.copy-md');
+    await page.waitForFunction("document.querySelector('header button.copy-md').textContent === 'Copied'");
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(copied.split('\n').slice(0, 3)).toEqual([
+      `## NotFoundHttpException: No route found for "GET ${server.baseUrl}${MISSING}?token=******"`,
+      '',
+      `\`GET ${server.baseUrl}${MISSING}?token=******\` answered **404 Not Found** (route: none, controller: none, profile ${await page.locator('header a.profile').innerText().then((t) => t.replace('Profile ', ''))}).`,
+    ]);
+    expect(copied).toContain('- [2/2] `NotFoundHttpException`');
+    expect(copied).toContain('  - at `RouterListener.onKernelRequest` (src/lifecycle/listeners/router.listener.ts:');
+    expect(copied).toContain('- [1/2] `ResourceNotFoundException`');
+    expect(copied).not.toContain('s3cr3t');
   });
 });

@@ -47,12 +47,12 @@ export function requestSummary(request: KernelRequest): RequestSummary {
  */
 export function errorMarkdown(exceptions: readonly FlattenedException[], request: RequestSummary, status: number, logs: readonly LogEntry[], profileToken: string | null): string {
   const outer = exceptions[0];
-  const lines = [`## ${outer ? `${outer.class}: ${outer.message}` : `${status} ${STATUS_CODES[status] ?? 'Error'}`}`, ''];
+  const lines = [`## ${outer ? `${outer.class}: ${Redactor.text(outer.message)}` : `${status} ${STATUS_CODES[status] ?? 'Error'}`}`, ''];
   lines.push(`\`${request.method} ${request.url}\` answered **${status} ${STATUS_CODES[status] ?? ''}**`.trimEnd()
     + ` (route: ${request.route ?? 'none'}, controller: ${request.controller ?? 'none'}${profileToken ? `, profile ${profileToken}` : ''}).`);
   lines.push('', '### Exceptions', '');
   for (const exception of exceptions) {
-    lines.push(`- [${exception.position}/${exception.count}] \`${exception.class}\`: ${exception.message}`);
+    lines.push(`- [${exception.position}/${exception.count}] \`${exception.class}\`: ${Redactor.text(exception.message)}`);
     const own = exception.frames.slice(0, exception.frames.length - (exception.sharedFrames ?? 0));
     const application = own.filter((f) => !isFrameworkFrame(f));
     for (const frame of (application.length > 0 ? application : own).slice(0, FRAMES_PER_EXCEPTION)) {
