@@ -256,4 +256,25 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
       });
     }
   }
+
+  it('lays a profile out at 390 px: the panels\' menu one row of tabs above the panel, never over it', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const shown = await phone.newPage();
+    try {
+      const res = await shown.goto(`${server.baseUrl}/products`);
+      await shown.goto(`${server.baseUrl}/_profiler/${await res!.headerValue('x-debug-token')}?panel=database`);
+      const layout = (await shown.evaluate(`(() => {
+        const menu = document.querySelector('nav.menu').getBoundingClientRect();
+        const panel = document.querySelector('section.panel').getBoundingClientRect();
+        return { position: getComputedStyle(document.querySelector('nav.menu')).position, menuHeight: menu.height, menuBottom: menu.bottom, panelTop: panel.top, width: document.documentElement.scrollWidth };
+      })()`)) as { position: string; menuHeight: number; menuBottom: number; panelTop: number; width: number };
+      expect(layout.position).toBe('static');
+      expect(layout.menuHeight).toBeLessThan(60);
+      expect(layout.panelTop).toBeGreaterThanOrEqual(layout.menuBottom);
+      expect(layout.width).toBeLessThanOrEqual(390);
+      await screenshot(shown, 'profile-database-390');
+    } finally {
+      await phone.close();
+    }
+  });
 });
