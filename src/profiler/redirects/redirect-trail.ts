@@ -33,7 +33,9 @@ export class RedirectTrail {
     const request = context.request;
     const profile = Profile.of(context);
     if (!profile || !this.access.allows(request)) return;
-    const received = decodeRedirectCookie(requestCookie(request, REDIRECT_COOKIE));
+    // Parsed only when the header names it: nearly every request has none.
+    const header = request.raw.headers.cookie;
+    const received = header?.includes(REDIRECT_COOKIE) ? decodeRedirectCookie(requestCookie(request, REDIRECT_COOKIE)) : null;
     let clear = false;
     if (received && received.target === requestTarget(request)) {
       const { target: _target, ...origin } = received;
