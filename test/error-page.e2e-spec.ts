@@ -52,9 +52,9 @@ describe('Debug error page (e2e)', () => {
     expect(file).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+$/);
     const line = Number(file.split(':')[1]);
     const current = box.querySelector('.excerpt li.current')!;
-    expect(Number(current.getAttribute('data-line'))).toBe(line);
+    expect(Number(text(current.querySelector('.num')))).toBe(line);
     expect(text(current)).toContain('throw new NotFoundHttpException(noRouteMessage(request), error);');
-    const numbers = box.querySelectorAll('.excerpt')[0].querySelectorAll('li').map((li) => Number(li.getAttribute('data-line')));
+    const numbers = box.querySelectorAll('.excerpt')[0].querySelectorAll('li').map((li) => Number(text(li.querySelector('.num'))));
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0] + i));
     const frames = box.querySelectorAll('.frame');
     expect(text(frames[0].querySelector('.fn'))).toBe('RouterListener.onKernelRequest');
@@ -66,7 +66,7 @@ describe('Debug error page (e2e)', () => {
     expect(group.hasAttribute('open')).toBe(false);
     expect(text(group.querySelector('summary'))).toBe(`${frames.length} framework frames`);
     // Highlighted on the server: keywords and names in spans, the text intact.
-    expect(current.querySelectorAll('span.hl-k').map(text)).toEqual(expect.arrayContaining(['throw', 'new']));
+    expect(current.querySelectorAll('i.k').map(text)).toEqual(expect.arrayContaining(['throw', 'new']));
     // The inner exception is folded; the frames it shares with the outer one are counted, not listed again.
     const inner = parse(res.text).querySelector('details#trace-box-1')!;
     expect(inner.hasAttribute('open')).toBe(false);
@@ -137,7 +137,7 @@ describe('Debug error page (e2e)', () => {
     expect(page.querySelectorAll('#exceptions .class').map((c) => text(c))).toEqual(['BadRequestHttpException', 'SyntaxError']);
     expect(page.querySelectorAll('#exceptions .frame .loc').map((l) => text(l)).filter((l) => l.includes('file://e/'))).toEqual([]);
     const logs = page.querySelectorAll('#logs tbody tr').map((tr) => text(tr.querySelectorAll('td')[2]));
-    expect(logs.filter((m) => m.startsWith('Uncaught Exception BadRequestHttpException'))).toEqual([expect.stringMatching(/ at src\/lifecycle\/http-kernel\.ts line \d+\{/)]);
+    expect(logs.filter((m) => m.startsWith('Uncaught Exception BadRequestHttpException'))).toEqual([expect.stringMatching(/ at src\/lifecycle\/http-kernel\.ts line \d+Context\{/)]);
     expect(logs.filter((m) => m.startsWith('Exception thrown while handling an exception'))).toEqual([]);
   });
 

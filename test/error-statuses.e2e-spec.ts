@@ -165,7 +165,7 @@ describe('Error statuses in debug mode (e2e)', () => {
         const line = await lineOf(c.thrownAt.file, c.thrownAt.code);
         expect(text(box.querySelector('.excerpt-file'))).toBe(`${c.thrownAt.file}:${line}`);
         const current = box.querySelector('.excerpt li.current')!;
-        expect(Number(current.getAttribute('data-line'))).toBe(line);
+        expect(Number(text(current.querySelector('.num')))).toBe(line);
         expect(text(current)).toBe(`${line} ${c.thrownAt.code}`);
         expect(text(frames[0].querySelector('.fn'))).toBe(c.thrownAt.function);
         expect(text(frames[0].querySelector('.loc'))).toMatch(new RegExp(`^${c.thrownAt.file.replace(/\./g, '\\.')}:${line}:\\d+$`));
@@ -279,7 +279,7 @@ describe('503 in maintenance mode (e2e)', () => {
       ]);
       const line = await lineOf('src/lifecycle/listeners/maintenance.listener.ts', THROW);
       expect(text(page.querySelector('#trace-box-1 .excerpt-file'))).toBe(`src/lifecycle/listeners/maintenance.listener.ts:${line}`);
-      expect(Number(page.querySelector('#trace-box-1 .excerpt li.current')!.getAttribute('data-line'))).toBe(line);
+      expect(Number(text(page.querySelector('#trace-box-1 .excerpt li.current .num')))).toBe(line);
       expect(text(page.querySelector('#trace-box-1 .frame .fn'))).toBe('MaintenanceListener.onKernelRequest');
       const last = page.querySelectorAll('#logs tbody tr').map((r) => text(r.querySelectorAll('td')[2]));
       expect(last.filter((m) => m.startsWith(`Uncaught Exception ServiceUnavailableHttpException: "${MAINTENANCE_MESSAGE}" at `))).toHaveLength(1);

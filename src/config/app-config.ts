@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { editorTemplate, parsePathMap, type PathMapping } from './editor-settings.js';
 import { fileURLToPath } from 'node:url';
 import { validateEnvironment } from './environment.js';
 
@@ -49,6 +50,11 @@ export interface ProfilerConfig {
   slowRequestMs: number;
   /** A database query slower than this many milliseconds is marked in the Database panel. */
   slowQueryMs: number;
+  /**
+   * Where file:line links lead: PROFILER_EDITOR's URL template (null: the profiler's own source view) and
+   * PROFILER_EDITOR_PATH_MAP's prefixes, for an editor that sees the files under another path.
+   */
+  editor: { template: string | null; pathMap: PathMapping[] };
 }
 
 export interface DatabaseConfig {
@@ -233,6 +239,7 @@ export class AppConfig implements AppConfigValues {
         shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS ?? 10_000,
         slowRequestMs: e.PROFILER_SLOW_MS ?? 500,
         slowQueryMs: e.PROFILER_SLOW_QUERY_MS ?? 50,
+        editor: { template: editorTemplate(e.PROFILER_EDITOR), pathMap: parsePathMap(e.PROFILER_EDITOR_PATH_MAP) },
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,

@@ -45,6 +45,8 @@ export class Environment {
   @IsOptional() @IsInt() @Min(0) @Max(600_000) PROFILER_SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsInt() @Min(1) @Max(600_000) PROFILER_SLOW_MS?: number;
   @IsOptional() @IsInt() @Min(1) @Max(600_000) PROFILER_SLOW_QUERY_MS?: number;
+  @IsOptional() @IsString() PROFILER_EDITOR?: string;
+  @IsOptional() @IsString() PROFILER_EDITOR_PATH_MAP?: string;
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) DATABASE_URL?: string;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/) SESSION_COOKIE_NAME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) SESSION_LIFETIME?: string;
@@ -88,5 +90,5 @@ export const ENV_KEYS = [
   'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
   'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'VIEW_CACHE',
   'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS', 'LOGIN_THROTTLING_MAX_ATTEMPTS',
-  'LOGIN_THROTTLING_INTERVAL', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS',
+  'LOGIN_THROTTLING_INTERVAL', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS', 'PROFILER_EDITOR', 'PROFILER_EDITOR_PATH_MAP',
 ];

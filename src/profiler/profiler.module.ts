@@ -29,6 +29,9 @@ import { ToolbarAssets } from './toolbar/toolbar-assets.js';
 import { ToolbarRenderer } from './toolbar/toolbar-renderer.js';
 import { RedirectTrail } from './redirects/redirect-trail.js';
 import { ProfilerViews } from './views/profiler-views.js';
+import { EditorLinks } from './editor/editor-links.js';
+import { SourceIndex } from './editor/source-index.js';
+import { SourceFilePage } from './controllers/source-file-page.js';
 
 /** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
 const COLLECTORS = [
@@ -50,6 +53,9 @@ const COLLECTORS = [
   controllers: [ProfilerController],
   providers: [
     SourceResolver,
+    EditorLinks,
+    SourceIndex,
+    SourceFilePage,
     ExceptionFlattener,
     DebugErrorRenderer,
     DebugErrorListener,

@@ -8,6 +8,7 @@ import { send } from '../views/send-page.js';
 import { SearchQueryDto } from './search-query.dto.js';
 import { ProfilePage } from './profile-page.js';
 import { SearchPage } from './search-page.js';
+import { SourceFilePage } from './source-file-page.js';
 import { ProfilerGate } from './profiler-gate.js';
 import { ToolbarAssets, type ToolbarAsset } from '../toolbar/toolbar-assets.js';
 import { ToolbarRenderer } from '../toolbar/toolbar-renderer.js';
@@ -31,6 +32,7 @@ export class ProfilerController {
     private readonly gate: ProfilerGate,
     private readonly assets: ToolbarAssets,
     private readonly toolbars: ToolbarRenderer,
+    private readonly sourceFiles: SourceFilePage,
   ) {}
 
   @Get()
@@ -110,6 +112,15 @@ export class ProfilerController {
     }
     res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
     res.end(this.toolbars.render(profile));
+  }
+
+  /** A project file at a line: where file:line links lead without PROFILER_EDITOR. */
+  @Get('open')
+  @RouteName('_profiler_open')
+  @DebugRoute()
+  open(@Req() req: Request, @Query('file') file: unknown, @Query('line') line: unknown, @Res() res: Response): void {
+    this.ensureEnabled(req);
+    send(res, 200, this.sourceFiles.render(file, line));
   }
 
   @Get(':token.json')

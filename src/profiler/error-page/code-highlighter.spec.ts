@@ -8,10 +8,10 @@ describe('highlightExcerpt', () => {
       { number: 11, text: 'still it */ throw new Error(x);', current: false },
     ]);
     expect(lines.map((l) => [l.number, l.current])).toEqual([[9, false], [10, true], [11, false]]);
-    expect(lines[0].html).toBe('<span class="hl-k">const</span> x = <span class="hl-s">&#x27;&lt;b&gt;&#x27;</span>;');
+    expect(lines[0].html).toBe('<i class="k">const</i> x = <i class="s">&#x27;&lt;b&gt;&#x27;</i>;');
     // The comment spans two lines: each line has its own balanced span.
-    expect(lines[1].html).toBe('<span class="hl-c">/* a comment</span>');
-    expect(lines[2].html).toBe('<span class="hl-c">still it */</span> <span class="hl-k">throw</span> <span class="hl-k">new</span> <span class="hl-t">Error</span>(x);');
+    expect(lines[1].html).toBe('<i class="c">/* a comment</i>');
+    expect(lines[2].html).toBe('<i class="c">still it */</i> <i class="k">throw</i> <i class="k">new</i> <i class="t">Error</i>(x);');
   });
 
   it('escapes a file it has no grammar for, without spans', () => {
@@ -25,19 +25,19 @@ describe('highlightExcerpt', () => {
 });
 
 describe('splitLines', () => {
-  it('closes the spans open at a line end and opens them again on the next line', () => {
-    expect(splitLines('<span class="a">x\n<span class="b">y\nz</span></span>w')).toEqual([
-      '<span class="a">x</span>',
-      '<span class="a"><span class="b">y</span></span>',
-      '<span class="a"><span class="b">z</span></span>w',
+  it('closes the elements open at a line end and opens them again on the next line', () => {
+    expect(splitLines('<i class="a">x\n<i class="b">y\nz</i></i>w')).toEqual([
+      '<i class="a">x</i>',
+      '<i class="a"><i class="b">y</i></i>',
+      '<i class="a"><i class="b">z</i></i>w',
     ]);
   });
 });
 
 describe('shortClasses', () => {
-  it('shortens the classes the page colours and drops the spans of the others, nesting kept', () => {
+  it('shortens the classes the page colours and drops the spans of the others (short elements), nesting kept', () => {
     expect(shortClasses('<span class="hljs-string">`a <span class="hljs-subst">${b}</span> <span class="hljs-operator">+</span>`</span>')).toBe(
-      '<span class="hl-s">`a <span class="hl-u">${b}</span> +`</span>',
+      '<i class="s">`a <i class="u">${b}</i> +`</i>',
     );
   });
 });

@@ -32,9 +32,9 @@ export function highlightExcerpt(file: string, lines: readonly ExcerptLine[]): H
 }
 
 /**
- * highlight.js's classes (`hljs-title function_`, a class attribute of some thirty bytes for each token) as the
- * short ones the error page's stylesheet colours (`hl-f`): an error page must stay small. A token of a kind the
- * stylesheet does not colour loses its span.
+ * highlight.js's spans (`<span class="hljs-title function_">`, some forty bytes for each token) as the short
+ * elements the error page's stylesheet colours (`<i class="f">`, within `.excerpt`): an error page must stay small.
+ * A token of a kind the stylesheet does not colour loses its span.
  */
 const SHORT: Record<string, string> = {
   'hljs-keyword': 'k',
@@ -59,26 +59,26 @@ const SHORT: Record<string, string> = {
 export function shortClasses(html: string): string {
   const open: boolean[] = [];
   return html.replace(/<span class="([^"]*)">|<\/span>/g, (tag, name: string | undefined) => {
-    if (name === undefined) return open.pop() ? '</span>' : '';
+    if (name === undefined) return open.pop() ? '</i>' : '';
     const short = SHORT[name];
     open.push(short !== undefined);
-    return short === undefined ? '' : `<span class="hl-${short}">`;
+    return short === undefined ? '' : `<i class="${short}">`;
   });
 }
 
-/** highlight.js's HTML cut at its newlines, each line's spans balanced. */
+/** The short elements' HTML cut at its newlines, each line's elements balanced. */
 export function splitLines(html: string): string[] {
   const lines: string[] = [];
   const open: string[] = [];
   let line = '';
-  for (const token of html.split(/(<span[^>]*>|<\/span>|\n)/)) {
+  for (const token of html.split(/(<i[^>]*>|<\/i>|\n)/)) {
     if (token === '\n') {
-      lines.push(line + '</span>'.repeat(open.length));
+      lines.push(line + '</i>'.repeat(open.length));
       line = open.join('');
-    } else if (token.startsWith('<span')) {
+    } else if (token.startsWith('<i')) {
       open.push(token);
       line += token;
-    } else if (token === '</span>') {
+    } else if (token === '</i>') {
       open.pop();
       line += token;
     } else line += token;

@@ -20,6 +20,9 @@ import { errorMarkdown, preText, requestSummary } from './error-summary.js';
 import { compactCss } from './compact-css.js';
 import type { FlattenedException } from './flattened-exception.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
+import { EditorLinks } from '../editor/editor-links.js';
+import { registerEditorHelpers } from '../editor/editor-helpers.js';
+import { SourceIndex } from '../editor/source-index.js';
 
 const MAX_LOG_ENTRIES = 1000;
 
@@ -40,6 +43,8 @@ export class DebugErrorRenderer implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly flattener: ExceptionFlattener,
     private readonly logger: KernelLogger,
+    private readonly links: EditorLinks,
+    private readonly sources: SourceIndex,
   ) {}
 
   onModuleInit(): void {
@@ -47,8 +52,9 @@ export class DebugErrorRenderer implements OnModuleInit {
     // Its own Handlebars environment: the exception chain partial is shared with the profiler's Exception panel.
     const handlebars = hbs.create().handlebars;
     handlebars.registerPartial('exception-chain', readFileSync(join(dir, 'partials', 'exception-chain.hbs'), 'utf8'));
-    registerExceptionFramesHelper(handlebars, join(dir, 'partials'));
-    this.logTable = new LogTable(handlebars, join(dir, 'partials'));
+    registerEditorHelpers(handlebars, this.links, this.sources);
+    registerExceptionFramesHelper(handlebars, join(dir, 'partials'), this.links);
+    this.logTable = new LogTable(handlebars, join(dir, 'partials'), this.links);
     this.css = compactCss(['debug-page.css', 'exception-chain.css'].map((file) => readFileSync(join(dir, 'partials', file), 'utf8')).join('\n'));
     this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }

@@ -5,6 +5,7 @@ import { oneByteHtml } from './one-byte.js';
 import { highlightExcerpt, type HighlightedLine } from './code-highlighter.js';
 import type { FlattenedException, FlattenedFrame } from './flattened-exception.js';
 import type { ExcerptLine } from './source-resolver.js';
+import type { EditorLinks } from '../editor/editor-links.js';
 
 type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 
@@ -17,7 +18,7 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
  * rendered once and kept with them (weakly); other frames (a stored profile's, in the Exception panel) are
  * rendered each time. The excerpt is chosen from the frames, so the frames decide the whole fragment.
  */
-export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDir: string): void {
+export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDir: string, links: EditorLinks): void {
   const template = handlebars.compile(readFileSync(join(partialsDir, 'exception-frames.hbs'), 'utf8'));
   // Per frozen frames, per number of frames shared with the exception before (the fragment lists the others).
   const rendered = new WeakMap<object, Map<number, unknown>>();
@@ -30,7 +31,7 @@ export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDi
     // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
     // that every page embedding it would walk again (about 20 µs a debug 404), and the excerpts' lines are two-byte
     // strings (see oneByteHtml).
-    const view = framesView(exception as FlattenedException);
+    const view = framesView(exception as FlattenedException, links);
     const text = cacheable ? oneByteHtml(template(view)) : template(view);
     const html = new handlebars.SafeString(text);
     if (cacheable) {
@@ -47,6 +48,8 @@ interface FrameView {
   file: string;
   line: number;
   column: number;
+  /** Where its file:line leads (EditorLinks), escaped for the attribute; null when nowhere. */
+  href: string | null;
   /** Its excerpt, for an application frame other than the one shown above the frames. */
   excerpt: HighlightedLine[] | null;
   /** The frame whose excerpt is shown above the frames. */
@@ -58,7 +61,7 @@ export function isFrameworkFrame(frame: Pick<FlattenedFrame, 'file' | 'vendor'>)
   return frame.vendor || /^(src\/(lifecycle|profiler)\/|node:)/.test(frame.file);
 }
 
-function framesView(exception: FlattenedException): object {
+function framesView(exception: FlattenedException, links: EditorLinks): object {
   const top = exception.excerpt;
   let shownTaken = false;
   const groups: { framework: boolean; count: number; frames: FrameView[] }[] = [];
@@ -73,6 +76,7 @@ function framesView(exception: FlattenedException): object {
       file: frame.file,
       line: frame.line,
       column: frame.column,
+      href: links.hrefAttribute(frame.file, frame.line, frame.column),
       excerpt: !framework && !shown && frame.excerpt ? highlightExcerpt(frame.file, around(frame.excerpt, FOLDED_RADIUS)) : null,
       shown,
     };
@@ -85,7 +89,7 @@ function framesView(exception: FlattenedException): object {
   // An exception the page folds (the inner ones of a chain) shows a shorter excerpt, as its folded frames do.
   const lines = top ? (shared > 0 ? around(top.lines, FOLDED_RADIUS) : top.lines) : [];
   return {
-    excerpt: top ? { file: top.file, line: top.line, lines: highlightExcerpt(top.file, lines) } : null,
+    excerpt: top ? { file: top.file, line: top.line, href: links.hrefAttribute(top.file, top.line), lines: highlightExcerpt(top.file, lines) } : null,
     groups: groups.map((g) => ({ ...g, plural: g.count !== 1 })),
     shared,
     sharedPlural: shared !== 1,

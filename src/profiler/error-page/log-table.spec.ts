@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import { LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
+import { AppConfig } from '../../config/app-config.js';
+import { EditorLinks } from '../editor/editor-links.js';
 import { LogTable } from './log-table.js';
 
 const PARTIALS = join(process.cwd(), 'views', 'error', 'partials');
 const AT = Date.UTC(2026, 10, 24, 9, 30, 15, 250);
 
 function table(): LogTable {
-  return new LogTable(hbs.create().handlebars, PARTIALS);
+  return new LogTable(hbs.create().handlebars, PARTIALS, new EditorLinks(AppConfig.fromEnv({ APP_ENV: 'test' })));
 }
 
 function notified(context: Readonly<Record<string, unknown>>, timestamp = AT): LogEntry {
@@ -29,11 +31,11 @@ describe('LogTable', () => {
     );
     expect(html.match(/<tr /g)).toHaveLength(2);
     expect(html).toContain('<tr class="level-row-error"><td><span class="level level-error">ERROR</span><br><time>09:30:15</time></td><td>request</td>');
-    expect(html).toContain('Uncaught &lt;b&gt;&lt;script&gt;x&lt;/script&gt;&lt;/b&gt; for /login?token&#x3D;******');
+    expect(html).toContain('Uncaught &lt;b&gt;&lt;script&gt;x&lt;/script&gt;&lt;/b&gt; for /login?token=******');
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('abc123');
     expect(html).not.toContain('hunter2');
-    expect(html).toContain('<pre class="context">');
+    expect(html).toContain('<details><summary>Context</summary><pre class="context">');
   });
 
   it('puts the omitted row before the entry it is given', () => {
@@ -50,7 +52,7 @@ describe('LogTable', () => {
     const logs = table();
     const context = Object.freeze({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
     const first = logs.render([notified(context)], new Set(), -1, 0);
-    expect(first).toContain('Notified event &quot;kernel.request&quot; to listener &quot;RouterListener::onKernelRequest&quot;.');
+    expect(first).toContain('Notified event "kernel.request" to listener "RouterListener::onKernelRequest".');
     expect(first).toContain('<time>09:30:15</time>');
     expect(logs.render([notified(context, AT + 500)], new Set(), -1, 0)).toBe(first);
     const later = logs.render([notified(context, AT + 1000)], new Set(), -1, 0);

@@ -6,6 +6,7 @@ import { interpolate, type LogEntry } from '../../lifecycle/logging/log-entry.js
 import { LOG_LEVEL_NAMES, type LogLevel } from '../../lifecycle/logging/log-level.js';
 import { toJsonSafe } from '../collectors/json-safe.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
+import type { EditorLinks } from '../editor/editor-links.js';
 
 type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 type Template = (context: object) => string;
@@ -17,8 +18,10 @@ interface LogRow {
   level: string;
   levelClass: string;
   channel: string;
+  /** HTML: escaped, the place it names a link. */
   message: string;
   time: string;
+  /** HTML: the context's JSON, escaped. */
   context: string;
 }
 
@@ -45,7 +48,11 @@ export class LogTable {
   private readonly omittedRow: Template;
   private readonly known = new WeakMap<object, KnownRow>();
 
-  constructor(handlebars: Handlebars, partialsDir: string) {
+  constructor(
+    handlebars: Handlebars,
+    partialsDir: string,
+    private readonly links: EditorLinks,
+  ) {
     this.row = handlebars.compile(readFileSync(join(partialsDir, 'log-row.hbs'), 'utf8'));
     this.omittedRow = handlebars.compile(readFileSync(join(partialsDir, 'log-omitted.hbs'), 'utf8'));
   }
@@ -83,10 +90,23 @@ export class LogTable {
     return html;
   }
 
-  private text(entry: LogEntry, visible: ReadonlySet<string>): { message: string; context: string } {
+  private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context'> {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
+    const message = escapeText(interpolate(Redactor.text(entry.template), context));
     // A notification's context is its event and listener, which its message already names.
-    return { message: interpolate(Redactor.text(entry.template), context), context: entry.template === NOTIFIED ? '' : contextJson(context) };
+    return { message: this.linked(message, context), context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
+  }
+
+  /** The message with the place its context names (`file` and `line`, as an uncaught exception's) made a link. */
+  private linked(message: string, context: Record<string, unknown>): string {
+    const { file, line } = context;
+    if (typeof file !== 'string' || typeof line !== 'number') return message;
+    const href = this.links.hrefAttribute(file, line);
+    const shown = escapeText(file);
+    const at = message.lastIndexOf(shown);
+    if (href === null || at === -1) return message;
+    const end = message.startsWith(` line ${line}`, at + shown.length) ? at + shown.length + ` line ${line}`.length : at + shown.length;
+    return `${message.slice(0, at)}<a class="loc" href="${href}">${message.slice(at, end)}</a>${message.slice(end)}`;
   }
 }
 
@@ -109,4 +129,12 @@ function contextJson(context: Record<string, unknown>): string {
   if (Object.keys(context).length === 0) return '';
   const json = JSON.stringify(context, null, 2);
   return json.length > MAX_CONTEXT_CHARS ? `${json.slice(0, MAX_CONTEXT_CHARS)}\n… (truncated)` : json;
+}
+
+/**
+ * Text for an element's content: `&`, `<` and `>` escaped; quotes need no escaping outside attributes, and the
+ * logs' messages and JSON contexts are full of them (an error page must stay small).
+ */
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -5,6 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { registerExceptionFramesHelper } from '../error-page/exception-frames.helper.js';
 import { AppConfig } from '../../config/app-config.js';
+import { EditorLinks } from '../editor/editor-links.js';
+import { registerEditorHelpers } from '../editor/editor-helpers.js';
+import { SourceIndex } from '../editor/source-index.js';
 
 type Template = (context: object) => string;
 
@@ -27,7 +30,11 @@ export class ProfilerViews implements OnModuleInit {
   /** The pages' one script (copy buttons), inlined with the page's nonce. */
   private script = '';
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly links: EditorLinks,
+    private readonly sources: SourceIndex,
+  ) {}
 
   onModuleInit(): void {
     const root = join(this.config.projectDir, 'views', 'profiler');
@@ -39,12 +46,8 @@ export class ProfilerViews implements OnModuleInit {
       this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(file, 'utf8'));
     }
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-    // A file:line that may wrap only after a slash or a dot, never inside a name (callers in narrow columns).
-    this.handlebars.registerHelper('pathBreaks', (path: unknown) => {
-      const parts = String(path ?? '').split(/(?<=[/.])/);
-      return new this.handlebars.SafeString(parts.map((part) => this.handlebars.escapeExpression(part)).join('<wbr>'));
-    });
-    registerExceptionFramesHelper(this.handlebars, shared);
+    registerEditorHelpers(this.handlebars, this.links, this.sources);
+    registerExceptionFramesHelper(this.handlebars, shared, this.links);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
     for (const dir of ['panels', 'toolbar']) {
       for (const file of hbsFiles(join(root, dir))) this.templates.set(`${dir}/${basename(file, '.hbs')}`, this.compile(file));
