@@ -45,11 +45,12 @@ export class EditorLinks {
       return `/_profiler/open?file=${encodePath(relative(this.root, absolute))}#L${lineNumber}`;
     }
     const path = this.mapped(absolute);
-    return this.template.replace(/%([flc%])/g, (_, key: string) => {
-      if (key === 'f') return encodePath(path);
-      if (key === 'l') return String(lineNumber);
-      if (key === 'c') return String(columnNumber);
-      return '%';
+    // `vscode://file/%f`: one slash between the host part and an absolute path (`file://%f` keeps the path's own).
+    return this.template.replace(/((?<!\/)\/)?%([flc%])/g, (_, slash: string | undefined = '', key: string) => {
+      if (key === 'f') return slash === '' ? encodePath(path) : `/${encodePath(path).replace(/^\//, '')}`;
+      if (key === 'l') return `${slash}${lineNumber}`;
+      if (key === 'c') return `${slash}${columnNumber}`;
+      return `${slash}%`;
     });
   }
 
