@@ -54,6 +54,9 @@ describe('Editor links (e2e)', () => {
       await storedProfile(app, token);
       const panel = parse((await request(app.getHttpServer()).get(`/_profiler/${token}?panel=exception`).set('Host', HOST).expect(200)).text);
       expect(panel.querySelector('.excerpt-file a')!.getAttribute('href')).toBe(editor(ROUTER, THROW_LINE));
+      const logs = parse((await request(app.getHttpServer()).get(`/_profiler/${token}?panel=logs`).set('Host', HOST).expect(200)).text);
+      const uncaught = logs.querySelectorAll('tr.level-row-error a.file-link');
+      expect(uncaught.map((a) => [text(a), a.getAttribute('href')])).toEqual([[ROUTER, editor(ROUTER, THROW_LINE)]]);
     });
 
     it('links the controller, the listeners, the templates and the queries of a product list to their source', async () => {

@@ -1,3 +1,5 @@
+import { AppConfig } from '../../config/app-config.js';
+import { EditorLinks } from '../editor/editor-links.js';
 import { KernelContext } from '../../lifecycle/kernel-context.js';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
 import { LogEntry } from '../../lifecycle/logging/log-entry.js';
@@ -6,7 +8,7 @@ import type { ProfileRecord } from '../storage/profile-record.js';
 import { LogsCollector, type LogsData } from './logs.collector.js';
 
 describe('LogsCollector', () => {
-  const collector = new LogsCollector();
+  const collector = new LogsCollector(new EditorLinks(AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1' })));
   const events = { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 98, 3], stopped: [] };
   const record = (logs: unknown): ProfileRecord => ({ token: 'abc123', parent: null, ip: '127.0.0.1', method: 'GET', url: '/', time: 0, statusCode: 200,
     kind: 'application', duration: 3.25, route: null, redirectedFrom: null, data: { events, logs } });

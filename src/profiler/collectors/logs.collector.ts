@@ -10,6 +10,7 @@ import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';
 import { profiledPart } from '../late-collection.js';
 import { logMessageHtml } from './log-message-html.js';
+import { EditorLinks } from '../editor/editor-links.js';
 import { logSections } from './log-sections.js';
 
 const MAX_ENTRIES = 2000;
@@ -51,6 +52,10 @@ export class LogsCollector extends DataCollector<LogsData> {
   readonly label = 'Logs';
   override readonly priority = 270;
   override readonly deferrable = true;
+
+  constructor(private readonly links: EditorLinks) {
+    super();
+  }
 
   override lateCollect(context: KernelContext): LogsData {
     const logs = profiledPart(context, 'logs');
@@ -134,7 +139,7 @@ export class LogsCollector extends DataCollector<LogsData> {
         id: `log-${index}`,
         levelName: LOG_LEVEL_NAMES[e.level as LogLevel] ?? String(e.level),
         levelClass: (LOG_LEVEL_NAMES[e.level as LogLevel] ?? 'info').toLowerCase(),
-        messageHtml: logMessageHtml(e.message, e.context),
+        messageHtml: logMessageHtml(e.message, e.context, (file, line) => this.links.href(file, line)),
         time: new Date(e.time).toISOString().slice(11, 23),
         contextJson: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
       }));
