@@ -29,14 +29,14 @@ const MEASURE = `(() => {
   const menu = document.querySelector('nav.menu');
   const overflow = [];
   if (menu) {
-    menu.scrollLeft = 0;
     const m = menu.getBoundingClientRect();
-    const right = m.left + Math.max(menu.scrollWidth, m.width);
+    const left = m.left - menu.scrollLeft;
+    const right = left + Math.max(menu.scrollWidth, m.width);
     for (const badge of menu.querySelectorAll('.badge')) {
       const b = badge.getBoundingClientRect();
       const a = badge.closest('a').getBoundingClientRect();
       const inside = (box, left, top, r, bottom) => box.left >= left - 0.5 && box.top >= top - 0.5 && box.right <= r + 0.5 && box.bottom <= bottom + 0.5;
-      if (!inside(b, m.left, m.top, right, m.bottom) || !inside(b, a.left, a.top, a.right, a.bottom)) {
+      if (!inside(b, left, m.top, right, m.bottom) || !inside(b, a.left, a.top, a.right, a.bottom)) {
         overflow.push(badge.closest('a').dataset.panel + ': ' + Math.round(b.left) + '..' + Math.round(b.right) + ' outside ' + Math.round(a.left) + '..' + Math.round(a.right));
       }
     }
