@@ -27,7 +27,7 @@ export class ProfilerViews implements OnModuleInit {
   private readonly handlebars = hbs.create().handlebars;
   private readonly templates = new Map<string, Template>();
   private css = '';
-  /** The pages' one script (copy buttons), inlined with the page's nonce. */
+  /** The pages' one script (copy buttons, the menu's current tab in view), inlined with the page's nonce. */
   private script = '';
 
   constructor(

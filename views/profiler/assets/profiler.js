@@ -1,9 +1,18 @@
 // Shopkernel profiler pages: every button[data-copy="#id"] copies the text of the element it names. The buttons
 // are hidden in the HTML and shown here, so that a page without JavaScript offers selectable text, not dead buttons.
+// On a narrow screen it also scrolls the panels' row of tabs to the current one.
 (function () {
   'use strict';
   var buttons = document.querySelectorAll('button[data-copy]');
   for (var i = 0; i < buttons.length; i++) setUp(buttons[i]);
+
+  // On a narrow screen the panels' menu is one row of tabs that scrolls sideways: the current tab is brought into it.
+  var menu = document.querySelector('nav.menu');
+  var current = menu && menu.querySelector('a.current');
+  if (current && menu.scrollWidth > menu.clientWidth) {
+    var m = menu.getBoundingClientRect(), c = current.getBoundingClientRect();
+    menu.scrollLeft += c.left - m.left - (m.width - c.width) / 2;
+  }
 
   function setUp(button) {
     var target = document.querySelector(button.getAttribute('data-copy'));
