@@ -8,7 +8,8 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
  * The templates' file:line links (EditorLinks decides where they lead):
  * - `{{fileLink file line column}}`: a position, shown as `file:line` (`:column` too when given);
  * - `{{callerLink "src/x.ts:12"}}`: a position already written as text (the Database panel's callers);
- * - `{{symbolLink "CartController::add"}}`: a class or method the project declares (controllers, listeners);
+ * - `{{symbolLink "CartController::add"}}`: a class or method the project declares (controllers, listeners, access
+ *   decisions' subjects);
  * - `{{templateLink "shop/catalogue/product"}}`: a view's file.
  * Each shows the plain text when there is nowhere to lead. Paths may wrap after a slash or a dot, never in a name.
  */
@@ -29,7 +30,9 @@ export function registerEditorHelpers(handlebars: Handlebars, links: EditorLinks
   handlebars.registerHelper('symbolLink', (name: unknown) => {
     const text = String(name ?? '');
     const place = text === '' ? null : sources.symbol(text);
-    return link(place ? links.href(place.file, place.line) : null, handlebars.escapeExpression(text));
+    // `CartController::<wbr>add`: a narrow column breaks between the class and the method, never inside a name.
+    const html = text.split(/(?<=::)/).map((part) => handlebars.escapeExpression(part)).join('<wbr>');
+    return link(place ? links.href(place.file, place.line) : null, html);
   });
   handlebars.registerHelper('templateLink', (name: unknown) => {
     const text = String(name ?? '');
