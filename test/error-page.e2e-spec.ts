@@ -67,10 +67,21 @@ describe('Debug error page (e2e)', () => {
     expect(text(group.querySelector('summary'))).toBe(`${frames.length} framework frames`);
     // Highlighted on the server: keywords and names in spans, the text intact.
     expect(current.querySelectorAll('i.k').map(text)).toEqual(expect.arrayContaining(['throw', 'new']));
-    // The inner exception is folded; the frames it shares with the outer one are counted, not listed again.
+    // The inner exception is folded: the matcher's frame and its caller's (the outer one holds the whole path).
     const inner = parse(res.text).querySelector('details#trace-box-1')!;
     expect(inner.hasAttribute('open')).toBe(false);
-    expect(text(inner.querySelector('.frame-shared'))).toMatch(/^\d+ more frames in common with the exception above$/);
+    expect(inner.querySelectorAll('.frame .fn').map(text)).toEqual(['UrlMatcher.match', 'RouterListener.onKernelRequest']);
+  });
+
+  it('lists the frames a chained exception shares with the one that wrapped it once, counted', async () => {
+    const page = parse((await get('/fixture/chained').expect(500)).text);
+    const inner = page.querySelector('details#trace-box-1')!;
+    expect(text(inner.querySelector('.trace-head .message'))).toBe('Unexpected end of the stock file');
+    expect(inner.querySelectorAll('.frame .fn').map(text).slice(0, 2)).toEqual(['readStockFile', 'KernelFixturesController.chained']);
+    const shared = /^(\d+) more frames in common with the exception above$/.exec(text(inner.querySelector('.frame-shared')));
+    expect(Number(shared?.[1])).toBeGreaterThan(3);
+    const trace = text(page.querySelector('#stack-trace-1'));
+    expect(trace).toMatch(new RegExp(`\\.\\.\\. ${shared![1]} more$`));
   });
 
   it('lists the request logs with level, channel, message and context', async () => {

@@ -20,13 +20,14 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
  */
 export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDir: string, links: EditorLinks): void {
   const template = handlebars.compile(readFileSync(join(partialsDir, 'exception-frames.hbs'), 'utf8'));
-  // Per frozen frames, per number of frames shared with the exception before (the fragment lists the others).
+  // Per frozen frames, per number of frames shared with the exception before (the fragment lists the others) and
+  // whether the exception is an inner one of its chain (folded: a shorter excerpt).
   const rendered = new WeakMap<object, Map<number, unknown>>();
-  handlebars.registerHelper('exception_frames', (exception: { frames?: unknown; sharedFrames?: number }) => {
+  handlebars.registerHelper('exception_frames', (exception: { frames?: unknown; sharedFrames?: number; position?: number; count?: number }) => {
     const frames = exception?.frames;
-    const shared = exception?.sharedFrames ?? 0;
+    const variant = (exception?.sharedFrames ?? 0) * 2 + (exception?.position !== exception?.count ? 1 : 0);
     const cacheable = typeof frames === 'object' && frames !== null && Object.isFrozen(frames);
-    const known = cacheable ? rendered.get(frames)?.get(shared) : undefined;
+    const known = cacheable ? rendered.get(frames)?.get(variant) : undefined;
     if (known) return known;
     // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
     // that every page embedding it would walk again (about 20 µs a debug 404), and the excerpts' lines are two-byte
@@ -35,9 +36,9 @@ export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDi
     const text = cacheable ? oneByteHtml(template(view)) : template(view);
     const html = new handlebars.SafeString(text);
     if (cacheable) {
-      let byShared = rendered.get(frames);
-      if (!byShared) rendered.set(frames, (byShared = new Map()));
-      byShared.set(shared, html);
+      let variants = rendered.get(frames);
+      if (!variants) rendered.set(frames, (variants = new Map()));
+      variants.set(variant, html);
     }
     return html;
   });
@@ -87,7 +88,8 @@ function framesView(exception: FlattenedException, links: EditorLinks): object {
     } else groups.push({ framework, count: 1, frames: [view] });
   }
   // An exception the page folds (the inner ones of a chain) shows a shorter excerpt, as its folded frames do.
-  const lines = top ? (shared > 0 ? around(top.lines, FOLDED_RADIUS) : top.lines) : [];
+  const folded = exception.position !== exception.count;
+  const lines = top ? (folded ? around(top.lines, FOLDED_RADIUS) : top.lines) : [];
   return {
     excerpt: top ? { file: top.file, line: top.line, href: links.hrefAttribute(top.file, top.line), lines: highlightExcerpt(top.file, lines) } : null,
     groups: groups.map((g) => ({ ...g, plural: g.count !== 1 })),
