@@ -15,6 +15,7 @@ export class EditorLinks {
   private readonly root: string;
   /** The source view is a profiler page: without the profiler there is none. */
   private readonly viewer: boolean;
+  private readonly attributes = new Map<string, string | null>();
 
   constructor(config: AppConfig) {
     this.template = config.profiler.editor.template;
@@ -28,10 +29,20 @@ export class EditorLinks {
     return this.template !== null;
   }
 
-  /** The same, written for an HTML attribute (quoted with double quotes); null when there is none. */
+  /**
+   * The same, written for an HTML attribute (quoted with double quotes); null when there is none. Kept per place: an
+   * error page asks again for the same few (the uncaught exception's) on every request.
+   */
   hrefAttribute(file: string, line: number, column = 1): string | null {
-    const href = this.href(file, line, column);
-    return href === null ? null : href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const key = `${file}:${line}:${column}`;
+    let known = this.attributes.get(key);
+    if (known === undefined) {
+      const href = this.href(file, line, column);
+      known = href === null ? null : href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      if (this.attributes.size >= ATTRIBUTES_KEPT) this.attributes.clear();
+      this.attributes.set(key, known);
+    }
+    return known;
   }
 
   /** The link for a file (absolute, or relative to the project) at a line; null for Node's own modules and the like. */
@@ -63,6 +74,9 @@ export class EditorLinks {
     return path;
   }
 }
+
+/** Places whose attribute is kept; past it the memory starts again. */
+const ATTRIBUTES_KEPT = 1000;
 
 /** A path inside a URL: its slashes (and a Windows drive's colon) kept, anything that would end a part escaped. */
 function encodePath(path: string): string {
