@@ -102,7 +102,10 @@ describe('Debug error page (e2e)', () => {
     expect(text(cells[0].querySelector('time'))).toMatch(/^\d\d:\d\d:\d\d$/);
     expect(text(cells[1])).toBe('event');
     expect(notified[0].classList.contains('level-row-debug')).toBe(true);
-    expect(text(parse(res.text).querySelector('label[for="show-debug"]'))).toBe(`Show the ${rows.filter((r) => r.classList.contains('level-row-debug')).length} debug entries`);
+    const entries = rows.filter((r) => !r.classList.contains('log-group'));
+    expect(text(parse(res.text).querySelector('label[for="show-debug"]'))).toBe(`Show the ${entries.filter((r) => r.classList.contains('level-row-debug')).length} debug entries`);
+    // Grouped per kernel event, with the count, as the Logs panel folds them.
+    expect(rows.filter((r) => r.classList.contains('log-group')).map(text)).toEqual([expect.stringMatching(/^kernel\.request: \d+ event notifications$/)]);
     // Six kernel.request listeners up to the router, plus the test's probe.
     const kernelRequest = rows.map((r) => text(r.querySelectorAll('td')[2])).filter((m) => m.startsWith('Notified event "kernel.request"'));
     expect(kernelRequest.filter((m) => !m.includes('KernelProbe::'))).toHaveLength(6);

@@ -139,7 +139,7 @@ export class LogsCollector extends DataCollector<LogsData> {
         id: `log-${index}`,
         levelName: LOG_LEVEL_NAMES[e.level as LogLevel] ?? String(e.level),
         levelClass: (LOG_LEVEL_NAMES[e.level as LogLevel] ?? 'info').toLowerCase(),
-        messageHtml: logMessageHtml(e.message, e.context, (file, line) => this.links.href(file, line)),
+        messageHtml: logMessageHtml(e.message, e.context, { link: (file, line) => this.links.href(file, line) }),
         time: new Date(e.time).toISOString().slice(11, 23),
         contextJson: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
       }));

@@ -15,7 +15,7 @@ export class EditorLinks {
   private readonly root: string;
   /** The source view is a profiler page: without the profiler there is none. */
   private readonly viewer: boolean;
-  private readonly attributes = new Map<string, string | null>();
+  private readonly known = new Map<string, string | null>();
 
   constructor(config: AppConfig) {
     this.template = config.profiler.editor.template;
@@ -29,24 +29,28 @@ export class EditorLinks {
     return this.template !== null;
   }
 
-  /**
-   * The same, written for an HTML attribute (quoted with double quotes); null when there is none. Kept per place: an
-   * error page asks again for the same few (the uncaught exception's) on every request.
-   */
+  /** The same, written for an HTML attribute (quoted with double quotes); null when there is none. */
   hrefAttribute(file: string, line: number, column = 1): string | null {
+    const href = this.href(file, line, column);
+    return href === null ? null : href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  }
+
+  /**
+   * The link for a file (absolute, or relative to the project) at a line; null for Node's own modules and the like.
+   * Kept per place: an error page asks again for the same few (the uncaught exception's) on every request.
+   */
+  href(file: string, line: number, column = 1): string | null {
     const key = `${file}:${line}:${column}`;
-    let known = this.attributes.get(key);
+    let known = this.known.get(key);
     if (known === undefined) {
-      const href = this.href(file, line, column);
-      known = href === null ? null : href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      if (this.attributes.size >= ATTRIBUTES_KEPT) this.attributes.clear();
-      this.attributes.set(key, known);
+      known = this.link(file, line, column);
+      if (this.known.size >= PLACES_KEPT) this.known.clear();
+      this.known.set(key, known);
     }
     return known;
   }
 
-  /** The link for a file (absolute, or relative to the project) at a line; null for Node's own modules and the like. */
-  href(file: string, line: number, column = 1): string | null {
+  private link(file: string, line: number, column: number): string | null {
     if (!file || file.startsWith('node:') || /^[a-z][a-z0-9+.-]+:/i.test(file)) return null;
     const absolute = isAbsolute(file) ? file : resolve(this.root, file);
     const lineNumber = Math.max(1, Math.trunc(line) || 1);
@@ -75,8 +79,8 @@ export class EditorLinks {
   }
 }
 
-/** Places whose attribute is kept; past it the memory starts again. */
-const ATTRIBUTES_KEPT = 1000;
+/** Places whose link is kept; past it the memory starts again. */
+const PLACES_KEPT = 1000;
 
 /** A path inside a URL: its slashes (and a Windows drive's colon) kept, anything that would end a part escaped. */
 function encodePath(path: string): string {

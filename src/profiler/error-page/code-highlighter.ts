@@ -53,7 +53,6 @@ const SHORT: Record<string, string> = {
   'hljs-params': 'b',
   'hljs-regexp': 'r',
   'hljs-meta': 'c',
-  'hljs-subst': 'u',
 };
 
 export function shortClasses(html: string): string {

@@ -2,9 +2,11 @@ import type hbs from 'hbs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
-import { interpolate, type LogEntry } from '../../lifecycle/logging/log-entry.js';
+import type { LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LOG_LEVEL_NAMES, type LogLevel } from '../../lifecycle/logging/log-level.js';
 import { toJsonSafe } from '../collectors/json-safe.js';
+import { escapeText, logMessageHtml } from '../collectors/log-message-html.js';
+import { logSections } from '../collectors/log-sections.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import type { EditorLinks } from '../editor/editor-links.js';
 
@@ -63,9 +65,12 @@ export class LogTable {
    */
   render(entries: readonly LogEntry[], visible: ReadonlySet<string>, omittedAt: number, omitted: number): string {
     const clock = new ClockFormat();
+    const groups = groupStarts(entries);
     let html = '';
     for (let i = 0; i < entries.length; i++) {
       if (i === omittedAt) html += this.omittedRow({ omitted });
+      const group = groups.get(i);
+      if (group !== undefined) html += `<tr class="level-row-debug log-group"><td colspan="3">${escapeText(group)}</td></tr>\n`;
       html += this.rowHtml(entries[i], clock.format(entries[i].timestamp), visible);
     }
     return html;
@@ -92,21 +97,9 @@ export class LogTable {
 
   private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context'> {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
-    const message = escapeText(interpolate(Redactor.text(entry.template), context));
+    const message = logMessageHtml(Redactor.text(entry.template), context, { compact: true, link: (file, line) => this.links.href(file, line) });
     // A notification's context is its event and listener, which its message already names.
-    return { message: this.linked(message, context), context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
-  }
-
-  /** The message with the place its context names (`file` and `line`, as an uncaught exception's) made a link. */
-  private linked(message: string, context: Record<string, unknown>): string {
-    const { file, line } = context;
-    if (typeof file !== 'string' || typeof line !== 'number') return message;
-    const href = this.links.hrefAttribute(file, line);
-    const shown = escapeText(file);
-    const at = message.lastIndexOf(shown);
-    if (href === null || at === -1) return message;
-    const end = message.startsWith(` line ${line}`, at + shown.length) ? at + shown.length + ` line ${line}`.length : at + shown.length;
-    return `${message.slice(0, at)}<a class="loc" href="${href}">${message.slice(at, end)}</a>${message.slice(end)}`;
+    return { message, context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
   }
 }
 
@@ -132,9 +125,15 @@ function contextJson(context: Record<string, unknown>): string {
 }
 
 /**
- * Text for an element's content: `&`, `<` and `>` escaped; quotes need no escaping outside attributes, and the
- * logs' messages and JSON contexts are full of them (an error page must stay small).
+ * Where each run of debug entries during one kernel event starts, with its label ("kernel.request: 6 event
+ * notifications"): the rows the page shows with its debug switch, grouped as the Logs panel folds them.
  */
-function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+function groupStarts(entries: readonly LogEntry[]): Map<number, string> {
+  const starts = new Map<number, string>();
+  let index = 0;
+  for (const section of logSections(entries.map((e) => ({ level: e.level, channel: e.channel, message: e.template, context: e.context })))) {
+    if (section.folded) starts.set(index, section.label);
+    index += section.entries.length;
+  }
+  return starts;
 }
