@@ -66,6 +66,14 @@ describe('toJsonSafe', () => {
     expect(toJsonSafe({ nested: { long: 'x'.repeat(10) } }, { maxString: 4 })).toEqual({ nested: { long: 'xxxx… (6 more characters, truncated)' } });
   });
 
+  it("copies an uncaught exception's context (an error in it) on the fast path as the walk does, masking its message", () => {
+    class StockError extends Error {}
+    const error = new StockError('No stock for "TEA-1"');
+    expect(toJsonSafe({ class: 'StockError', line: 12, exception: error })).toEqual({ class: 'StockError', line: 12, exception: { class: 'StockError', message: 'No stock for "TEA-1"' } });
+    expect(toJsonSafe({ exception: new Error('GET /reset?token=abc failed') })).toEqual({ exception: { class: 'Error', message: `GET /reset?token=${MASK} failed` } });
+    expect(toJsonSafe({ exception: new Error('x') }, { redact: false })).toEqual({ exception: { class: 'Error', message: 'x' } });
+  });
+
   it('bounds depth, breadth and string length with visible markers', () => {
     expect(toJsonSafe({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toEqual({ a: { b: '[object Object, depth limit]' } });
     expect(toJsonSafe([1, 2, 3, 4], { maxBreadth: 2 })).toEqual([1, 2, '… 2 more items, truncated']);

@@ -91,7 +91,7 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
 
 /**
  * The fast path for what most log contexts and request values are: plain objects and arrays (nested within the
- * depth limit) of short strings, finite numbers, booleans and null, none under a secret-looking key, no string that
+ * depth limit) of short strings, finite numbers, booleans, null and errors, none under a secret-looking key, no string that
  * could hold a secret (`=`, `@`, a key's shape), nothing beyond the breadth limit. Copied as it is, without the walk's closures
  * and bookkeeping; anything else (undefined) takes the full walk, which gives the same result for these values.
  */
@@ -109,6 +109,12 @@ function fastCopy(value: unknown, o: FastLimits, depth: number): unknown {
       return undefined;
   }
   if (value === null) return null;
+  // An error as the walk shows it (an uncaught exception's log context holds one): its class and message.
+  if (value instanceof Error) {
+    const message: unknown = value.message;
+    if (typeof message !== 'string' || (o.redact && Redactor.mayHoldSecret(message))) return undefined;
+    return { class: value.constructor?.name ?? 'Error', message };
+  }
   // The walk marks an object this deep with a depth-limit marker.
   if (depth >= o.maxDepth) return undefined;
   if (Array.isArray(value)) {

@@ -13,7 +13,7 @@ import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { pathSegments } from '../collectors/json-safe.js';
 import { Profile } from '../profile.js';
 import { ExceptionFlattener } from './exception-flattener.js';
-import { plainTrace } from './plain-trace.js';
+import { plainTraceHtml } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import { LogTable } from './log-table.js';
 import { errorMarkdown, preText, requestSummary } from './error-summary.js';
@@ -119,7 +119,7 @@ export class DebugErrorRenderer implements OnModuleInit {
       logTotal: all.length,
       css: this.css,
       logCounts: counts,
-      traces: exceptions.map(plainTrace),
+      traces: exceptions.map(plainTraceHtml),
       profileLink: profile ? `/_profiler/${profile.token}` : null,
       profileToken: profile?.token ?? null,
     });

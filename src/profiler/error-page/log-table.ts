@@ -14,6 +14,8 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 type Template = (context: object) => string;
 
 const MAX_CONTEXT_CHARS = 4000;
+/** Masked templates kept; a log whose templates are request data (not constants) starts the memory again. */
+const TEMPLATES_KEPT = 500;
 
 /** A row as views/error/partials/log-row.hbs shows it (the template escapes every field). */
 interface LogRow {
@@ -49,6 +51,8 @@ export class LogTable {
   private readonly row: Template;
   private readonly omittedRow: Template;
   private readonly known = new WeakMap<object, KnownRow>();
+  /** Templates masked (a message's template is a constant of the code that logs it: a few dozen in all). */
+  private readonly maskedTemplates = new Map<string, string>();
 
   constructor(
     handlebars: Handlebars,
@@ -95,9 +99,19 @@ export class LogTable {
     return html;
   }
 
+  private masked(template: string): string {
+    let masked = this.maskedTemplates.get(template);
+    if (masked === undefined) {
+      masked = Redactor.text(template);
+      if (this.maskedTemplates.size >= TEMPLATES_KEPT) this.maskedTemplates.clear();
+      this.maskedTemplates.set(template, masked);
+    }
+    return masked;
+  }
+
   private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context'> {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
-    const message = logMessageHtml(Redactor.text(entry.template), context, { compact: true, link: (file, line) => this.links.href(file, line) });
+    const message = logMessageHtml(this.masked(entry.template), context, { compact: true, link: (file, line) => this.links.href(file, line) });
     // A notification's context is its event and listener, which its message already names.
     return { message, context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
   }
