@@ -1,3 +1,4 @@
+import { parse } from 'node-html-parser';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -32,8 +33,11 @@ describe('The compiled application (its own process)', () => {
     const res = await request(base).get('/no/such/page').set('Accept', 'text/html').expect(404);
     const where = `src/lifecycle/listeners/router.listener.ts`;
     expect(res.headers['x-debug-exception-file']).toBe(`${encodeURIComponent(where)}:${throwLine}`);
-    expect(res.text).toContain(`at ${where} line ${throwLine}`);
-    expect(res.text).toContain(`<div class="excerpt-file">${where}:${throwLine}</div>`);
+    const page = parse(res.text);
+    const logged = page.querySelector('#logs tr.level-row-error td:nth-child(3)')!;
+    expect(logged.text).toContain(`at ${where} line ${throwLine}`);
+    expect(logged.querySelector('a.file-link')!.getAttribute('href')).toBe(`/_profiler/open?file=${where}#L${throwLine}`);
+    expect(page.querySelector('.excerpt-file')!.text).toBe(`${where}:${throwLine}`);
     expect(res.text).not.toContain('.test-build/');
     // Printed too (LOG_LEVEL=error): the line a developer reads in the terminal.
     expect(app.output()).toContain(`request.ERROR: Uncaught Exception NotFoundHttpException: "No route found for "GET ${base}/no/such/page"" at ${where} line ${throwLine}`);

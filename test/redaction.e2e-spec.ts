@@ -269,7 +269,7 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
   it('masks secret query values in the logs of the debug error page', async () => {
     const res = await request(app.getHttpServer()).get(`/missing?access_token=${SECRETS.queryToken}&q=tea`).expect(404);
     const logs = parse(res.text).querySelector('#logs')?.toString() ?? '';
-    expect(logs).toContain('access_token&#x3D;******&amp;q&#x3D;tea');
+    expect(logs).toContain('access_token=******&amp;q=tea');
     expect(logs).not.toContain(SECRETS.queryToken);
   });
 }
