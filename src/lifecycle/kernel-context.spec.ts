@@ -1,4 +1,4 @@
-import { KernelContext } from './kernel-context.js';
+import { contextKey, KernelContext } from './kernel-context.js';
 
 describe('KernelContext times', () => {
   const microseconds = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -14,5 +14,26 @@ describe('KernelContext times', () => {
     expect(microseconds(duration)).toBe(duration);
     expect(duration).toBeGreaterThanOrEqual(1.299);
     expect(context.elapsed()).toBeGreaterThanOrEqual(microseconds(start + duration));
+  });
+});
+
+describe('KernelContext keys', () => {
+  it('keeps values under typed keys and plain symbols alike, each key its own', () => {
+    const context = new KernelContext({} as never, 'en');
+    const COUNT = contextKey<{ n: number }>('test.count');
+    const OTHER = contextKey<{ n: number }>('test.count');
+    const PLAIN = Symbol('test.plain');
+    expect(context.get(COUNT)).toBeUndefined();
+    context.set(COUNT, { n: 1 });
+    context.set<string>(PLAIN, 'plain');
+    const count: { n: number } | undefined = context.get(COUNT);
+    expect(count).toEqual({ n: 1 });
+    expect(context.get(OTHER)).toBeUndefined();
+    expect(context.get<string>(PLAIN)).toBe('plain');
+    // The key decides the type: `npm run typecheck` fails if a call site names another one.
+    // @ts-expect-error a typed key's value is not a string
+    context.get<string>(COUNT);
+    // @ts-expect-error nor can one be set under it
+    context.set(COUNT, 'one');
   });
 });

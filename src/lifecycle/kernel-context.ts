@@ -16,6 +16,21 @@ export interface ListenerCall {
   tableIndex: number;
 }
 
+declare const valueType: unique symbol;
+
+/**
+ * A key for per-request data that carries its value's type: `context.get(CART_PROFILE)` is typed where the key is
+ * declared, not at each call site. At run time it is a plain symbol.
+ */
+export type ContextKey<T> = symbol & { readonly [valueType]: T };
+
+/** A key without a type: the caller names it (`context.get<Session>(SESSION)`); a typed key never passes as one. */
+type UntypedKey = symbol & { readonly [valueType]?: never };
+
+export function contextKey<T>(description: string): ContextKey<T> {
+  return Symbol(description) as ContextKey<T>;
+}
+
 /** Where the response of a request stands, so that every phase runs exactly once. */
 export enum ResponsePhase {
   Pending = 0,
@@ -46,7 +61,7 @@ export class KernelContext {
   terminated = false;
   /** Bytes of the response body as written, when it was written whole (undefined when streamed). */
   responseSize: number | undefined = undefined;
-  /** Per-request data of other modules (profiler, shop), keyed by a symbol each owns. */
+  /** Per-request data of other modules (profiler, shop), keyed by a symbol (or a typed `ContextKey`) each owns. */
   private readonly extensions = new Map<symbol, unknown>();
 
   constructor(
@@ -72,11 +87,15 @@ export class KernelContext {
     return Math.round((this.elapsed() - start) * 1000) / 1000;
   }
 
-  get<T>(key: symbol): T | undefined {
-    return this.extensions.get(key) as T | undefined;
+  get<T>(key: ContextKey<T>): T | undefined;
+  get<T>(key: UntypedKey): T | undefined;
+  get(key: symbol): unknown {
+    return this.extensions.get(key);
   }
 
-  set<T>(key: symbol, value: T): void {
+  set<T>(key: ContextKey<T>, value: T): void;
+  set<T>(key: UntypedKey, value: T): void;
+  set(key: symbol, value: unknown): void {
     this.extensions.set(key, value);
   }
 

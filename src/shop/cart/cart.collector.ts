@@ -17,9 +17,9 @@ const ACTIONS: Record<CartProfile['changes'][number]['action'], string> = {
 };
 
 /**
- * The Cart panel: the cart as the request left it (owner, id, lines, totals) and what the request changed. The
- * cart service records plain values on the KernelContext as it works; they are kept at kernel.terminate and
- * formatted (euros, labels) only when the panel is opened.
+ * The Cart panel: the cart as the request left it (owner, id, lines, totals) and what the request changed.
+ * CartProfileListener records plain values on the KernelContext from the cart's events; they are kept at
+ * kernel.terminate and formatted (euros, labels) only when the panel is opened.
  */
 @Injectable()
 export class CartCollector extends DataCollector<CartProfile> {
@@ -30,7 +30,7 @@ export class CartCollector extends DataCollector<CartProfile> {
   override readonly emptyText = 'This request did not look at a cart (the visitor has none, or the page does not show it).';
 
   override lateCollect(context: KernelContext): CartProfile | undefined {
-    const profile = context.get<CartProfile>(CART_PROFILE);
+    const profile = context.get(CART_PROFILE);
     if (!profile) return undefined;
     return { ...profile, lines: profile.lines?.slice(0, MAX_ROWS) ?? null, changes: profile.changes.slice(0, MAX_ROWS) };
   }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import type { AuthenticatedUser } from '../../security/security-context.js';
 import type { Session } from '../../session/session.js';
-import { recordCartChange, recordCartState, type CartOwnerKind, type CartProfileLine } from './cart-profile.js';
+import { CartChangedEvent, type CartChangeAction } from './cart-changed.event.js';
+import { CartLoadedEvent } from './cart-loaded.event.js';
 import { CartQuantityException } from './cart-quantity.exception.js';
 import { CartRepository, type CartKey, type CartRow } from './cart.repository.js';
 import { cartTotals, lineTotalCents, MAX_QUANTITY, quantityProblem, type CartTotals } from './cart-rules.js';
+import type { CartOwnerKind, CartRef, CartStateLine } from './cart-state.js';
 
 /** The session attribute that holds an anonymous visitor's cart id. */
 export const CART_ID_ATTRIBUTE = 'cart_id';
@@ -17,8 +20,8 @@ export function cartOwner(user: AuthenticatedUser | null, session: Session): Car
   return user ? { kind: 'user', userId: user.id } : { kind: 'session', session };
 }
 
-/** A line of the cart: what the Cart panel records of it, and the stock. */
-export interface CartLineView extends CartProfileLine {
+/** A line of the cart: what its events carry of it, and the stock. */
+export interface CartLineView extends CartStateLine {
   /** Units left: a line may hold more than that when the stock fell after it was added. */
   stock: number;
 }
@@ -41,11 +44,16 @@ export interface CartChange {
 /**
  * The cart: which one a request works on (a user's, or the anonymous one named by the session's `cart_id`), its
  * lines and totals, adding, changing and removing lines within the stock, and moving an anonymous cart to the
- * user who logs in. A cart row is created only when the first product is added.
+ * user who logs in. A cart row is created only when the first product is added. What it loaded and changed is told
+ * on the application's event bus (CartLoadedEvent, CartChangedEvent: emitted synchronously, in or outside a
+ * request), which is how the Cart panel learns it.
  */
 @Injectable()
 export class CartService {
-  constructor(private readonly carts: CartRepository) {}
+  constructor(
+    private readonly carts: CartRepository,
+    private readonly events: EventEmitter2,
+  ) {}
 
   async view(owner: CartOwner): Promise<CartView> {
     const key = this.keyOf(owner);
@@ -59,14 +67,10 @@ export class CartService {
     if (!key) return undefined;
     const summary = await this.carts.summary(key);
     if (!summary) return undefined;
-    recordCartState({
-      ...this.ownerRecord(owner, summary.cartId),
-      lines: null,
-      itemCount: summary.count,
-      subtotalCents: summary.totalCents,
-      shippingCents: null,
-      totalCents: null,
-    });
+    this.events.emit(
+      CartLoadedEvent.NAME,
+      new CartLoadedEvent({ ...this.refOf(owner, summary.cartId), lines: null, itemCount: summary.count, subtotalCents: summary.totalCents, shippingCents: null, totalCents: null }),
+    );
     return { count: summary.count, totalCents: summary.totalCents };
   }
 
@@ -87,7 +91,7 @@ export class CartService {
       await this.carts.touch(cartId);
     }
     await this.carts.setLine(cartId, productId, inCart + quantity);
-    recordCartChange({ action: inCart ? 'updated' : 'added', productId, name: product.name, from: inCart, to: inCart + quantity }, this.ownerRecord(owner, cartId));
+    this.changed(this.refOf(owner, cartId), inCart ? 'updated' : 'added', productId, product.name, inCart, inCart + quantity);
     return { name: product.name, from: inCart, to: inCart + quantity, cart: await this.view(owner) };
   }
 
@@ -100,7 +104,7 @@ export class CartService {
     if (problem) throw new CartQuantityException(problem, quantity);
     await this.carts.setLine(cart.id, productId, quantity);
     await this.carts.touch(cart.id);
-    recordCartChange({ action: 'updated', productId, name: line.name, from: line.quantity, to: quantity }, this.ownerRecord(owner, cart.id));
+    this.changed(this.refOf(owner, cart.id), 'updated', productId, line.name, line.quantity, quantity);
     return { name: line.name, from: line.quantity, to: quantity, cart: await this.view(owner) };
   }
 
@@ -108,41 +112,42 @@ export class CartService {
     const { cart, line } = await this.line(owner, productId);
     if (!(await this.carts.removeLine(cart.id, productId))) throw this.notInCart(productId);
     await this.carts.touch(cart.id);
-    recordCartChange({ action: 'removed', productId, name: line.name, from: line.quantity, to: 0 }, this.ownerRecord(owner, cart.id));
+    this.changed(this.refOf(owner, cart.id), 'removed', productId, line.name, line.quantity, 0);
     return { name: line.name, from: line.quantity, to: 0, cart: await this.view(owner) };
   }
 
   /**
    * Called by the login right after a successful login: the anonymous cart of the session becomes the user's.
    * When the user already has a cart, the lines are merged into it (quantities summed, capped by the stock and
-   * the 99 a line may hold) and the anonymous cart is deleted. `cart_id` leaves the session either way.
+   * the 99 a line may hold) and the anonymous cart is deleted. `cart_id` leaves the session either way. The
+   * changes are told once the transaction committed.
    */
   async attachToUser(session: Session, userId: number): Promise<void> {
     const cartId = validCartId(session.get(CART_ID_ATTRIBUTE));
     if (session.has(CART_ID_ATTRIBUTE)) session.remove(CART_ID_ATTRIBUTE);
     if (cartId === undefined) return;
-    const record = { owner: 'user' as const, userId, cartId: null as number | null };
+    const changes: CartChangedEvent[] = [];
     await this.carts.transaction(async (db) => {
       const anonymous = await this.carts.find({ cartId }, db);
       if (!anonymous) return;
       const mine = await this.carts.find({ userId }, db);
       if (!mine) {
         await this.carts.giveToUser(cartId, userId, db);
-        record.cartId = cartId;
-        recordCartChange({ action: 'attached', productId: null, name: null, from: 0, to: anonymous.lines.length }, record);
+        changes.push(new CartChangedEvent({ owner: 'user', userId, cartId }, 'attached', null, null, 0, anonymous.lines.length));
         return;
       }
-      record.cartId = mine.id;
+      const ref: CartRef = { owner: 'user', userId, cartId: mine.id };
       for (const line of anonymous.lines) {
         const had = mine.lines.find((l) => l.productId === line.productId)?.quantity ?? 0;
         const merged = Math.min(had + line.quantity, line.stock, MAX_QUANTITY);
         if (merged <= 0 || merged === had) continue;
         await this.carts.setLine(mine.id, line.productId, merged, db);
-        recordCartChange({ action: 'merged', productId: line.productId, name: line.name, from: had, to: merged }, record);
+        changes.push(new CartChangedEvent(ref, 'merged', line.productId, line.name, had, merged));
       }
       await this.carts.touch(mine.id, db);
       await this.carts.delete(cartId, db);
     });
+    for (const change of changes) this.events.emit(CartChangedEvent.NAME, change);
   }
 
   /** The cart's key, or null while the visitor has none (no query needed to know it). */
@@ -177,19 +182,26 @@ export class CartService {
     }));
     const view: CartView = { cartId: row?.id ?? null, owner: owner.kind, lines, ...cartTotals(lines) };
     if (row) {
-      recordCartState({
-        ...this.ownerRecord(owner, row.id),
-        lines: lines.map(({ stock: _stock, ...line }) => line),
-        itemCount: view.itemCount,
-        subtotalCents: view.subtotalCents,
-        shippingCents: view.shippingCents,
-        totalCents: view.totalCents,
-      });
+      this.events.emit(
+        CartLoadedEvent.NAME,
+        new CartLoadedEvent({
+          ...this.refOf(owner, row.id),
+          lines: lines.map(({ stock: _stock, ...line }) => line),
+          itemCount: view.itemCount,
+          subtotalCents: view.subtotalCents,
+          shippingCents: view.shippingCents,
+          totalCents: view.totalCents,
+        }),
+      );
     }
     return view;
   }
 
-  private ownerRecord(owner: CartOwner, cartId: number | null): { owner: CartOwnerKind; userId: number | null; cartId: number | null } {
+  private changed(cart: CartRef, action: CartChangeAction, productId: number, name: string, from: number, to: number): void {
+    this.events.emit(CartChangedEvent.NAME, new CartChangedEvent(cart, action, productId, name, from, to));
+  }
+
+  private refOf(owner: CartOwner, cartId: number | null): CartRef {
     return { owner: owner.kind, userId: owner.kind === 'user' ? owner.userId : null, cartId };
   }
 }
