@@ -45,7 +45,8 @@ describe('The Database panel in Chromium (e2e)', () => {
           await row.locator('details.db-runnable summary').click();
           const copy = row.locator('button[data-copy]');
           await copy.click();
-          await expect(copy.textContent()).resolves.toBe('Copied');
+          // The clipboard answers asynchronously: the button says so once it has (and for two seconds).
+          await row.locator('button[data-copy]', { hasText: 'Copied' }).waitFor({ timeout: 1500 });
           const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
           expect(copied).toContain(`'${SLUG}'`);
           await screenshot(page, `database-panel-${screen.name}-${scheme}`);

@@ -1,8 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
-import { ShopDb } from '../../src/database/shop-db.js';
-import { PasswordHasher } from '../../src/security/password-hasher.js';
-import { UserRepository } from '../../src/shop/accounts/user.repository.js';
+import { customerJourney } from '../support/customer-journey.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 
@@ -16,32 +13,9 @@ describe('The Logs and Performance panels in Chromium (e2e)', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedCatalogue(server.app.get(ShopDb));
-    await server.app.get(UserRepository).create('panels@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), ['ROLE_USER']);
     browser = await launchChromium();
     // A checkout POST and a 404, made as a customer would.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/login`);
-    await page.fill('input[name="email"]', 'panels@example.com');
-    await page.fill('input[name="password"]', 'correct horse battery');
-    await page.click('form[action="/login"] button');
-    await page.waitForURL(/\/account$/);
-    await page.goto(`${server.baseUrl}/products`);
-    await page.locator('.product-card a').first().click();
-    await page.waitForURL(/\/products\//);
-    await page.click('form.add-to-cart button');
-    await page.waitForURL(/\/cart$/);
-    await page.goto(`${server.baseUrl}/checkout`);
-    await page.fill('input[name="name"]', 'Grace Hopper');
-    await page.fill('input[name="street"]', '1 Navy Way');
-    await page.fill('input[name="postcode"]', '10115');
-    await page.fill('input[name="city"]', 'Berlin');
-    await page.selectOption('select[name="country"]', 'DE');
-    await page.click('form[action="/checkout"] button');
-    await page.waitForURL(/\/account\/orders\/SK-[0-9A-Z]{8}$/);
-    await page.goto(`${server.baseUrl}/no/such/page`);
-    await context.close();
+    await customerJourney(server, browser, 'panels@example.com');
     await settle();
     tokens.checkout = (await storedProfiles(server.app, { method: 'POST', url: '/checkout' })).rows[0].token;
     tokens.notFound = (await storedProfiles(server.app, { statusCode: '404', url: '/no/such/page' })).rows[0].token;

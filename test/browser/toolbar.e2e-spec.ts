@@ -5,6 +5,7 @@ import { PasswordHasher } from '../../src/security/password-hasher.js';
 import { UserRepository } from '../../src/shop/accounts/user.repository.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
+import { fillCheckoutAddress } from '../support/customer-journey.js';
 
 const SCHEMES = ['light', 'dark'] as const;
 
@@ -113,11 +114,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await page.locator('.sk-block-request .sk-redirect').textContent()).toBe('↪ 303');
 
     await open('/checkout');
-    await page.fill('input[name="name"]', 'Grace Hopper');
-    await page.fill('input[name="street"]', '1 Navy Way');
-    await page.fill('input[name="postcode"]', '10115');
-    await page.fill('input[name="city"]', 'Berlin');
-    await page.selectOption('select[name="country"]', 'DE');
+    await fillCheckoutAddress(page);
     // At the bottom of the page, the toolbar is below the button, not over it.
     await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
     const button = page.locator('form[action="/checkout"] button');
