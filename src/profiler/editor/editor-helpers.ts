@@ -6,22 +6,18 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 
 /**
  * The templates' file:line links (EditorLinks decides where they lead):
- * - `{{fileLink file line column}}`: a position, shown as `file:line` (`:column` too when given);
  * - `{{callerLink "src/x.ts:12"}}`: a position already written as text (the Database panel's callers);
  * - `{{symbolLink "CartController::add"}}`: a class or method the project declares (controllers, listeners, access
  *   decisions' subjects);
  * - `{{templateLink "shop/catalogue/product"}}`: a view's file.
  * Each shows the plain text when there is nowhere to lead. Paths may wrap after a slash or a dot, never in a name.
+ * (The error page's frames and excerpts get theirs inside `exception_frames`, cached with the frames' HTML.)
  */
 export function registerEditorHelpers(handlebars: Handlebars, links: EditorLinks, sources: SourceIndex): void {
   const link = (href: string | null, html: string): InstanceType<Handlebars['SafeString']> =>
     new handlebars.SafeString(href === null ? html : `<a class="file-link" href="${handlebars.escapeExpression(href)}">${html}</a>`);
   const breakable = (text: string): string => text.split(/(?<=[/.])/).map((part) => handlebars.escapeExpression(part)).join('<wbr>');
 
-  handlebars.registerHelper('fileLink', (file: unknown, line: unknown, column: unknown) => {
-    const position = typeof column === 'number' ? `${line}:${column}` : String(line);
-    return link(links.href(String(file ?? ''), Number(line), typeof column === 'number' ? column : 1), `${breakable(String(file ?? ''))}:${position}`);
-  });
   handlebars.registerHelper('callerLink', (caller: unknown) => {
     const text = String(caller ?? '');
     const match = /^(.*?):(\d+)(?::(\d+))?$/.exec(text);
