@@ -1,5 +1,5 @@
 import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import { currentKernelContext, type KernelContext } from '../lifecycle/kernel-context.js';
+import { contextKey, currentKernelContext, type KernelContext } from '../lifecycle/kernel-context.js';
 import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { Profile } from '../profiler/profile.js';
 import { captureCaller, type CallerPosition, type StackEntry } from './caller.js';
@@ -30,14 +30,14 @@ export interface RequestQueries {
   readonly callers: WeakMap<object, CallerPosition | null>;
 }
 
-export const DATABASE_QUERIES = Symbol('shopkernel.database.queries');
+export const DATABASE_QUERIES = contextKey<RequestQueries>('shopkernel.database.queries');
 
 /** A request keeps at most this many queries (an N+1 loop over a big list could run thousands). */
 export const MAX_RECORDED_QUERIES = 1000;
 
 /** The queries the current (or given) request has run so far; empty outside a request. */
 export function recordedQueries(context: KernelContext | undefined = currentKernelContext()): RequestQueries | undefined {
-  return context?.get<RequestQueries>(DATABASE_QUERIES);
+  return context?.get(DATABASE_QUERIES);
 }
 
 /** A query as the Performance panel's timeline draws it. */
@@ -59,7 +59,7 @@ function shorten(sql: string, length: number): string {
 }
 
 function requestQueries(context: KernelContext): RequestQueries {
-  let state = context.get<RequestQueries>(DATABASE_QUERIES);
+  let state = context.get(DATABASE_QUERIES);
   if (!state) {
     state = { queries: [], dropped: 0, callers: new WeakMap() };
     context.set(DATABASE_QUERIES, state);

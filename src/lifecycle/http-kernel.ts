@@ -34,7 +34,7 @@ import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 import { ControllerResolver, type ControllerHandler } from './routing/controller-resolver.js';
 import { NativeControllers } from './routing/native-controllers.js';
-import { MATCHED_ROUTE, type RouteMatch } from './routing/route-match.js';
+import { MATCHED_ROUTE } from './routing/route-match.js';
 
 /**
  * The kernel: turns each request into a response through the kernel events (see docs/ARCHITECTURE.md).
@@ -219,7 +219,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
    * Express's routing after all; an error it passes on goes to kernel.exception.
    */
   private callHandler(context: KernelContext, next: NextFunction): void {
-    const matched = context.get<RouteMatch>(MATCHED_ROUTE);
+    const matched = context.get(MATCHED_ROUTE);
     const handler = matched && this.adapter.directHandler(matched.route);
     if (!handler) {
       next();

@@ -24,7 +24,7 @@ declare const valueType: unique symbol;
  */
 export type ContextKey<T> = symbol & { readonly [valueType]: T };
 
-/** A key without a type: the caller names it (`context.get<Session>(SESSION)`); a typed key never passes as one. */
+/** A plain symbol: the caller names the type (`context.get<T>(KEY)`); a typed key never passes as one. */
 type UntypedKey = symbol & { readonly [valueType]?: never };
 
 export function contextKey<T>(description: string): ContextKey<T> {

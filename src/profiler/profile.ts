@@ -1,9 +1,9 @@
-import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { contextKey, type KernelContext } from '../lifecycle/kernel-context.js';
 import type { LogEntry } from '../lifecycle/logging/log-entry.js';
 import type { ProfileKind, ProfileRecord } from './storage/profile-record.js';
 
 /** Where a request's profile lives on its KernelContext. */
-export const PROFILE = Symbol('shopkernel.profile');
+export const PROFILE = contextKey<Profile>('shopkernel.profile');
 
 /**
  * The profile of a request in flight: opened as the request enters the kernel, filled by the collectors at
@@ -43,7 +43,7 @@ export class Profile {
   ) {}
 
   static of(context: KernelContext | undefined): Profile | undefined {
-    return context?.get<Profile>(PROFILE);
+    return context?.get(PROFILE);
   }
 
   toRecord(): ProfileRecord {

@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { finalize, type Observable } from 'rxjs';
-import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { contextKey, type KernelContext } from '../lifecycle/kernel-context.js';
 import { KERNEL_CONTEXT } from '../lifecycle/kernel-symbols.js';
 import { Profile } from './profile.js';
 
@@ -14,7 +14,7 @@ export interface ControllerCall {
   duration: number | undefined;
 }
 
-export const CONTROLLER_CALL = Symbol('shopkernel.profiler.controller-call');
+export const CONTROLLER_CALL = contextKey<ControllerCall>('shopkernel.profiler.controller-call');
 
 /**
  * The design card's interceptor: records the controller-level data of a profiled request (which handler Nest

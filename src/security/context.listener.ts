@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { KernelListener } from '../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../lifecycle/kernel.events.js';
 import { SESSION } from '../session/session-context.js';
-import type { Session } from '../session/session.js';
-import { SECURITY_STATE, type SecurityState } from './security-context.js';
+import { SECURITY_STATE } from './security-context.js';
 
 /**
  * Saves the security context in the session at kernel.response (Symfony's ContextListener::onKernelResponse): the
@@ -16,8 +15,8 @@ export class ContextListener {
   onKernelResponse(event: ResponseEvent): void {
     if (!event.isMainRequest) return;
     const context = event.request.context;
-    const state = context.get<SecurityState>(SECURITY_STATE);
-    const session = context.get<Session>(SESSION);
+    const state = context.get(SECURITY_STATE);
+    const session = context.get(SESSION);
     if (!state || !session || session.isClosed) return;
     const userId = state.user?.id ?? null;
     if (session.peekUserId() !== userId) session.setUser(userId);

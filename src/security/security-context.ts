@@ -1,4 +1,4 @@
-import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { contextKey, type KernelContext } from '../lifecycle/kernel-context.js';
 import { AuthenticationRequiredException } from './firewall/authentication-required.exception.js';
 
 /** The logged-in user as the rest of the application sees them (never the password hash). */
@@ -41,11 +41,11 @@ export class SecurityState {
   finished = false;
 }
 
-export const SECURITY_STATE = Symbol('shopkernel.security');
+export const SECURITY_STATE = contextKey<SecurityState>('shopkernel.security');
 
 /** The request's security state (created on first use). */
 export function securityOf(context: KernelContext): SecurityState {
-  let state = context.get<SecurityState>(SECURITY_STATE);
+  let state = context.get(SECURITY_STATE);
   if (!state) {
     state = new SecurityState();
     context.set(SECURITY_STATE, state);
@@ -55,7 +55,7 @@ export function securityOf(context: KernelContext): SecurityState {
 
 /** The logged-in user of the request, or null for an anonymous visitor. */
 export function currentUser(context: KernelContext): AuthenticatedUser | null {
-  return context.get<SecurityState>(SECURITY_STATE)?.user ?? null;
+  return context.get(SECURITY_STATE)?.user ?? null;
 }
 
 /**

@@ -30,7 +30,7 @@ export class SecurityCollector extends DataCollector<SecurityData> {
   override readonly deferrable = true;
 
   override lateCollect(context: KernelContext): SecurityData | undefined {
-    const state = context.get<SecurityState>(SECURITY_STATE);
+    const state = context.get(SECURITY_STATE);
     if (!state) return undefined;
     return {
       user: state.user ? { ...state.user, roles: [...state.user.roles] } : null,

@@ -2,7 +2,6 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import hbs from 'hbs';
 import { currentKernelContext } from '../lifecycle/kernel-context.js';
 import { SESSION } from './session-context.js';
-import type { Session } from './session.js';
 
 /**
  * `{{#each (flashes)}}…{{/each}}` in a template: the session's flash messages (`session.addFlash(type, text)`),
@@ -12,7 +11,7 @@ import type { Session } from './session.js';
 export class FlashViewHelper implements OnModuleInit {
   onModuleInit(): void {
     hbs.registerHelper('flashes', () => {
-      const session = currentKernelContext()?.get<Session>(SESSION);
+      const session = currentKernelContext()?.get(SESSION);
       return session && !session.isClosed ? session.takeFlashes() : [];
     });
   }

@@ -1,10 +1,10 @@
-import type { KernelContext } from '../lifecycle/kernel-context.js';
+import { contextKey, type KernelContext } from '../lifecycle/kernel-context.js';
 import type { Session } from './session.js';
 
 /** Where the request's session lives on its KernelContext. */
-export const SESSION = Symbol('shopkernel.session');
+export const SESSION = contextKey<Session>('shopkernel.session');
 /** What the session listener did, for the Session panel. */
-export const SESSION_REPORT = Symbol('shopkernel.session.report');
+export const SESSION_REPORT = contextKey<SessionReport>('shopkernel.session.report');
 
 export interface SessionReport {
   /** The id's first characters (never the whole id: it is a credential). */
@@ -23,7 +23,7 @@ export interface SessionReport {
 
 /** The request's session, once the session listener has started it (kernel.request, priority 128). */
 export function sessionOf(context: KernelContext): Session {
-  const session = context.get<Session>(SESSION);
+  const session = context.get(SESSION);
   if (!session) throw new Error('No session: the SessionModule starts it in kernel.request; this request did not pass it.');
   return session;
 }

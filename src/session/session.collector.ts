@@ -31,7 +31,7 @@ export class SessionCollector extends DataCollector<SessionReport> {
   override readonly emptyText = 'No session was started for this request.';
 
   override lateCollect(context: KernelContext): SessionReport | undefined {
-    const report = context.get<SessionReport>(SESSION_REPORT);
+    const report = context.get(SESSION_REPORT);
     if (!report) return undefined;
     return { ...report, attributes: toJsonSafe(report.attributes, { maxDepth: 5 }) as Record<string, unknown> };
   }

@@ -10,10 +10,11 @@ import { SESSION_ATTRIBUTES } from '../profiler/collectors/request.collector.js'
 import { SESSION, SESSION_REPORT, type SessionReport } from './session-context.js';
 import { isSessionId, Session } from './session.js';
 import { SessionStore } from './session.store.js';
+import { contextKey } from '../lifecycle/kernel-context.js';
 
 /** One request in a hundred that saves a session also removes the expired ones (PHP's gc_probability). */
 const GC_PROBABILITY = 0.01;
-const COOKIE_RECEIVED = Symbol('session cookie received');
+const COOKIE_RECEIVED = contextKey<boolean>('session cookie received');
 
 /**
  * The session's three kernel steps (Symfony's SessionListener):
@@ -54,10 +55,10 @@ export class SessionListener {
   onKernelResponse(event: ResponseEvent): void {
     if (!event.isMainRequest) return;
     const context = event.request.context;
-    const session = context.get<Session>(SESSION);
+    const session = context.get(SESSION);
     if (!session) return;
     const response = event.response;
-    const cookieReceived = context.get<boolean>(COOKIE_RECEIVED) === true;
+    const cookieReceived = context.get(COOKIE_RECEIVED) === true;
     const report: SessionReport = {
       idPrefix: null,
       cookieReceived,
@@ -93,7 +94,7 @@ export class SessionListener {
   @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
   onFinishRequest(event: FinishRequestEvent): void {
     if (!event.isMainRequest) return;
-    event.request.context.get<Session>(SESSION)?.close();
+    event.request.context.get(SESSION)?.close();
   }
 
   /** Decides what the store must do for this session and sets or clears the cookie; returns the store's work. */

@@ -14,7 +14,7 @@ import { LogLevel } from '../logging/log-level.js';
 import { REDIRECT_CONTROLLER } from '../routing/native-controllers.js';
 import { MATCHED_ROUTE, type RouteMatch } from '../routing/route-match.js';
 import { RouteTable } from '../routing/route-table.js';
-import { ROUTER_CONTEXT, type RouterContext } from '../routing/url-generator.js';
+import { ROUTER_CONTEXT } from '../routing/url-generator.js';
 
 const MATCHED = 'Matched route "{route}".';
 
@@ -63,7 +63,7 @@ export class RouterListener {
     for (const [name, value] of Object.entries(parameters)) if (name !== '_route' && name !== '_controller') routeParams[name] = value;
     Object.assign(request.attributes, parameters);
     request.attributes._route_params = routeParams;
-    if (match.redirectTo === undefined) request.context.set<RouteMatch>(MATCHED_ROUTE, match);
+    if (match.redirectTo === undefined) request.context.set(MATCHED_ROUTE, match);
   }
 
   /** Router context restore: URL generation goes back to the parent request's scheme and host. */
@@ -71,11 +71,11 @@ export class RouterListener {
   onKernelFinishRequest(event: FinishRequestEvent): void {
     const parent = event.request.context.parentRequest;
     if (parent) this.setCurrentRequest(parent);
-    else event.request.context.set<RouterContext | null>(ROUTER_CONTEXT, null);
+    else event.request.context.set(ROUTER_CONTEXT, null);
   }
 
   private setCurrentRequest(request: KernelRequest): void {
-    request.context.set<RouterContext>(ROUTER_CONTEXT, { scheme: request.scheme, httpHost: request.httpHost });
+    request.context.set(ROUTER_CONTEXT, { scheme: request.scheme, httpHost: request.httpHost });
   }
 
   private routeParameters(match: RouteMatch): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import type { Route } from './route.js';
+import { contextKey } from '../kernel-context.js';
 
 export interface RouteMatch {
   route: Route;
@@ -13,4 +14,4 @@ export interface RouteMatch {
  * can call that route's handler itself (KernelHttpAdapter.directHandler) instead of letting Express route the
  * request a second time.
  */
-export const MATCHED_ROUTE = Symbol('shopkernel.matched-route');
+export const MATCHED_ROUTE = contextKey<RouteMatch>('shopkernel.matched-route');

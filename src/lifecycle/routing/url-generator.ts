@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
-import { currentKernelContext } from '../kernel-context.js';
+import { contextKey, currentKernelContext } from '../kernel-context.js';
 import { RouteTable } from './route-table.js';
 
 /** Scheme and host that absolute URLs are generated against: the current request's, else the configured default. */
@@ -9,7 +9,7 @@ export interface RouterContext {
   httpHost: string;
 }
 
-export const ROUTER_CONTEXT = Symbol('router context');
+export const ROUTER_CONTEXT = contextKey<RouterContext | null>('router context');
 
 export class RouteNotFoundException extends Error {
   constructor(name: string) {
@@ -42,7 +42,7 @@ export class UrlGenerator {
   }
 
   private baseUrl(): string {
-    const context = currentKernelContext()?.get<RouterContext | null>(ROUTER_CONTEXT);
+    const context = currentKernelContext()?.get(ROUTER_CONTEXT);
     if (context) return `${context.scheme}://${context.httpHost}`;
     return `http://${this.config.host}${this.config.port === 80 ? '' : `:${this.config.port}`}`;
   }

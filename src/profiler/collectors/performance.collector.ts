@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
+import { CONTROLLER_CALL } from '../profiler.interceptor.js';
 import { Profile } from '../profile.js';
 import { DataCollector, type PanelBadge, type PanelRequest, type TimelineBar, type ToolbarBlock } from './data-collector.js';
 import { timelineGaps } from './timeline-gaps.js';
 import { timelineSvg, type TimelineRow } from './timeline-svg.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProfilerService } from '../profiler.service.js';
-import { TEMPLATE_RENDERS, type TemplateRender } from './templates.collector.js';
+import { TEMPLATE_RENDERS } from './templates.collector.js';
 import { expandEvents } from './events.collector.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 
@@ -54,9 +54,9 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
 
   override lateCollect(context: KernelContext): PerformanceData {
     const sections: Section[] = [];
-    const controller = context.get<ControllerCall>(CONTROLLER_CALL);
+    const controller = context.get(CONTROLLER_CALL);
     if (controller) sections.push({ name: controller.controller, category: 'controller', start: controller.start, duration: controller.duration ?? 0 });
-    for (const render of context.get<TemplateRender[]>(TEMPLATE_RENDERS) ?? []) {
+    for (const render of context.get(TEMPLATE_RENDERS) ?? []) {
       sections.push({ name: render.name, category: 'template', start: render.start, duration: render.duration });
     }
     for (const collector of this.profiler.collectors) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { CONTROLLER_CALL, type ControllerCall } from '../profiler.interceptor.js';
+import { contextKey, type KernelContext } from '../../lifecycle/kernel-context.js';
+import { CONTROLLER_CALL } from '../profiler.interceptor.js';
 import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
 import type { ResponseHandle } from '../../lifecycle/http/response-handle.js';
 import { STATUS_CODES } from 'node:http';
@@ -12,7 +12,7 @@ import { statusClass } from './response.collector.js';
 import { toJsonSafe } from './json-safe.js';
 
 /** Where a session module (the shop's) puts the session's attributes for the profiler. */
-export const SESSION_ATTRIBUTES = Symbol('shopkernel.profiler.session-attributes');
+export const SESSION_ATTRIBUTES = contextKey<Record<string, unknown>>('shopkernel.profiler.session-attributes');
 
 const BODY_EXCERPT = 2000;
 
@@ -63,7 +63,7 @@ export class RequestCollector extends DataCollector<RequestData> {
     const request = context.request;
     const raw = request.raw;
     const attributes = request.attributes;
-    const call = context.get<ControllerCall>(CONTROLLER_CALL);
+    const call = context.get(CONTROLLER_CALL);
     const { _route, _controller, _route_params, ...others } = attributes;
     return {
       method: request.method,
@@ -86,7 +86,7 @@ export class RequestCollector extends DataCollector<RequestData> {
       body: bodySummary(raw.headers['content-type'], raw.headers['content-length'], (raw as { body?: unknown }).body),
       session: (toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null),
       xhr: request.isXmlHttpRequest,
-      redirectedFrom: context.get<RedirectOrigin>(REDIRECT_ORIGIN) ?? null,
+      redirectedFrom: context.get(REDIRECT_ORIGIN) ?? null,
     };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { currentKernelContext, type KernelContext } from '../../lifecycle/kernel-context.js';
+import { contextKey, currentKernelContext, type KernelContext } from '../../lifecycle/kernel-context.js';
 import { Profile } from '../profile.js';
 import { DataCollector } from './data-collector.js';
 
@@ -12,7 +12,7 @@ export interface TemplateRender {
   error: string | null;
 }
 
-export const TEMPLATE_RENDERS = Symbol('shopkernel.profiler.template-renders');
+export const TEMPLATE_RENDERS = contextKey<TemplateRender[]>('shopkernel.profiler.template-renders');
 
 export interface TemplatesData {
   renders: TemplateRender[];
@@ -60,7 +60,7 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
   }
 
   override lateCollect(context: KernelContext): TemplatesData {
-    return { renders: [...(context.get<TemplateRender[]>(TEMPLATE_RENDERS) ?? [])] };
+    return { renders: [...(context.get(TEMPLATE_RENDERS) ?? [])] };
   }
 
   override panel(data: TemplatesData): object {
@@ -76,7 +76,7 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
 const WRAPPED = Symbol('profiled render');
 
 function record(context: KernelContext, render: TemplateRender): void {
-  const list = context.get<TemplateRender[]>(TEMPLATE_RENDERS);
+  const list = context.get(TEMPLATE_RENDERS);
   if (list) list.push(render);
   else context.set(TEMPLATE_RENDERS, [render]);
 }

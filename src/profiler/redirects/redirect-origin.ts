@@ -1,4 +1,5 @@
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
+import { contextKey } from '../../lifecycle/kernel-context.js';
 
 /** The redirect a request followed, as its toolbar and profile name it: "Redirected from POST /checkout (token, 303)". */
 export interface RedirectOrigin {
@@ -19,7 +20,7 @@ export const REDIRECT_COOKIE = 'sk_redirect';
 /** Seconds the cookie lives: the browser follows a redirect at once; a stale one must not label a later request. */
 export const REDIRECT_COOKIE_MAX_AGE = 60;
 /** Where a request's RedirectOrigin is kept on its KernelContext. */
-export const REDIRECT_ORIGIN = Symbol('shopkernel.profiler.redirect-origin');
+export const REDIRECT_ORIGIN = contextKey<RedirectOrigin>('shopkernel.profiler.redirect-origin');
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const TOKEN = /^[0-9a-f]{6}$/;

@@ -6,17 +6,7 @@ import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { requestCookie } from '../../security/request-cookies.js';
 import { Profile } from '../profile.js';
-import {
-  decodeRedirectCookie,
-  encodeRedirectCookie,
-  isRedirectStatus,
-  REDIRECT_COOKIE,
-  REDIRECT_COOKIE_MAX_AGE,
-  REDIRECT_ORIGIN,
-  redirectTarget,
-  requestTarget,
-  type RedirectOrigin,
-} from './redirect-origin.js';
+import { decodeRedirectCookie, encodeRedirectCookie, isRedirectStatus, REDIRECT_COOKIE, REDIRECT_COOKIE_MAX_AGE, REDIRECT_ORIGIN, redirectTarget, requestTarget } from './redirect-origin.js';
 
 /**
  * Follows redirects from one profile to the next, as Symfony's sf_redirect cookie does: a redirecting response
@@ -39,7 +29,7 @@ export class RedirectTrail {
     let clear = false;
     if (received && received.target === requestTarget(request)) {
       const { target: _target, ...origin } = received;
-      context.set<RedirectOrigin>(REDIRECT_ORIGIN, origin);
+      context.set(REDIRECT_ORIGIN, origin);
       profile.redirectedFrom = origin.token;
       clear = true;
     }

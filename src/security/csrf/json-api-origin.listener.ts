@@ -6,7 +6,7 @@ import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ControllerEvent } from '../../lifecycle/kernel.events.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
-import { MATCHED_ROUTE, type RouteMatch } from '../../lifecycle/routing/route-match.js';
+import { MATCHED_ROUTE } from '../../lifecycle/routing/route-match.js';
 import { foreignSiteReason, nonJsonBodyReason } from './request-origin.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -30,7 +30,7 @@ export class JsonApiOriginListener {
   onKernelController(event: ControllerEvent): void {
     const request = event.request;
     if (SAFE_METHODS.has(request.method)) return;
-    const route = request.context.get<RouteMatch>(MATCHED_ROUTE)?.route;
+    const route = request.context.get(MATCHED_ROUTE)?.route;
     if (!route || !API_PATH.test(route.path)) return;
     const foreign = foreignSiteReason(request, this.config.cors.allowOrigins);
     if (foreign !== null) {

@@ -3,7 +3,7 @@ import { serialize } from 'cookie';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
-import { SECURITY_STATE, type SecurityState } from '../security-context.js';
+import { SECURITY_STATE } from '../security-context.js';
 
 /**
  * Sends the remember-me cookie the request decided on (Symfony's RememberMe ResponseListener, kernel.response 0):
@@ -17,7 +17,7 @@ export class RememberMeListener {
   @KernelListener(KernelEvents.RESPONSE, { priority: 0 })
   onKernelResponse(event: ResponseEvent): void {
     if (!event.isMainRequest) return;
-    const state = event.request.context.get<SecurityState>(SECURITY_STATE);
+    const state = event.request.context.get(SECURITY_STATE);
     if (!state || state.rememberMeCookie === undefined) return;
     const { rememberMeCookieName, rememberMeLifetimeSeconds } = this.config.security;
     const value = state.rememberMeCookie;

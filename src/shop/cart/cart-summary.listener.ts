@@ -5,7 +5,6 @@ import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { currentUser } from '../../security/security-context.js';
 import { SESSION } from '../../session/session-context.js';
-import type { Session } from '../../session/session.js';
 import { CART_ID_ATTRIBUTE, CartService, cartOwner } from './cart.service.js';
 import { OWN_CART_SUMMARY_METADATA } from './own-cart-summary.decorator.js';
 
@@ -32,7 +31,7 @@ export class CartSummaryListener {
     if (method && Reflect.getMetadata(OWN_CART_SUMMARY_METADATA, method) === true) return;
     const context = request.context;
     const user = currentUser(context);
-    const session = context.get<Session>(SESSION);
+    const session = context.get(SESSION);
     if (!user && (!session || session.isNew || session.isClosed || session.peek()[CART_ID_ATTRIBUTE] === undefined)) return;
     const owner = cartOwner(user, session!);
     event.waitFor(
