@@ -34,7 +34,7 @@ export function logMessageHtml(template: string, context: Record<string, unknown
   return html + escape(template.slice(from));
 }
 
-/** Text for an element's content: `&`, `<` and `>` escaped, quotes as they are. */
+/** Text for an element's content (a `<pre>`, a table cell): `&`, `<` and `>` escaped, quotes as they are. */
 export function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

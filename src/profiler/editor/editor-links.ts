@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import escapeHtml from 'escape-html';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
 import type { PathMapping } from '../../config/editor-settings.js';
@@ -32,7 +33,7 @@ export class EditorLinks {
   /** The same, written for an HTML attribute (quoted with double quotes); null when there is none. */
   hrefAttribute(file: string, line: number, column = 1): string | null {
     const href = this.href(file, line, column);
-    return href === null ? null : href.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return href === null ? null : escapeHtml(href);
   }
 
   /**

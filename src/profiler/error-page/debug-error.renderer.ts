@@ -16,7 +16,8 @@ import { ExceptionFlattener } from './exception-flattener.js';
 import { plainTraceHtml } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import { LogTable } from './log-table.js';
-import { errorMarkdown, preText, requestSummary } from './error-summary.js';
+import { errorMarkdown, requestSummary } from './error-summary.js';
+import { escapeText } from '../collectors/log-message-html.js';
 import { compactCss } from './compact-css.js';
 import type { FlattenedException } from './flattened-exception.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
@@ -108,7 +109,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     const summary = requestSummary(request);
     return this.template!({
       request: summary,
-      markdown: preText(errorMarkdown(exceptions, summary, status, all, profile?.token ?? null)),
+      markdown: escapeText(errorMarkdown(exceptions, summary, status, all, profile?.token ?? null)),
       classChainOuterFirst: exceptions.map((e) => `[${e.position}/${e.count}] ${e.class}`),
       status,
       statusText: STATUS_CODES[status] ?? 'Error',

@@ -71,8 +71,3 @@ export function errorMarkdown(exceptions: readonly FlattenedException[], request
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** Text for the page's `<pre>`: only what HTML needs escaped (backticks and quotes stay as Markdown has them). */
-export function preText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
