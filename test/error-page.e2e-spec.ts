@@ -146,7 +146,7 @@ describe('Debug error page (e2e)', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(decodeURIComponent(res.headers['x-debug-exception'])).toBe('Malformed JSON body: Unexpected token in JSON at position 3');
     expect(res.text).not.toContain('file://e/');
-    expect(res.headers['x-debug-exception-file']).toMatch(/^src%2Flifecycle%2Fhttp-kernel\.ts:\d+$/);
+    expect(res.headers['x-debug-exception-file']).toMatch(/^src%2Flifecycle%2Fhttp%2Frequest-body\.ts:\d+$/);
     const page = parse(res.text);
     expect(page.querySelectorAll('#exceptions .class').map((c) => text(c))).toEqual(['BadRequestHttpException', 'SyntaxError']);
     expect(page.querySelectorAll('#exceptions .frame .loc').map((l) => text(l)).filter((l) => l.includes('file://e/'))).toEqual([]);

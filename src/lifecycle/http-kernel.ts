@@ -1,24 +1,19 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import bodyParser from 'body-parser';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { AppConfig } from '../config/app-config.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
-import { rejectDeepJson } from './http/json-depth.js';
-import { jsonSyntaxReason } from './http/json-syntax-error.js';
 import { BadRequestHttpException } from './exceptions/bad-request-http.exception.js';
-import { KernelHttpException } from './exceptions/kernel-http.exception.js';
 import { NotFoundHttpException } from './exceptions/not-found-http.exception.js';
-import { PayloadTooLargeHttpException } from './exceptions/payload-too-large-http.exception.js';
 import { RequestException } from './exceptions/request.exception.js';
-import { UnsupportedMediaTypeHttpException } from './exceptions/unsupported-media-type-http.exception.js';
 import { KernelRequest } from './http/kernel-request.js';
+import { RequestBodyReader } from './http/request-body.js';
 import { KernelResponse } from './http/kernel-response.js';
 import { ResponseHandle } from './http/response-handle.js';
 import { KernelContext, kernelContextStorage, ResponsePhase } from './kernel-context.js';
 import { KernelHttpAdapter, type KernelEntry } from './kernel-http.adapter.js';
-import { KERNEL_CONTEXT } from './kernel-symbols.js';
+import { attachContext } from './kernel-symbols.js';
 import {
   ControllerArgumentsEvent,
   ControllerEvent,
@@ -32,7 +27,7 @@ import {
 import { classOf, headersOf, messageOf, statusOf } from './errors/exception-status.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
-import { ControllerResolver, type ControllerHandler } from './routing/controller-resolver.js';
+import { ControllerResolver } from './routing/controller-resolver.js';
 import { NativeControllers } from './routing/native-controllers.js';
 import { MATCHED_ROUTE } from './routing/route-match.js';
 
@@ -49,7 +44,7 @@ import { MATCHED_ROUTE } from './routing/route-match.js';
  */
 @Injectable()
 export class HttpKernel implements KernelEntry, OnModuleInit {
-  private readonly bodyParsers: RequestHandler[];
+  private readonly body: RequestBodyReader;
   private readonly startHooks: ((context: KernelContext) => void)[] = [];
   /** Requests entered and not yet terminated: a crash terminates those already answered (terminateAnswered). */
   private readonly inFlight = new Set<KernelContext>();
@@ -63,10 +58,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     private readonly nativeControllers: NativeControllers,
     private readonly controllerResolver: ControllerResolver,
   ) {
-    this.bodyParsers = [
-      bodyParser.json({ limit: config.bodyLimit, strict: true, verify: rejectDeepJson }),
-      bodyParser.urlencoded({ limit: config.bodyLimit, extended: true, parameterLimit: 1000 }),
-    ];
+    this.body = new RequestBodyReader(config.bodyLimit);
   }
 
   onModuleInit(): void {
@@ -92,11 +84,8 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     const context = new KernelContext(res, this.config.defaultLocale);
     // `false` unless TRUSTED_PROXIES (onModuleInit) or the application's own app.set('trust proxy', …) says otherwise.
     const trustsProxies = req.app.get('trust proxy') !== false;
-    const request = new KernelRequest(req, context, this.config.defaultLocale, true, trustsProxies);
-    context.request = request;
-    context.requestStack.push(request);
-    (req as any)[KERNEL_CONTEXT] = context;
-    (res as any)[KERNEL_CONTEXT] = context;
+    context.request = new KernelRequest(req, context, this.config.defaultLocale, trustsProxies);
+    attachContext(req, res, context);
     this.inFlight.add(context);
     // kernel.terminate comes from the response's 'close' (KernelHttpAdapter's hook on emit: no listener per request).
     kernelContextStorage.run(context, () => {
@@ -107,109 +96,50 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
           this.logger.record(LogLevel.CRITICAL, 'request', 'A request start hook failed: {message}', { message: describe(error), exception: error }, context);
         }
       }
-      this.handleRequest(context, next);
+      this.handleRaw(context, next).catch((error: unknown) => this.handleThrowable(error, context));
     });
   }
 
-  private handleRequest(context: KernelContext, next: NextFunction): void {
-    try {
-      const event = this.dispatcher.dispatch(new RequestEvent(context.request), context);
-      if (!event.settled) {
-        this.afterRequestEvent(context, event, next);
-        return;
-      }
-      // A listener is loading something (the session, the user): the request goes on when it is there.
-      event.settled.then(
-        () => {
-          try {
-            this.afterRequestEvent(context, event, next);
-          } catch (error) {
-            this.handleThrowable(error, context);
-          }
-        },
-        (error: unknown) => this.handleThrowable(error, context),
-      );
-    } catch (error) {
-      this.handleThrowable(error, context);
-    }
-  }
-
-  private afterRequestEvent(context: KernelContext, event: RequestEvent, next: NextFunction): void {
+  /**
+   * One request, top to bottom, as Symfony's HttpKernel::handleRaw. An event is awaited only when one of its
+   * listeners waits for a task (`event.settled`: the session, the user), so a request whose listeners are all
+   * synchronous runs through without giving up its turn. Whatever throws goes to kernel.exception (handle).
+   */
+  private async handleRaw(context: KernelContext, next: NextFunction): Promise<void> {
     const request = context.request;
-    if (event.response) {
-      this.send(context, event.response);
-      return;
-    }
-    const controllerName = request.attributes._controller;
-    if (controllerName === undefined) {
+
+    // kernel.request: routing, the firewall, the profiler's own pages; a listener may answer at once.
+    const requestEvent = this.dispatcher.dispatch(new RequestEvent(request), context);
+    if (requestEvent.settled) await requestEvent.settled;
+    if (requestEvent.response) return this.send(context, requestEvent.response);
+
+    const name = request.attributes._controller;
+    if (name === undefined) {
       throw new NotFoundHttpException(`Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`);
     }
-    const native = this.nativeControllers.get(controllerName);
-    if (native) {
-      this.controllerEvents(context, controllerName, undefined, (args) => this.respond(context, native(request, args)));
-      return;
-    }
-    this.readBody(context, 0, () => {
-      this.controllerEvents(context, controllerName, this.controllerResolver.resolve(controllerName), () => this.callHandler(context, next));
-    });
-  }
+    const native = this.nativeControllers.get(name);
+    if (!native && RequestBodyReader.hasBody(request.raw)) await this.body.read(request.raw, context.res);
 
-  /**
-   * kernel.controller, then kernel.controller_arguments (either may wait for a listener's task), then `call` with
-   * the route's arguments, unless a kernel.controller listener replaced the controller: its result is the response
-   * then (a KernelResponse as it is, anything else as JSON). Run by the kernel for every controller, so that a
-   * controller's events come before Nest's guards, pipes and interceptors, as Symfony's firewall and argument
-   * resolvers see them, and a request pays for no interceptor chain it does not use.
-   */
-  private controllerEvents(context: KernelContext, name: string, handler: ControllerHandler | undefined, call: (args: Record<string, unknown>) => void): void {
-    const request = context.request;
+    // kernel.controller: a listener may replace the controller (its result is then the response).
     const [className, methodName] = name.split('::');
     const reference: ControllerReference = { name, className, methodName };
-    const event = this.dispatcher.dispatch(new ControllerEvent(request, reference, handler), context);
-    const proceed = (): void => {
-      const args = { ...(request.attributes._route_params ?? {}) };
-      const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, event.controller, args, event.handler), context);
-      const run = (): void => {
-        if (event.replacement) this.respond(context, event.replacement());
-        else call(args);
-      };
-      if (!argumentsEvent.settled) return run();
-      argumentsEvent.settled.then(run).catch((error: unknown) => this.handleThrowable(error, context));
-    };
-    if (!event.settled) return proceed();
-    event.settled.then(proceed).catch((error: unknown) => this.handleThrowable(error, context));
-  }
+    const handler = native ? undefined : this.controllerResolver.resolve(name);
+    const controllerEvent = this.dispatcher.dispatch(new ControllerEvent(request, reference, handler), context);
+    if (controllerEvent.settled) await controllerEvent.settled;
 
-  /** A controller's result as the response: a KernelResponse as it is, anything else as JSON (awaited first). */
-  private respond(context: KernelContext, result: unknown): void {
-    if (result instanceof Promise) {
-      result.then((value: unknown) => this.respond(context, value), (error: unknown) => this.handleThrowable(error, context));
-      return;
-    }
+    // kernel.controller_arguments: the route's parameters, which listeners may change.
+    const args = { ...(request.attributes._route_params ?? {}) };
+    const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, controllerEvent.controller, args, controllerEvent.handler), context);
+    if (argumentsEvent.settled) await argumentsEvent.settled;
+
+    // The controller. The kernel's own (and a replacement) answer here: a KernelResponse as it is, anything else as
+    // JSON. A Nest handler runs its guards, pipes and interceptors, and its reply passes kernel.response on its way
+    // out (KernelHttpAdapter's response hook).
+    const call = controllerEvent.replacement ?? (native ? () => native(request, args) : undefined);
+    if (!call) return this.callHandler(context, next);
+    let result = call();
+    if (result instanceof Promise) result = await result;
     this.send(context, result instanceof KernelResponse ? result : KernelResponse.json(result));
-  }
-
-  /**
-   * The body is read only once a route has matched (an unknown path with a malformed body is a 404, as in
-   * Symfony, where the body is parsed when asked for); a body that cannot be read is a client error.
-   */
-  private readBody(context: KernelContext, index: number, then: () => void): void {
-    const parser = this.bodyParsers[index];
-    // Without a body (no Content-Length, no Transfer-Encoding: type-is's test) the parsers would only pass it on.
-    if (!parser || (index === 0 && !hasBody(context.request.raw))) {
-      then();
-      return;
-    }
-    parser(context.request.raw, context.res, (error?: unknown) => {
-      kernelContextStorage.run(context, () => {
-        try {
-          if (error) this.handleThrowable(bodyError(error), context);
-          else this.readBody(context, index + 1, then);
-        } catch (thrown) {
-          this.handleThrowable(thrown, context);
-        }
-      });
-    });
   }
 
   /**
@@ -340,11 +270,9 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
 
   private finishRequest(context: KernelContext): void {
     try {
-      this.dispatcher.dispatch(new FinishRequestEvent(context.currentRequest), context);
+      this.dispatcher.dispatch(new FinishRequestEvent(context.request), context);
     } catch (error) {
       this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.finish_request: {message}', { message: describe(error), exception: error }, context);
-    } finally {
-      if (context.requestStack.length > 1) context.requestStack.pop();
     }
   }
 
@@ -378,11 +306,6 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   }
 }
 
-/** Whether a request has a body: type-is's `hasBody`, which body-parser asks before anything else. */
-function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN));
-}
-
 /** Applies f to a value that may still be coming. */
 function then<T, R>(value: T | Promise<T>, f: (value: T) => R): R | Promise<Awaited<R>> {
   return value instanceof Promise ? (value.then(f) as Promise<Awaited<R>>) : f(value);
@@ -398,41 +321,4 @@ function fallbackResponse(error: unknown): KernelResponse {
     'Content-Type': 'text/plain; charset=utf-8',
     'Cache-Control': 'no-store',
   });
-}
-
-/** body-parser's errors (http-errors with a `type`) as the kernel's client errors. */
-function bodyError(error: any): unknown {
-  switch (error?.type) {
-    case 'entity.parse.failed':
-      return new BadRequestHttpException(`Malformed JSON body: ${withoutBodyText(error)}`, error);
-    case 'entity.too.large':
-    case 'parameters.too.many':
-      return new PayloadTooLargeHttpException(error.message, error);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new UnsupportedMediaTypeHttpException(error.message, error);
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'entity.verify.failed':
-      return new BadRequestHttpException(error.message, error);
-    default:
-      // e.g. qs's "The input exceeded the depth" for a form nested too deep (type querystring.parse.rangeError)
-      if (error?.status === 400) return new BadRequestHttpException(error.message, error);
-      return typeof error?.status === 'number' && error.status >= 400 && error.status < 500
-        ? new KernelHttpException(error.status, error.message, error)
-        : error;
-  }
-}
-
-/**
- * A JSON syntax error made safe to show, log and store: the parser's message without the body text it quotes (also
- * in its stack), and without body-parser's copy of the whole body. Returns the new message.
- */
-function withoutBodyText(error: { message: string; stack?: string; body?: unknown }): string {
-  const original = error.message;
-  const reason = jsonSyntaxReason(original, typeof error.body === 'string' ? error.body : undefined);
-  error.message = reason;
-  if (typeof error.stack === 'string') error.stack = error.stack.replace(original, () => reason);
-  delete error.body;
-  return reason;
 }

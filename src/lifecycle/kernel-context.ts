@@ -50,8 +50,6 @@ export class KernelContext {
   readonly startedAt: number;
   readonly logs: LogEntry[] = [];
   readonly listenerCalls: ListenerCall[] = [];
-  /** Main request first; sub-requests are pushed while they run. */
-  readonly requestStack: KernelRequest[] = [];
   request!: KernelRequest;
   phase = ResponsePhase.Pending;
   /** The throwable that decided the response, once kernel.exception has run. */
@@ -97,18 +95,6 @@ export class KernelContext {
   set<T>(key: UntypedKey, value: T): void;
   set(key: symbol, value: unknown): void {
     this.extensions.set(key, value);
-  }
-
-  get mainRequest(): KernelRequest {
-    return this.requestStack[0] ?? this.request;
-  }
-
-  get currentRequest(): KernelRequest {
-    return this.requestStack[this.requestStack.length - 1] ?? this.request;
-  }
-
-  get parentRequest(): KernelRequest | undefined {
-    return this.requestStack.length > 1 ? this.requestStack[this.requestStack.length - 2] : undefined;
   }
 }
 

@@ -1,8 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { HttpKernel } from './http-kernel.js';
-import type { KernelContext } from './kernel-context.js';
-import { KERNEL_CONTEXT } from './kernel-symbols.js';
+import { contextOf } from './kernel-symbols.js';
 
 /**
  * Sends every exception Nest catches (from guards, interceptors, pipes, handlers, rendering) back into the
@@ -15,7 +14,7 @@ export class KernelExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const res = host.switchToHttp().getResponse<Response>();
-    const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];
+    const context = contextOf(res);
     if (context) {
       this.kernel.handleThrowable(exception, context);
       return;

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KernelContext, ResponsePhase } from './kernel-context.js';
 import { KernelHttpAdapter, type KernelEntry } from './kernel-http.adapter.js';
-import { KERNEL_CONTEXT } from './kernel-symbols.js';
+import { attachContext } from './kernel-symbols.js';
 
 /** A kernel whose entry throws, before or after it gave the request its context. */
 function throwingKernel(withContext: boolean, handled: unknown[]): KernelEntry {
@@ -11,8 +11,7 @@ function throwingKernel(withContext: boolean, handled: unknown[]): KernelEntry {
     handle(req, res) {
       if (withContext) {
         const context = new KernelContext(res, 'en');
-        (req as any)[KERNEL_CONTEXT] = context;
-        (res as any)[KERNEL_CONTEXT] = context;
+        attachContext(req, res, context);
       }
       throw new Error('entry failed');
     },

@@ -3,16 +3,14 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import express from 'express';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { messageClasses } from './http/express-messages.js';
 import type { NextFunction, Request, Response } from 'express';
-import { KERNEL_CONTEXT, type ResponseCommitter } from './kernel-symbols.js';
-import { ResponsePhase, type KernelContext } from './kernel-context.js';
+import { hookResponse, messageClasses, pendingContext, prepareForExpress, routeHandlersAfter, routerLayers, type ExpressHandler } from './http/express-internals.js';
+import { contextOf, type ResponseCommitter } from './kernel-symbols.js';
+import type { KernelContext } from './kernel-context.js';
 import { Route } from './routing/route.js';
 import { RouteCollection } from './routing/route-collection.js';
 import { DEBUG_ROUTE_METADATA, defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
 import { printableText } from './logging/line-formatter.js';
-
-type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
 /** What the adapter hands each request to: the HttpKernel, bound when the application initialises. */
 export interface KernelEntry extends ResponseCommitter {
@@ -39,7 +37,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
   readonly routes = new RouteCollection();
   private kernel?: KernelEntry;
   private closing = false;
-  private readonly entry: Handler;
+  private readonly entry: ExpressHandler;
   /** The HTTP server's request listener when it is built with Express's prototypes (initHttpServer). */
   private readonly serverEntry: (req: IncomingMessage, res: ServerResponse) => void;
   /** Nest's request or response hook is set: it runs in Express's first layer, so every request starts in Express. */
@@ -59,7 +57,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
     instance.set('etag', false);
     this.entry = (req: Request, res: Response, next: NextFunction) => {
       // Already through the kernel (the server's entry, which passed it on to Express): on to the next layer.
-      if ((req as any)[KERNEL_CONTEXT] !== undefined) {
+      if (contextOf(req) !== undefined) {
         next();
         return;
       }
@@ -76,23 +74,16 @@ export class KernelHttpAdapter extends ExpressAdapter {
         instance(req, res);
         return;
       }
-      // What Express's app.handle and its router set before their first layer (the prototypes are Express's
-      // already: messageClasses); Express itself, from its first layer, only when the kernel passes the request on.
       const request = req as Request;
       const response = res as Response;
-      request.res = response;
-      response.req = request;
-      response.locals ??= Object.create(null);
-      request.baseUrl = '';
-      request.originalUrl ??= request.url;
       // Express's `next` for this request: what the kernel calls to pass a request on, and what `res.render` calls
-      // with a failed render (req.next). An error goes to kernel.exception, as Nest's error layer would send it.
+      // with a failed render. An error goes to kernel.exception, as Nest's error layer would send it.
       const passOn = (error?: unknown): void => {
-        const context: KernelContext | undefined = (req as any)[KERNEL_CONTEXT];
+        const context = contextOf(req);
         if (error && error !== 'route' && error !== 'router' && context) kernel.handleThrowable(error, context);
         else instance(req, res);
       };
-      request.next = passOn;
+      prepareForExpress(request, response, passOn);
       if (this.closing) res.setHeader('Connection', 'close');
       try {
         kernel.handle(request, response, passOn);
@@ -148,36 +139,31 @@ export class KernelHttpAdapter extends ExpressAdapter {
    * the same handler (the router and Express agree by construction), at the cost of a regular-expression match per
    * route before it. Undefined: let Express route it (`next()`).
    */
-  directHandler(route: Route): Handler | undefined {
-    const handler = route.handler as Handler | undefined;
+  directHandler(route: Route): ExpressHandler | undefined {
+    const handler = route.handler as ExpressHandler | undefined;
     if (!handler) return undefined;
-    const stack: Array<{ handle?: unknown; route?: { stack?: Array<{ handle?: unknown }> } }> = (this.getInstance() as any).router?.stack ?? [];
-    if (this.direct?.stackLength !== stack.length) {
-      const handlers = new Set<unknown>();
-      const start = stack.findIndex((layer) => layer.handle === this.entry);
-      for (let i = start + 1; start !== -1 && i < stack.length && stack[i].route; i++) {
-        for (const layer of stack[i].route!.stack ?? []) handlers.add(layer.handle);
-      }
-      this.direct = { stackLength: stack.length, handlers };
+    const layers = routerLayers(this.getInstance());
+    if (this.direct?.stackLength !== layers.length) {
+      this.direct = { stackLength: layers.length, handlers: routeHandlersAfter(layers, this.entry) };
     }
     return this.direct.handlers.has(handler) ? handler : undefined;
   }
 
-  override get(...args: any[]): any { return (super.get as (...a: any[]) => any).apply(this, this.record(['GET'], args)); }
-  override post(...args: any[]): any { return (super.post as (...a: any[]) => any).apply(this, this.record(['POST'], args)); }
-  override put(...args: any[]): any { return (super.put as (...a: any[]) => any).apply(this, this.record(['PUT'], args)); }
-  override patch(...args: any[]): any { return (super.patch as (...a: any[]) => any).apply(this, this.record(['PATCH'], args)); }
-  override delete(...args: any[]): any { return (super.delete as (...a: any[]) => any).apply(this, this.record(['DELETE'], args)); }
-  override head(...args: any[]): any { return (super.head as (...a: any[]) => any).apply(this, this.record(['HEAD'], args)); }
-  override options(...args: any[]): any { return (super.options as (...a: any[]) => any).apply(this, this.record(['OPTIONS'], args)); }
-  override search(...args: any[]): any { return (super.search as (...a: any[]) => any).apply(this, this.record(['SEARCH'], args)); }
-  override all(...args: any[]): any { return (super.all as (...a: any[]) => any).apply(this, this.record([], args)); }
+  override get(...args: unknown[]): unknown { return (super.get as (...a: unknown[]) => unknown).apply(this, this.record(['GET'], args)); }
+  override post(...args: unknown[]): unknown { return (super.post as (...a: unknown[]) => unknown).apply(this, this.record(['POST'], args)); }
+  override put(...args: unknown[]): unknown { return (super.put as (...a: unknown[]) => unknown).apply(this, this.record(['PUT'], args)); }
+  override patch(...args: unknown[]): unknown { return (super.patch as (...a: unknown[]) => unknown).apply(this, this.record(['PATCH'], args)); }
+  override delete(...args: unknown[]): unknown { return (super.delete as (...a: unknown[]) => unknown).apply(this, this.record(['DELETE'], args)); }
+  override head(...args: unknown[]): unknown { return (super.head as (...a: unknown[]) => unknown).apply(this, this.record(['HEAD'], args)); }
+  override options(...args: unknown[]): unknown { return (super.options as (...a: unknown[]) => unknown).apply(this, this.record(['OPTIONS'], args)); }
+  override search(...args: unknown[]): unknown { return (super.search as (...a: unknown[]) => unknown).apply(this, this.record(['SEARCH'], args)); }
+  override all(...args: unknown[]): unknown { return (super.all as (...a: unknown[]) => unknown).apply(this, this.record([], args)); }
 
   /** Records the route; returns the arguments to register with Express (the path may get its slash back). */
   private record(methods: string[], args: unknown[]): unknown[] {
     if (args.length < 2 || typeof args[0] !== 'string' || typeof args[1] !== 'function') return args;
     let path = args[0] as string;
-    const handler = args[1] as Handler;
+    const handler = args[1] as ExpressHandler;
     if (Reflect.getMetadata(TRAILING_SLASH_METADATA, handler) === true && !path.endsWith('/')) {
       path = `${path}/`;
       args = [path, ...args.slice(1)];
@@ -193,18 +179,12 @@ export class KernelHttpAdapter extends ExpressAdapter {
   }
 }
 
-/** The kernel's context of a response it has yet to commit; undefined once committed, sent, or not the kernel's. */
-function pending(res: Response): KernelContext | undefined {
-  const context: KernelContext | undefined = (res as any)[KERNEL_CONTEXT];
-  return context && context.phase === ResponsePhase.Pending && !res.headersSent ? context : undefined;
-}
-
 /**
  * An error thrown by the kernel's entry itself: to kernel.exception when the request has its context, else (or
  * should that fail too) a bare 500, reported on stderr as a process warning: the kernel's logger may be what failed.
  */
 function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
-  const context = pending(res);
+  const context = pendingContext(res);
   if (context) {
     try {
       kernel.handleThrowable(error, context);
@@ -221,80 +201,4 @@ function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
   res.statusCode = 500;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.end('Internal Server Error\n');
-}
-
-/**
- * Wraps writeHead/write/end of an Express app's response prototype. A response of a request the kernel handles
- * is committed once: at end() with its whole body (which kernel.response may replace), or at the first write()
- * or an explicit writeHead() as a streamed response (headers only).
- */
-function hookResponse(proto: any, kernel: () => KernelEntry | undefined): void {
-  type Method = (this: Response, ...args: any[]) => any;
-  const { end, write, writeHead } = proto as { end: Method; write: Method; writeHead: Method };
-
-  proto.end = function (this: Response, chunk?: any, encoding?: any, callback?: any) {
-    const context = pending(this);
-    const entry = context && kernel();
-    if (!context || !entry) return end.call(this, chunk, encoding, callback);
-    if (typeof chunk === 'function') {
-      callback = chunk;
-      chunk = undefined;
-      encoding = undefined;
-    } else if (typeof encoding === 'function') {
-      callback = encoding;
-      encoding = undefined;
-    }
-    let body: string | Buffer | undefined = chunk;
-    if (body !== undefined && body !== null && typeof body !== 'string' && !Buffer.isBuffer(body)) body = Buffer.from(body);
-    if (typeof body === 'string' && encoding && encoding !== 'utf8' && encoding !== 'utf-8') body = Buffer.from(body, encoding);
-    const finalBody = entry.commitResponse(context, this, body ?? undefined, false);
-    if (!(finalBody instanceof Promise)) return end.call(this, finalBody, undefined, callback);
-    // A kernel.response listener is waiting (the session save): the response is written when it is done.
-    finalBody.then(
-      (written) => end.call(this, written, undefined, callback),
-      () => end.call(this, undefined, undefined, callback),
-    );
-    return this;
-  };
-
-  // Node emits a response's 'close' once it has been written whole or its connection has gone: kernel.terminate. A
-  // hook on the prototype's emit instead of a `once('close')` per request (a closure, a wrapper and a listener to add
-  // and remove each time; on-finished before that also watched the socket).
-  const { emit } = proto as { emit: Method };
-  // `arguments` passed on as they are: no rest array and spread on each of a response's emits.
-  proto.emit = function (this: Response, event: string | symbol) {
-    if (event === 'close') {
-      const context: KernelContext | undefined = (this as any)[KERNEL_CONTEXT];
-      const entry = context && kernel();
-      if (context && entry) entry.terminate(context);
-    }
-    // eslint-disable-next-line prefer-rest-params
-    return emit.apply(this, arguments as unknown as unknown[]);
-  };
-
-  proto.write = function (this: Response, ...args: unknown[]) {
-    const context = pending(this);
-    const entry = context && kernel();
-    // Streamed: kernel.response listeners cannot wait (ResponseEvent.waitFor), so this never is a promise.
-    if (context && entry) void entry.commitResponse(context, this, undefined, true);
-    return write.apply(this, args);
-  };
-
-  proto.writeHead = function (this: Response, statusCode: number, reason?: any, headers?: any) {
-    const context = pending(this);
-    const entry = context && kernel();
-    if (!context || !entry) return writeHead.call(this, statusCode, reason, headers);
-    if (typeof reason !== 'string') {
-      headers = reason;
-      reason = undefined;
-    }
-    this.statusCode = statusCode;
-    if (Array.isArray(headers)) {
-      for (let i = 0; i + 1 < headers.length; i += 2) this.setHeader(headers[i], headers[i + 1]);
-    } else if (headers) {
-      for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value as any);
-    }
-    void entry.commitResponse(context, this, undefined, true);
-    return reason === undefined ? writeHead.call(this, this.statusCode) : writeHead.call(this, this.statusCode, reason);
-  };
 }

@@ -58,10 +58,6 @@ export abstract class KernelEvent {
   isPropagationStopped(): boolean {
     return this.propagationStopped;
   }
-
-  get isMainRequest(): boolean {
-    return this.request.isMainRequest;
-  }
 }
 
 /** kernel.request: a listener that sets a response ends the request phase; that response goes to kernel.response. */

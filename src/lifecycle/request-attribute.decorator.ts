@@ -1,11 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { KernelContext } from './kernel-context.js';
-import { KERNEL_CONTEXT } from './kernel-symbols.js';
+import { contextOf } from './kernel-symbols.js';
 import type { KernelRequest } from './http/kernel-request.js';
 
 /** A request attribute in a handler: `@RequestAttribute('_route') route: string`; no name: the KernelRequest. */
 export const RequestAttribute = createParamDecorator((name: string | undefined, execution: ExecutionContext): unknown => {
-  const context: KernelContext | undefined = execution.switchToHttp().getRequest()[KERNEL_CONTEXT];
+  const context = contextOf(execution.switchToHttp().getRequest<object>());
   if (!context) return undefined;
   const request: KernelRequest = context.request;
   if (name === undefined) return request;

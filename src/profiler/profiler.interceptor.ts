@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { finalize, type Observable } from 'rxjs';
-import { contextKey, type KernelContext } from '../lifecycle/kernel-context.js';
-import { KERNEL_CONTEXT } from '../lifecycle/kernel-symbols.js';
+import { contextKey } from '../lifecycle/kernel-context.js';
+import { contextOf } from '../lifecycle/kernel-symbols.js';
 import { Profile } from './profile.js';
 
 /** What the profiler's interceptor saw of the controller call. */
@@ -24,7 +24,7 @@ export const CONTROLLER_CALL = contextKey<ControllerCall>('shopkernel.profiler.c
 export class ProfilerInterceptor implements NestInterceptor {
   intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (execution.getType() !== 'http') return next.handle();
-    const context: KernelContext | undefined = execution.switchToHttp().getRequest()[KERNEL_CONTEXT];
+    const context = contextOf(execution.switchToHttp().getRequest<object>());
     if (!context || !Profile.of(context)) return next.handle();
     const call: ControllerCall = {
       controller: `${execution.getClass().name}::${execution.getHandler().name}`,

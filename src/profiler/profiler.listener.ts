@@ -24,7 +24,7 @@ export class ProfilerListener {
   onKernelResponse(event: ResponseEvent): void {
     const context = event.request.context;
     const profile = Profile.of(context);
-    if (!profile || !event.isMainRequest) return;
+    if (!profile) return;
     this.profiler.collect(context, profile, event.response);
     // The profile is kept either way; only a client allowed to open it is told where it is.
     if (!this.access.allows(event.request)) return;
@@ -38,7 +38,7 @@ export class ProfilerListener {
   onKernelTerminate(event: TerminateEvent): void {
     const context = event.request.context;
     const profile = Profile.of(context);
-    if (!profile || !event.isMainRequest) return;
+    if (!profile) return;
     this.profiler.finish(context, profile, event.statusCode);
   }
 }

@@ -13,7 +13,6 @@ import { SECURITY_STATE } from './security-context.js';
 export class ContextListener {
   @KernelListener(KernelEvents.RESPONSE, { priority: 0 })
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest) return;
     const context = event.request.context;
     const state = context.get(SECURITY_STATE);
     const session = context.get(SESSION);

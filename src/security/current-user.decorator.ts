@@ -1,6 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { KERNEL_CONTEXT } from '../lifecycle/kernel-symbols.js';
+import { contextOf } from '../lifecycle/kernel-symbols.js';
 import { currentUser } from './security-context.js';
 
 /**
@@ -8,6 +7,6 @@ import { currentUser } from './security-context.js';
  * protected paths (/account, /checkout) it is never null.
  */
 export const CurrentUser = createParamDecorator((_: unknown, execution: ExecutionContext) => {
-  const context: KernelContext = execution.switchToHttp().getRequest()[KERNEL_CONTEXT];
+  const context = contextOf(execution.switchToHttp().getRequest<object>())!;
   return currentUser(context);
 });

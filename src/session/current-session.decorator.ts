@@ -1,10 +1,9 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { KERNEL_CONTEXT } from '../lifecycle/kernel-symbols.js';
+import { contextOf } from '../lifecycle/kernel-symbols.js';
 import { sessionOf } from './session-context.js';
 
 /** The request's session in a handler: `@CurrentSession() session: Session`. */
 export const CurrentSession = createParamDecorator((_: unknown, execution: ExecutionContext) => {
-  const context: KernelContext = execution.switchToHttp().getRequest()[KERNEL_CONTEXT];
+  const context = contextOf(execution.switchToHttp().getRequest<object>())!;
   return sessionOf(context);
 });

@@ -35,7 +35,6 @@ export class SessionListener {
 
   @KernelListener(KernelEvents.REQUEST, { priority: 128 })
   onKernelRequest(event: RequestEvent): void {
-    if (!event.isMainRequest) return;
     const context = event.request.context;
     const header = event.request.raw.headers.cookie;
     const id = header ? safeParse(header)[this.config.session.cookieName] : undefined;
@@ -53,7 +52,6 @@ export class SessionListener {
 
   @KernelListener(KernelEvents.RESPONSE, { priority: -1000 })
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest) return;
     const context = event.request.context;
     const session = context.get(SESSION);
     if (!session) return;
@@ -93,7 +91,6 @@ export class SessionListener {
 
   @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
   onFinishRequest(event: FinishRequestEvent): void {
-    if (!event.isMainRequest) return;
     event.request.context.get(SESSION)?.close();
   }
 

@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
-import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
+import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { DebugRoute, RouteName } from '../../lifecycle/routing/route-name.decorator.js';
 import { ProfilePage } from '../../profiler/controllers/profile-page.js';
 import { ProfilerGate } from '../../profiler/controllers/profiler-gate.js';
@@ -39,7 +38,7 @@ export class ExplainController {
   @DebugRoute()
   async explain(@Req() req: Request, @Param('token') token: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
     this.gate.ensureEnabled(req);
-    const foreign = foreignSiteReason(((req as any)[KERNEL_CONTEXT] as KernelContext).request, []);
+    const foreign = foreignSiteReason(contextOf(req)!.request, []);
     if (foreign !== null) throw new AccessDeniedHttpException(foreign);
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const number = typeof fields.query === 'string' && NUMBER.test(fields.query) ? Number(fields.query) : null;

@@ -31,7 +31,6 @@ export class KernelRequest {
     readonly raw: Request,
     readonly context: KernelContext,
     defaultLocale: string,
-    readonly isMainRequest = true,
     /**
      * Whether some peer is a trusted proxy (TRUSTED_PROXIES). Without one, Express's req.ip, req.protocol and req.host
      * reduce to the socket's address, its encryption and the Host field: read directly (Express would parse

@@ -39,7 +39,7 @@ export class LocaleListener {
 
   @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const parent = event.request.context.parentRequest;
-    event.request.context.locale = parent?.locale ?? this.config.defaultLocale;
+    // What runs after the response (kernel.terminate's listeners, late collectors) formats in the default locale.
+    event.request.context.locale = this.config.defaultLocale;
   }
 }

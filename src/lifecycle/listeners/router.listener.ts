@@ -66,12 +66,10 @@ export class RouterListener {
     if (match.redirectTo === undefined) request.context.set(MATCHED_ROUTE, match);
   }
 
-  /** Router context restore: URL generation goes back to the parent request's scheme and host. */
+  /** The request's scheme and host no longer drive URL generation once its response is made (Symfony's order). */
   @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const parent = event.request.context.parentRequest;
-    if (parent) this.setCurrentRequest(parent);
-    else event.request.context.set(ROUTER_CONTEXT, null);
+    event.request.context.set(ROUTER_CONTEXT, null);
   }
 
   private setCurrentRequest(request: KernelRequest): void {

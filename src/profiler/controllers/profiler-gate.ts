@@ -3,8 +3,7 @@ import type { Request } from 'express';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
-import type { KernelContext } from '../../lifecycle/kernel-context.js';
-import { KERNEL_CONTEXT } from '../../lifecycle/kernel-symbols.js';
+import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { ProfilerService } from '../profiler.service.js';
 
@@ -21,7 +20,7 @@ export class ProfilerGate {
 
   /** The router's own 404, word for word, unless the profiler is on and the client allowed. */
   ensureEnabled(req: Request): void {
-    const request = ((req as any)[KERNEL_CONTEXT] as KernelContext).request;
+    const request = contextOf(req)!.request;
     if (this.profiler.enabled && this.access.allows(request)) return;
     const path = request.pathInfo;
     throw new NotFoundHttpException(noRouteMessage(request), new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));

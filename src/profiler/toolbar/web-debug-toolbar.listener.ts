@@ -27,7 +27,7 @@ export class WebDebugToolbarListener {
     const request = event.request;
     const response = event.response;
     const profile = Profile.of(request.context);
-    if (!profile || !event.isMainRequest || request.isXmlHttpRequest || !this.access.allows(request)) return;
+    if (!profile || request.isXmlHttpRequest || !this.access.allows(request)) return;
     if (response.streamed || response.isRedirect || !response.isHtml) return;
     // A page shared with another origin (CORS) would share the toolbar's details with it.
     if (response.hasHeader('access-control-allow-origin')) return;

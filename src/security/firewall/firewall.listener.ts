@@ -36,7 +36,6 @@ export class FirewallListener {
 
   @KernelListener(KernelEvents.REQUEST, { priority: 8 })
   onKernelRequest(event: RequestEvent): void {
-    if (!event.isMainRequest) return;
     const request = event.request;
     const state = securityOf(request.context);
     const rule = this.config.security.accessControl.find((r) => r.path.test(request.pathInfo)) ?? null;
@@ -55,7 +54,6 @@ export class FirewallListener {
 
   @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    if (!event.isMainRequest) return;
     securityOf(event.request.context).finished = true;
   }
 

@@ -16,7 +16,6 @@ export class RememberMeListener {
 
   @KernelListener(KernelEvents.RESPONSE, { priority: 0 })
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest) return;
     const state = event.request.context.get(SECURITY_STATE);
     if (!state || state.rememberMeCookie === undefined) return;
     const { rememberMeCookieName, rememberMeLifetimeSeconds } = this.config.security;

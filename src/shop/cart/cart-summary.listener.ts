@@ -25,7 +25,7 @@ export class CartSummaryListener {
   @KernelListener(KernelEvents.CONTROLLER, { priority: -8 })
   onKernelController(event: ControllerEvent): void {
     const request = event.request;
-    if (!event.isMainRequest || request.prefersJson) return;
+    if (request.prefersJson) return;
     if (request.routeName?.startsWith('_') || request.pathInfo.startsWith('/api/')) return;
     const method = event.handler?.method;
     if (method && Reflect.getMetadata(OWN_CART_SUMMARY_METADATA, method) === true) return;

@@ -2,7 +2,7 @@ import type express from 'express';
 import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KernelHttpAdapter } from '../kernel-http.adapter.js';
-import { messageClasses } from './express-messages.js';
+import { messageClasses } from './express-internals.js';
 
 /** Starts the adapter's server; returns what the server's first 'request' listener saw, before Express ran. */
 async function serve(options: Record<string, unknown>, run: (base: string, app: express.Express) => Promise<void>): Promise<{ app: express.Express; seen: Array<{ req: unknown; res: unknown }> }> {
