@@ -292,7 +292,6 @@ describeOnEachDatabase('Accounts and security', 'accounts', (database) => {
         'kernel.controller_arguments 0 AccessListener::onControllerArguments',
         'kernel.response 0 ContextListener::onKernelResponse',
         'kernel.response 0 RememberMeListener::onKernelResponse',
-        'kernel.finish_request 0 FirewallListener::onKernelFinishRequest',
       ]));
       const requestOrder = events.filter((e) => e.startsWith('kernel.request'));
       expect(requestOrder.indexOf('kernel.request 128 SessionListener::onKernelRequest')).toBeLessThan(requestOrder.indexOf('kernel.request 8 FirewallListener::onKernelRequest'));

@@ -85,7 +85,6 @@ describe('Kernel lifecycle (e2e)', () => {
         'LocaleListener::onKernelFinishRequest',
         'RouterListener::onKernelFinishRequest',
         'SessionListener::onFinishRequest',
-        'FirewallListener::onKernelFinishRequest',
       ]);
     });
 

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config.js';
 import { ShopDb } from '../database/shop-db.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../lifecycle/logging/log-level.js';
 import { sessionOf } from '../session/session-context.js';
+import { AuthenticatedEvent } from './events/authenticated.event.js';
+import { LoggedOutEvent } from './events/logged-out.event.js';
+import { LoginThrottledEvent } from './events/login-throttled.event.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
 import { requestCookie } from './request-cookies.js';
@@ -33,6 +37,7 @@ export class Authenticator {
     private readonly config: AppConfig,
     private readonly logger: KernelLogger,
     private readonly throttler: LoginThrottler,
+    private readonly events: EventEmitter2,
   ) {}
 
   /** Runs after every successful login, in registration order (a failing hook is logged, the login stands). */
@@ -60,7 +65,7 @@ export class Authenticator {
   }
 
   private refuse(context: KernelContext, throttled: Throttled, action: ThrottledAction, email: string): never {
-    securityOf(context).throttled = { action, ...throttled };
+    this.events.emit(LoginThrottledEvent.NAME, new LoginThrottledEvent(action, throttled.scope, throttled.retryAfter));
     const who = throttled.scope === 'account' ? 'for "{email}" from {client}' : 'from {client}';
     this.logger.record(LogLevel.WARNING, 'security', `Login throttling: too many attempts ${who}, the ${action} was refused for {retryAfter} s.`, { email: email.slice(0, 254), client: context.request.clientIp, retryAfter: throttled.retryAfter }, context);
     throw new TooManyLoginAttemptsException(throttled, action);
@@ -90,7 +95,7 @@ export class Authenticator {
     // Tokens issued to the anonymous visitor stop working: a form from before the login cannot be replayed.
     for (const key of Object.keys(session.peek())) if (key.startsWith('_csrf_token/')) session.remove(key);
     state.user = user;
-    state.firewall.authenticatedBy = 'login-form';
+    this.events.emit(AuthenticatedEvent.NAME, new AuthenticatedEvent(user, 'login-form'));
     if (options.rememberMe) state.rememberMeCookie = await this.rememberMe.create(user.id);
     this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged in ({via}).', { email: user.email, via: options.via }, context);
     for (const hook of this.loginHooks) {
@@ -111,7 +116,7 @@ export class Authenticator {
     }
     if (state.user) this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged out.', { email: state.user.email }, context);
     state.user = null;
-    state.loggedOut = true;
+    this.events.emit(LoggedOutEvent.NAME, new LoggedOutEvent());
     sessionOf(context).invalidate();
   }
 }

@@ -8,37 +8,17 @@ export interface AuthenticatedUser {
   roles: string[];
 }
 
-/** How the firewall decided about this request, for the Security panel. */
-export interface FirewallDecision {
-  /** The firewall's rule that applied (`/account`, `/checkout`, …) or null when the path is public. */
-  rule: string | null;
-  /** How the user was authenticated on this request. */
-  authenticatedBy: 'session' | 'remember-me' | 'login-form' | null;
-  outcome: 'public' | 'granted' | 'denied' | 'redirected-to-login' | 'unauthorized';
-}
-
-export interface AccessDecision {
-  attribute: string;
-  subject: string | null;
-  granted: boolean;
-}
-
-/** The request's security state: the user, the firewall's decision and the access decisions made. */
+/**
+ * The request's security state, what the application acts on (Symfony's token storage): the user, and the
+ * remember-me cookie to send. What the Security panel shows besides is learnt from the security events.
+ */
 export class SecurityState {
   user: AuthenticatedUser | null = null;
-  firewall: FirewallDecision = { rule: null, authenticatedBy: null, outcome: 'public' };
-  readonly decisions: AccessDecision[] = [];
-  /** Set when the user logged out during this request (the remember-me cookie is cleared). */
-  loggedOut = false;
   /**
    * The remember-me cookie to send with the response: a value (set at login, rotated at each use), null (clear
    * it: logout, an invalid or stolen cookie), or undefined (leave it).
    */
   rememberMeCookie: string | null | undefined = undefined;
-  /** Set when login throttling refused this request's login or registration. */
-  throttled: { action: 'login' | 'registration'; scope: 'account' | 'client'; retryAfter: number } | null = null;
-  /** The firewall's kernel.finish_request has run: the request's security state is final. */
-  finished = false;
 }
 
 export const SECURITY_STATE = contextKey<SecurityState>('shopkernel.security');

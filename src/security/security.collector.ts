@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
 import { DataCollector, type PanelBadge, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { rows } from '../profiler/collectors/request.collector.js';
-import { SECURITY_STATE, type AccessDecision, type FirewallDecision, type SecurityState } from './security-context.js';
+import { SECURITY_STATE } from './security-context.js';
+import { SECURITY_PROFILE, type AccessDecision, type FirewallDecision, type SecurityProfile } from './security-profile.js';
 
 export interface SecurityData {
   user: { id: number; email: string; roles: string[] } | null;
@@ -10,7 +11,7 @@ export interface SecurityData {
   decisions: AccessDecision[];
   rememberMe: 'set' | 'cleared' | 'unchanged';
   loggedOut: boolean;
-  throttled?: SecurityState['throttled'];
+  throttled?: SecurityProfile['throttled'];
 }
 
 const OUTCOMES: Record<FirewallDecision['outcome'], string> = {
@@ -31,14 +32,17 @@ export class SecurityCollector extends DataCollector<SecurityData> {
 
   override lateCollect(context: KernelContext): SecurityData | undefined {
     const state = context.get(SECURITY_STATE);
-    if (!state) return undefined;
+    const profile = context.get(SECURITY_PROFILE);
+    if (!state && !profile) return undefined;
+    const user = state?.user ?? null;
+    const rememberMe = state?.rememberMeCookie;
     return {
-      user: state.user ? { ...state.user, roles: [...state.user.roles] } : null,
-      firewall: { ...state.firewall },
-      decisions: [...state.decisions],
-      rememberMe: state.rememberMeCookie === undefined ? 'unchanged' : state.rememberMeCookie === null ? 'cleared' : 'set',
-      loggedOut: state.loggedOut,
-      throttled: state.throttled ? { ...state.throttled } : null,
+      user: user ? { ...user, roles: [...user.roles] } : null,
+      firewall: profile ? { ...profile.firewall } : { rule: null, authenticatedBy: null, outcome: 'public' },
+      decisions: profile ? [...profile.decisions] : [],
+      rememberMe: rememberMe === undefined ? 'unchanged' : rememberMe === null ? 'cleared' : 'set',
+      loggedOut: profile?.loggedOut ?? false,
+      throttled: profile?.throttled ? { ...profile.throttled } : null,
     };
   }
 

@@ -13,16 +13,18 @@ import { SecurityExceptionListener } from './firewall/security-exception.listene
 import { PasswordHasher } from './password-hasher.js';
 import { RememberMeListener } from './remember-me/remember-me.listener.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
+import { SecurityProfileListener } from './security-profile.listener.js';
 import { SecurityCollector } from './security.collector.js';
 import { LoginThrottler } from './throttling/login-throttler.js';
 import { UserProvider } from './user-provider.js';
 
 /**
- * Security for every feature module (global): the firewall (kernel.request 8, finish_request 0), the security
+ * Security for every feature module (global): the firewall (kernel.request 8), the security
  * context saved in the session and the remember-me cookie (kernel.response 0), access grants from `@IsGranted`
  * (kernel.controller_arguments 0) and the login entry point for whatever needed a user and had none (kernel.exception
  * 1), CSRF tokens (kernel.controller 8), the JSON API's same-origin and JSON-only rule (kernel.controller 16), login
- * and logout (Authenticator) with login throttling (LoginThrottler), password hashing, and the Security panel.
+ * and logout (Authenticator) with login throttling (LoginThrottler), password hashing, and the Security panel (fed by
+ * SecurityProfileListener from the security events).
  */
 @Global()
 @Module({
@@ -44,6 +46,7 @@ import { UserProvider } from './user-provider.js';
     RememberMeListener,
     AccessListener,
     SecurityCollector,
+    SecurityProfileListener,
   ],
   exports: [CsrfTokenManager, PasswordHasher, Authenticator, UserProvider],
 })

@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AppConfig, type AccessRule } from '../../config/app-config.js';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
-import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../../lifecycle/kernel.events.js';
+import { KernelEvents, type RequestEvent } from '../../lifecycle/kernel.events.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { sessionOf } from '../../session/session-context.js';
 import { RememberMeService } from '../remember-me/remember-me.service.js';
 import { requestCookie } from '../request-cookies.js';
+import { AccessDecidedEvent } from '../events/access-decided.event.js';
+import { AuthenticatedEvent } from '../events/authenticated.event.js';
+import { FirewallDecidedEvent, type FirewallOutcome } from '../events/firewall-decided.event.js';
 import { securityOf, type SecurityState } from '../security-context.js';
 import { UserProvider } from '../user-provider.js';
 import { wantsJson } from './entry-point.js';
@@ -21,8 +25,8 @@ import { LoginEntryPoint } from './login-entry-point.js';
  * 2. applies the access map (AppConfig.security.accessControl): an anonymous visitor on a protected path is sent
  *    to the login page (HTML; the page asked for is kept for after the login) or gets a 401 (JSON, scripts); a user
  *    without the rule's roles gets a 403.
- * Nothing is read from the database for a visitor with neither a session user nor a remember-me cookie.
- * kernel.finish_request (0) closes the firewall's state for the request.
+ * Nothing is read from the database for a visitor with neither a session user nor a remember-me cookie. What it
+ * found and decided goes out as security events (AuthenticatedEvent, AccessDecidedEvent, FirewallDecidedEvent).
  */
 @Injectable()
 export class FirewallListener {
@@ -32,6 +36,7 @@ export class FirewallListener {
     private readonly rememberMe: RememberMeService,
     private readonly logger: KernelLogger,
     private readonly entryPoint: LoginEntryPoint,
+    private readonly events: EventEmitter2,
   ) {}
 
   @KernelListener(KernelEvents.REQUEST, { priority: 8 })
@@ -39,7 +44,6 @@ export class FirewallListener {
     const request = event.request;
     const state = securityOf(request.context);
     const rule = this.config.security.accessControl.find((r) => r.path.test(request.pathInfo)) ?? null;
-    state.firewall.rule = rule ? rule.path.source : null;
     const session = sessionOf(request.context);
     const userId = session.peekUserId();
     const cookie = requestCookie(request, this.config.security.rememberMeCookieName);
@@ -52,11 +56,6 @@ export class FirewallListener {
     );
   }
 
-  @KernelListener(KernelEvents.FINISH_REQUEST, { priority: 0 })
-  onKernelFinishRequest(event: FinishRequestEvent): void {
-    securityOf(event.request.context).finished = true;
-  }
-
   private async authenticate(event: RequestEvent, userId: number | null, cookie: string | undefined, state: SecurityState): Promise<void> {
     const context = event.request.context;
     const session = sessionOf(context);
@@ -64,7 +63,7 @@ export class FirewallListener {
       const user = await this.users.loadById(userId);
       if (user) {
         state.user = user;
-        state.firewall.authenticatedBy = 'session';
+        this.events.emit(AuthenticatedEvent.NAME, new AuthenticatedEvent(user, 'session'));
         // The page shows who is logged in: it is this user's own (private, never shared).
         void session.userId;
         return;
@@ -78,7 +77,7 @@ export class FirewallListener {
       const user = await this.users.loadById(outcome.userId);
       if (user) {
         state.user = user;
-        state.firewall.authenticatedBy = 'remember-me';
+        this.events.emit(AuthenticatedEvent.NAME, new AuthenticatedEvent(user, 'remember-me'));
         // Undefined when the series was rotated a moment ago by a request sent with this one: the cookie stays.
         state.rememberMeCookie = outcome.cookie;
         session.migrate();
@@ -96,21 +95,22 @@ export class FirewallListener {
     const request = event.request;
     // Pages show who is logged in (the layout reads res.locals).
     if (state.user) request.context.res.locals.currentUser = state.user;
-    if (!rule) {
-      state.firewall.outcome = 'public';
-      return;
+    const outcome = this.outcome(event, rule, state.user?.roles);
+    this.events.emit(FirewallDecidedEvent.NAME, new FirewallDecidedEvent(rule ? rule.path.source : null, outcome));
+    if (outcome === 'denied') throw new AccessDeniedHttpException('Access Denied.');
+    if (outcome === 'redirected-to-login' || outcome === 'unauthorized') event.setResponse(this.entryPoint.start(request));
+  }
+
+  /** The access map's answer for the request: each of the rule's roles checked for a user, the entry point for none. */
+  private outcome(event: RequestEvent, rule: AccessRule | null, roles: readonly string[] | undefined): FirewallOutcome {
+    if (!rule) return 'public';
+    if (!roles) return wantsJson(event.request) ? 'unauthorized' : 'redirected-to-login';
+    let granted = true;
+    for (const role of rule.roles) {
+      const has = roles.includes(role);
+      granted &&= has;
+      this.events.emit(AccessDecidedEvent.NAME, new AccessDecidedEvent(role, `path ${event.request.pathInfo}`, has));
     }
-    if (state.user) {
-      const missing = rule.roles.filter((role) => !state.user!.roles.includes(role));
-      for (const role of rule.roles) state.decisions.push({ attribute: role, subject: `path ${request.pathInfo}`, granted: !missing.includes(role) });
-      if (missing.length > 0) {
-        state.firewall.outcome = 'denied';
-        throw new AccessDeniedHttpException('Access Denied.');
-      }
-      state.firewall.outcome = 'granted';
-      return;
-    }
-    state.firewall.outcome = wantsJson(request) ? 'unauthorized' : 'redirected-to-login';
-    event.setResponse(this.entryPoint.start(request));
+    return granted ? 'granted' : 'denied';
   }
 }

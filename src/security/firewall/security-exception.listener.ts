@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ExceptionEvent } from '../../lifecycle/kernel.events.js';
-import { securityOf } from '../security-context.js';
+import { FirewallDecidedEvent } from '../events/firewall-decided.event.js';
 import { AuthenticationRequiredException } from './authentication-required.exception.js';
 import { LoginEntryPoint } from './login-entry-point.js';
 
@@ -12,20 +13,22 @@ import { LoginEntryPoint } from './login-entry-point.js';
  */
 @Injectable()
 export class SecurityExceptionListener {
-  constructor(private readonly entryPoint: LoginEntryPoint) {}
+  constructor(
+    private readonly entryPoint: LoginEntryPoint,
+    private readonly events: EventEmitter2,
+  ) {}
 
   @KernelListener(KernelEvents.EXCEPTION, { priority: 1 })
   onKernelException(event: ExceptionEvent): void {
     const required = event.throwable;
     if (!(required instanceof AuthenticationRequiredException)) return;
-    const state = securityOf(event.request.context);
     try {
       event.setResponse(this.entryPoint.start(event.request, required));
       // The redirect is the answer, not an error of status 500.
       event.allowCustomResponseCode = true;
-      state.firewall.outcome = 'redirected-to-login';
+      this.events.emit(FirewallDecidedEvent.NAME, new FirewallDecidedEvent(null, 'redirected-to-login'));
     } catch (unauthorized) {
-      state.firewall.outcome = 'unauthorized';
+      this.events.emit(FirewallDecidedEvent.NAME, new FirewallDecidedEvent(null, 'unauthorized'));
       event.throwable = unauthorized;
     }
   }
