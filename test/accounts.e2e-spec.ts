@@ -3,7 +3,7 @@ import { parse } from 'node-html-parser';
 import request from 'supertest';
 import { ShopDb } from '../src/database/shop-db.js';
 import { PasswordHasher } from '../src/security/password-hasher.js';
-import { UserRepository } from '../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../src/users/user.repository.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
 import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';

@@ -4,7 +4,7 @@ import { ShopDb } from '../src/database/shop-db.js';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { RouteTable } from '../src/lifecycle/routing/route-table.js';
 import { PasswordHasher } from '../src/security/password-hasher.js';
-import { UserRepository } from '../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../src/users/user.repository.js';
 import { createTestApp } from './support/create-test-app.js';
 
 const HOST = 'shop.test';

@@ -6,7 +6,7 @@ import { AppConfig } from '../src/config/app-config.js';
 import { RouteTable } from '../src/lifecycle/routing/route-table.js';
 import type { Route } from '../src/lifecycle/routing/route.js';
 import { PasswordHasher } from '../src/security/password-hasher.js';
-import { UserRepository } from '../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../src/users/user.repository.js';
 import { createTestApp } from './support/create-test-app.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config.js';
-import { ShopDb } from '../database/shop-db.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../lifecycle/logging/log-level.js';
@@ -15,6 +14,7 @@ import { requestCookie } from './request-cookies.js';
 import { securityOf, type AuthenticatedUser } from './security-context.js';
 import { LoginThrottler, type Throttled } from './throttling/login-throttler.js';
 import { TooManyLoginAttemptsException, type ThrottledAction } from './throttling/too-many-login-attempts.exception.js';
+import { UserRepository } from '../users/user.repository.js';
 import { toAuthenticatedUser } from './user-provider.js';
 
 /** Listeners that must know about a login (the cart moves to the user). */
@@ -31,7 +31,7 @@ export class Authenticator {
   private readonly loginHooks: LoginHook[] = [];
 
   constructor(
-    private readonly db: ShopDb,
+    private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly rememberMe: RememberMeService,
     private readonly config: AppConfig,
@@ -72,18 +72,14 @@ export class Authenticator {
   }
 
   private async verify(email: string, password: string): Promise<AuthenticatedUser | null> {
-    const user = await this.db
-      .selectFrom('users')
-      .select(['id', 'email', 'roles', 'password_hash'])
-      .where('email', '=', email.trim().toLowerCase())
-      .executeTakeFirst();
+    const user = await this.users.findByEmail(email);
     if (!user) {
       await this.hasher.burn(password);
       return null;
     }
     if (!(await this.hasher.verify(password, user.password_hash))) return null;
     if (this.hasher.needsRehash(user.password_hash)) {
-      await this.db.updateTable('users').set({ password_hash: await this.hasher.hash(password) }).where('id', '=', user.id).execute();
+      await this.users.updatePasswordHash(user.id, await this.hasher.hash(password));
     }
     return toAuthenticatedUser(user);
   }

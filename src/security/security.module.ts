@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SessionModule } from '../session/session.module.js';
+import { UsersModule } from '../users/users.module.js';
 import { AccessListener } from './access/access.listener.js';
 import { Authenticator } from './authenticator.js';
 import { ContextListener } from './context.listener.js';
@@ -28,7 +29,7 @@ import { UserProvider } from './user-provider.js';
  */
 @Global()
 @Module({
-  imports: [SessionModule],
+  imports: [SessionModule, UsersModule],
   providers: [
     CsrfTokenManager,
     CsrfListener,

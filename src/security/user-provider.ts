@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ShopDb } from '../database/shop-db.js';
 import type { User } from '../database/schema.js';
+import { UserRepository } from '../users/user.repository.js';
 import type { AuthenticatedUser } from './security-context.js';
 
 /**
@@ -9,10 +9,10 @@ import type { AuthenticatedUser } from './security-context.js';
  */
 @Injectable()
 export class UserProvider {
-  constructor(private readonly db: ShopDb) {}
+  constructor(private readonly users: UserRepository) {}
 
   async loadById(id: number): Promise<AuthenticatedUser | null> {
-    const user = await this.db.selectFrom('users').select(['id', 'email', 'roles']).where('id', '=', id).executeTakeFirst();
+    const user = await this.users.findById(id);
     return user ? toAuthenticatedUser(user) : null;
   }
 }

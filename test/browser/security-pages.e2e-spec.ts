@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { PasswordHasher } from '../../src/security/password-hasher.js';
-import { UserRepository } from '../../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../../src/users/user.repository.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../../src/database/shop-db.js';
 import { PasswordHasher } from '../../src/security/password-hasher.js';
-import { UserRepository } from '../../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../../src/users/user.repository.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 import { fillCheckoutAddress } from '../support/customer-journey.js';

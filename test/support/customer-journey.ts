@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../../src/database/shop-db.js';
 import { PasswordHasher } from '../../src/security/password-hasher.js';
-import { UserRepository } from '../../src/shop/accounts/user.repository.js';
+import { UserRepository } from '../../src/users/user.repository.js';
 import type { TestServer } from './browser.js';
 
 const PASSWORD = 'correct horse battery';

@@ -14,7 +14,7 @@ import { sessionOf } from '../../session/session-context.js';
 import { validateForm } from '../../lifecycle/validate-form.js';
 import { LoginDto } from './login.dto.js';
 import { RegistrationDto } from './registration.dto.js';
-import { UserRepository } from './user.repository.js';
+import { UserRepository } from '../../users/user.repository.js';
 
 const LAST_EMAIL = '_security.last_username';
 

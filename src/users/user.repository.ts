@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ShopDb } from '../../database/shop-db.js';
-import type { User } from '../../database/schema.js';
+import { ShopDb } from '../database/shop-db.js';
+import type { User } from '../database/schema.js';
 
-/** Users by id and email (emails are stored lower-cased and trimmed). */
+/** The `users` table: users by id and email (emails are stored lower-cased and trimmed). */
 @Injectable()
 export class UserRepository {
   constructor(private readonly db: ShopDb) {}
@@ -31,6 +31,11 @@ export class UserRepository {
 
   async updatePasswordHash(id: number, passwordHash: string): Promise<void> {
     await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 }
 
