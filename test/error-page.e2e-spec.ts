@@ -151,7 +151,7 @@ describe('Debug error page (e2e)', () => {
     expect(page.querySelectorAll('#exceptions .class').map((c) => text(c))).toEqual(['BadRequestHttpException', 'SyntaxError']);
     expect(page.querySelectorAll('#exceptions .frame .loc').map((l) => text(l)).filter((l) => l.includes('file://e/'))).toEqual([]);
     const logs = page.querySelectorAll('#logs tbody tr').map((tr) => text(tr.querySelectorAll('td')[2]));
-    expect(logs.filter((m) => m.startsWith('Uncaught Exception BadRequestHttpException'))).toEqual([expect.stringMatching(/ at src\/lifecycle\/http-kernel\.ts line \d+Context\{/)]);
+    expect(logs.filter((m) => m.startsWith('Uncaught Exception BadRequestHttpException'))).toEqual([expect.stringMatching(/ at src\/lifecycle\/http\/request-body\.ts line \d+Context\{/)]);
     expect(logs.filter((m) => m.startsWith('Exception thrown while handling an exception'))).toEqual([]);
   });
 

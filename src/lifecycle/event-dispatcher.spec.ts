@@ -1,7 +1,8 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
-import { KernelEventDispatcher } from './event-dispatcher.js';
+import type { KernelEventDispatcher } from './event-dispatcher.js';
+import { createEventDispatcher } from './traceable-event-dispatcher.js';
 import { KernelRequest } from './http/kernel-request.js';
 import { KernelContext } from './kernel-context.js';
 import { RequestEvent } from './kernel.events.js';
@@ -10,13 +11,13 @@ import { KernelLogger } from './logging/kernel-logger.js';
 function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
   const bus = new EventEmitter2();
   const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test', ...env }));
-  const dispatcher = new KernelEventDispatcher(bus, logger);
+  const dispatcher = createEventDispatcher(bus, logger);
   const context = new KernelContext({} as Response, 'en');
   context.request = new KernelRequest({ method: 'GET', headers: {} } as any, context, 'en');
   return { dispatcher, context, bus, event: () => new RequestEvent(context.request) };
 }
 
-describe('KernelEventDispatcher', () => {
+describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone will see the calls)', () => {
   it('records the calls and their DEBUG entries in debug mode, and nothing nobody would see without it', () => {
     for (const [env, recorded] of [[{ APP_DEBUG: '1' }, true], [{ APP_DEBUG: '0', LOG_LEVEL: 'info' }, false], [{ APP_DEBUG: '0', LOG_LEVEL: 'debug' }, true]] as const) {
       const { dispatcher, event, context } = setup(env);

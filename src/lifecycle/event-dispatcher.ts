@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
 import type { EventDispatch, KernelEvent } from './kernel.events.js';
-import { KernelLogger } from './logging/kernel-logger.js';
-import { LogLevel } from './logging/log-level.js';
 
 export type ListenerCallable = (event: any) => void;
 
@@ -25,17 +23,15 @@ export interface RegisteredListener {
   readonly notification: Readonly<{ event: string; listener: string }>;
 }
 
-/** The message of the DEBUG `event` entry written for each listener notified. */
-export const NOTIFIED = 'Notified event "{event}" to listener "{listener}".';
-const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}".';
 
-interface Called {
+/** One listener call of a dispatch, as the traceable dispatcher records it. */
+export interface Called {
   listener: RegisteredListener;
   start: number;
   duration: number;
 }
 interface DispatchState extends EventDispatch {
-  /** What has been called, in order (only when someone will see it: KernelLogger.tracing). */
+  /** What has been called, in order (only when the dispatcher is traced). */
   called: Called[];
   timed: boolean;
   /** A listener is waiting for its task: the listeners after it are queued here, called once it resolves. */
@@ -47,9 +43,8 @@ interface DispatchState extends EventDispatch {
  * The kernel's event dispatcher. Events travel over the application's EventEmitter2 bus (@nestjs/event-emitter);
  * this class keeps each kernel event's listeners registered on the bus in priority order (highest first, ties in
  * registration order), so EventEmitter2's synchronous, in-order emit calls them as the kernel requires. A
- * listener that stops propagation ends the dispatch. After each dispatch, one DEBUG `event` log entry is written
- * per listener notified, as Symfony's TraceableEventDispatcher does, and the calls are kept on the request for
- * the profiler (name, priority, start, duration).
+ * listener that stops propagation ends the dispatch. What was called is logged and kept for the profiler by its
+ * subclass, the TraceableEventDispatcher (LifecycleModule provides it when someone will see it).
  */
 @Injectable()
 export class KernelEventDispatcher {
@@ -57,10 +52,10 @@ export class KernelEventDispatcher {
   /** `table()` and each listener's row in it; rebuilt after a listener is added or removed. */
   private cachedTable: { rows: ListenerTable; index: Map<RegisteredListener, number> } | undefined;
 
-  constructor(
-    private readonly bus: EventEmitter2,
-    private readonly logger: KernelLogger,
-  ) {}
+  /** Whether each listener call is timed and handed to `trace`. */
+  protected readonly timed: boolean = false;
+
+  constructor(private readonly bus: EventEmitter2) {}
 
   addListener(event: string, callable: ListenerCallable, priority = 0, name = callable.name || 'closure'): RegisteredListener {
     const listener: RegisteredListener = {
@@ -114,7 +109,7 @@ export class KernelEventDispatcher {
     return this.indexedTable().rows;
   }
 
-  private indexedTable(): { rows: ListenerTable; index: Map<RegisteredListener, number> } {
+  protected indexedTable(): { rows: ListenerTable; index: Map<RegisteredListener, number> } {
     if (this.cachedTable) return this.cachedTable;
     const rows: Array<readonly [string, string, number]> = [];
     const index = new Map<RegisteredListener, number>();
@@ -135,7 +130,7 @@ export class KernelEventDispatcher {
    * `event.settled` (undefined when nothing waited) resolves after the last one, or rejects with the first error.
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
-    const state: DispatchState = { tasks: undefined, called: [], timed: this.logger.tracing, waiting: undefined, deferred: [] };
+    const state: DispatchState = { tasks: undefined, called: [], timed: this.timed, waiting: undefined, deferred: [] };
     event.dispatchState = state;
     try {
       this.bus.emit(event.name, event);
@@ -168,31 +163,12 @@ export class KernelEventDispatcher {
     }
   }
 
-  /** The calls as the profiler and the logs show them; nothing when no one will see them (KernelLogger.tracing). */
-  private trace(event: KernelEvent, called: Called[], context: KernelContext): void {
-    if (!this.logger.tracing) return;
-    const stopped = event.isPropagationStopped();
-    const table = this.indexedTable().index;
-    // Written together after the dispatch, as Symfony's TraceableEventDispatcher does: one timestamp for all.
-    const now = Date.now();
-    for (let i = 0; i < called.length; i++) {
-      const { listener, start, duration } = called[i];
-      const isLast = i === called.length - 1;
-      const callIndex = context.listenerCalls.length;
-      context.listenerCalls.push({
-        event: event.name,
-        listener: listener.name,
-        priority: listener.priority,
-        start: start - context.start,
-        duration,
-        stoppedPropagation: stopped && isLast,
-        tableIndex: table.get(listener) ?? -1,
-      });
-      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, listener.notification, context, now).listenerCall = callIndex;
-      if (stopped && isLast) {
-        this.logger.record(LogLevel.DEBUG, 'event', STOPPED, { listener: listener.name, event: event.name }, context);
-      }
-    }
+  /**
+   * After each dispatch, with the listeners called (timed only when `timed`): nothing here; the
+   * TraceableEventDispatcher, which debug mode provides, logs and records them.
+   */
+  protected trace(_event: KernelEvent, _called: readonly Called[], _context: KernelContext): void {
+    // The production dispatcher keeps no record of its calls.
   }
 
   /** EventEmitter2 calls in registration order: put ours back in priority order, others' handlers untouched. */
@@ -207,7 +183,7 @@ export class KernelEventDispatcher {
  * duration then runs until they have settled (the session load shows its real cost in the Events panel).
  */
 function call(listener: RegisteredListener, event: KernelEvent, state: DispatchState): void {
-  // Timed and recorded only when someone will see it (tracing): otherwise no clock reads, no record.
+  // Timed and recorded only when traced: otherwise no clock reads, no record.
   const called: Called | undefined = state.timed ? { listener, start: performance.now(), duration: 0 } : undefined;
   if (called) state.called.push(called);
   state.tasks = undefined;

@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { EventEmitterModule } from '@nestjs/event-emitter';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { BasicErrorRenderer } from './errors/basic-error.renderer.js';
 import { ErrorRenderer } from './errors/error-renderer.js';
 import { SourceMaps } from './errors/source-maps.js';
 import { KernelEventDispatcher } from './event-dispatcher.js';
+import { createEventDispatcher } from './traceable-event-dispatcher.js';
 import { HttpKernel } from './http-kernel.js';
 import { KernelExceptionFilter } from './kernel-exception.filter.js';
 import { KernelListenerLoader } from './kernel-listener.loader.js';
@@ -53,7 +54,11 @@ const LISTENERS = [
     DebugAccess,
     KernelLogger,
     RedactionConfiguration,
-    KernelEventDispatcher,
+    {
+      provide: KernelEventDispatcher,
+      useFactory: createEventDispatcher,
+      inject: [EventEmitter2, KernelLogger],
+    },
     KernelListenerLoader,
     HttpKernel,
     ProcessCrashHandler,

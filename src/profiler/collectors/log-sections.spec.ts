@@ -1,4 +1,4 @@
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { logSections } from './log-sections.js';
 

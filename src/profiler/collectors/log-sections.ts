@@ -1,4 +1,4 @@
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 
 /** What the grouping needs of an entry (a StoredLog, or the panel's row built from one). */

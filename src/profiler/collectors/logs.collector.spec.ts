@@ -1,7 +1,7 @@
 import { AppConfig } from '../../config/app-config.js';
 import { EditorLinks } from '../editor/editor-links.js';
 import { KernelContext } from '../../lifecycle/kernel-context.js';
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import { LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import type { ProfileRecord } from '../storage/profile-record.js';

@@ -5,7 +5,7 @@ import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/loggin
 import { DataCollector, type PanelBadge, type PanelRequest, type ToolbarBlock } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';
 import { profiledPart } from '../late-collection.js';

@@ -1,6 +1,6 @@
 import hbs from 'hbs';
 import { join } from 'node:path';
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import { LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { AppConfig } from '../../config/app-config.js';

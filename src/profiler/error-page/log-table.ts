@@ -1,7 +1,7 @@
 import type hbs from 'hbs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NOTIFIED } from '../../lifecycle/event-dispatcher.js';
+import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import type { LogEntry } from '../../lifecycle/logging/log-entry.js';
 import { LOG_LEVEL_NAMES, type LogLevel } from '../../lifecycle/logging/log-level.js';
 import { toJsonSafe } from '../collectors/json-safe.js';
