@@ -9,7 +9,7 @@ const config = {
   env: { node: true, jest: true, es2023: true },
   ignorePatterns: ['dist/', 'node_modules/', 'var/', 'coverage/', '.eslintrc.js'],
   rules: {
-    '@typescript-eslint/no-explicit-any': 'off',
+    '@typescript-eslint/no-explicit-any': 'error',
     '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     '@typescript-eslint/no-floating-promises': 'error',
     'no-console': 'error',

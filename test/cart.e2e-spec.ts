@@ -8,6 +8,7 @@ import { CART_ID_ATTRIBUTE, CartService } from '../src/shop/cart/cart.service.js
 import { createTestApp } from './support/create-test-app.js';
 import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
+import { profileData } from './support/profile-data.js';
 
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -442,10 +443,10 @@ function cartContract(database: () => Promise<TestDatabase>): void {
 
       // The Cart panel of a page that only read the summary.
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      expect((profile.data as Record<string, any>).cart).toMatchObject({ owner: 'session', itemCount: 5, subtotalCents: 2 * 1290 + 3 * 2500, lines: null, changes: [] });
+      expect(profileData(profile).cart).toMatchObject({ owner: 'session', itemCount: 5, subtotalCents: 2 * 1290 + 3 * 2500, lines: null, changes: [] });
       // A visitor without a cart costs the header no query.
       const stranger = await request(server()).get('/products').expect(200);
-      const queries: Array<{ sql: string }> = ((await storedProfile(app, stranger.headers['x-debug-token'])).data as Record<string, any>).database.queries;
+      const queries: Array<{ sql: string }> = profileData(await storedProfile(app, stranger.headers['x-debug-token'])).database.queries;
       expect(queries.map((q) => q.sql).filter((sql) => sql.includes('"carts"'))).toEqual([]);
     });
   });

@@ -7,6 +7,7 @@ import { ShopDb } from '../src/database/shop-db.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
+import { profileData } from './support/profile-data.js';
 
 const HOST = 'shop.test';
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
@@ -103,7 +104,7 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
     it('rejects a malformed page in kernel.request (PaginationListener), before any controller runs', async () => {
       const res = await get('/products?page=abc').expect(400);
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      const called: Array<{ event: string; listener: string; priority: number }> = (profile.data as Record<string, any>).events.called;
+      const called: Array<{ event: string; listener: string; priority: number }> = profileData(profile).events.called;
       const request = called.filter((c) => c.event === 'kernel.request');
       expect(request[request.length - 1]).toMatchObject({ listener: 'PaginationListener::onKernelRequest', priority: 4 });
       expect(called.map((c) => c.event)).not.toContain('kernel.controller');
@@ -267,18 +268,18 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const res = await get('/products/no-such-thing').expect(404);
       expect(res.text).toContain('Product &quot;no-such-thing&quot; not found.');
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      const data = profile.data as Record<string, any>;
+      const data = profileData(profile);
       const called: Array<{ event: string; listener: string; priority: number }> = data.events.called;
       expect(called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController', priority: 0 }));
       expect(called.map((c) => c.event)).toContain('kernel.exception');
-      expect(data.exception.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
+      expect(data.exception!.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
     });
 
     it('loads a product for the handler through the same listener', async () => {
       const product = PRODUCTS[0];
       const res = await get(`/products/${product.slug}`).expect(200);
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      const data = profile.data as Record<string, any>;
+      const data = profileData(profile);
       expect(data.events.called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }));
       expect(data.exception?.exceptions ?? []).toEqual([]);
     });
@@ -358,9 +359,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers.etag).toBeUndefined();
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      const data = profile.data as Record<string, any>;
+      const data = profileData(profile);
       expect(data.events.called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }));
-      expect(data.exception.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
+      expect(data.exception!.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
       const json = await get('/images/products/no-such-thing.svg').set('Accept', 'application/json').expect(404);
       expect(json.body).toMatchObject({ status: 404, detail: 'Product "no-such-thing" not found.' });
       const png = await get(`/images/products/${PRODUCTS[0].slug}.png`).expect(404);

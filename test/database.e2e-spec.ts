@@ -296,7 +296,7 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     await target?.teardown?.();
   });
 
-  async function panel(path: string): Promise<{ token: string; body: Record<string, any>; html: HTMLElement }> {
+  async function panel(path: string): Promise<{ token: string; body: Record<string, unknown>; html: HTMLElement }> {
     const res = await get(path).expect(200);
     const token = res.headers['x-debug-token'];
     await storedProfile(app, token);

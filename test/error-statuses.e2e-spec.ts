@@ -9,6 +9,7 @@ import { FIXTURE_CSP } from './fixtures/content-security-policy.listener.js';
 import { FIXTURE_VIEWS } from './fixtures/error-fixtures.controller.js';
 import { ErrorFixturesModule } from './fixtures/error-fixtures.module.js';
 import { createTestApp } from './support/create-test-app.js';
+import type { ExceptionJson } from './support/profile-data.js';
 
 const HOST = 'shop.test';
 const PROJECT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -191,7 +192,7 @@ describe('Error statuses in debug mode (e2e)', () => {
       expectDebugHeaders(res, c.status, 'application/problem+json; charset=utf-8');
       const message = c.message(config);
       expect(res.body).toMatchObject({ type: 'about:blank', title: STATUS_CODES[c.status], status: c.status, detail: message });
-      expect(res.body.exceptions.map((e: any) => ({ class: e.class, message: e.message }))).toEqual([{ class: c.class, message }]);
+      expect(res.body.exceptions.map((e: ExceptionJson) => ({ class: e.class, message: e.message }))).toEqual([{ class: c.class, message }]);
       if (c.thrownAt) {
         expect(res.body.exceptions[0].frames[0]).toEqual({
           function: c.thrownAt.function,
@@ -290,7 +291,7 @@ describe('503 in maintenance mode (e2e)', () => {
       expectDebugHeaders(res, 503, 'application/problem+json; charset=utf-8');
       expect(res.headers['retry-after']).toBe('90');
       expect(res.body).toMatchObject({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: MAINTENANCE_MESSAGE });
-      expect(res.body.exceptions.map((e: any) => e.class)).toEqual(['ServiceUnavailableHttpException']);
+      expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['ServiceUnavailableHttpException']);
     });
   });
 

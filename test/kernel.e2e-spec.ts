@@ -4,12 +4,13 @@ import type { KernelContext } from '../src/lifecycle/kernel-context.js';
 import { KernelProbe } from './fixtures/kernel-probe.listener.js';
 import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
 import { createTestApp } from './support/create-test-app.js';
+import type { ExceptionJson } from './support/profile-data.js';
 
 const HOST = 'shop.test';
 const PROBE = /^KernelProbe::/;
 
 /** The exception chain of a debug problem+json, without the frames. */
-const chain = (body: any): Array<{ class: string; message: string }> => body.exceptions.map((e: any) => ({ class: e.class, message: e.message }));
+const chain = (body: { exceptions: ExceptionJson[] }): ExceptionJson[] => body.exceptions.map((e) => ({ class: e.class, message: e.message }));
 
 /** The request's listener notifications, without the test probe's own. */
 function calls(context: KernelContext): Array<[string, string]> {
@@ -222,7 +223,7 @@ describe('Kernel lifecycle (e2e)', () => {
   });
 
   describe('400', () => {
-    const problem = (res: request.Response) => ({ status: res.status, detail: res.body.detail, classes: res.body.exceptions.map((e: any) => e.class) });
+    const problem = (res: request.Response) => ({ status: res.status, detail: res.body.detail, classes: res.body.exceptions.map((e: ExceptionJson) => e.class) });
 
     it('for invalid percent-encoding in the path', async () => {
       const res = await http().get('/fixture/items/%E0%A4%A').set('Host', HOST).set('Accept', 'application/json').expect(400);
@@ -263,7 +264,7 @@ describe('Kernel lifecycle (e2e)', () => {
 
     it('for a body that fails validation, listing the violations', async () => {
       const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').send({ name: '', quantity: 0, extra: 1 }).expect(400);
-      expect(res.body.exceptions.map((e: any) => e.class)).toEqual(['BadRequestHttpException', 'ValidationFailedException']);
+      expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['BadRequestHttpException', 'ValidationFailedException']);
       expect(res.body.violations).toEqual([
         { property: 'extra', messages: ['property extra should not exist'] },
         { property: 'name', messages: ['name must be longer than or equal to 1 characters'] },
@@ -447,7 +448,7 @@ describe('Kernel behind a trusted proxy (e2e)', () => {
 
   it('answers 400 when Forwarded and X-Forwarded-For disagree', async () => {
     const res = await request(app.getHttpServer()).get('/fixture/locale').set('Forwarded', 'for=198.51.100.1').set('X-Forwarded-For', '203.0.113.9').set('Accept', 'application/json').expect(400);
-    expect(res.body.exceptions.map((e: any) => e.class)).toEqual(['BadRequestHttpException', 'ConflictingHeadersException']);
+    expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['BadRequestHttpException', 'ConflictingHeadersException']);
     expect(res.body.detail).toMatch(/^The request has both a trusted "FORWARDED" header and a trusted "X_FORWARDED_FOR" header, conflicting each other\./);
     await request(app.getHttpServer()).get('/fixture/locale').set('Forwarded', 'for=203.0.113.9').set('X-Forwarded-For', '203.0.113.9').expect(200);
   });

@@ -15,6 +15,7 @@ import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { settle, storedProfile } from './support/profiler.js';
 import { rawRequest } from './support/raw-http.js';
+import type { ProfileData } from './support/profile-data.js';
 
 const SECRETS = {
   password: 'hunter2-very-secret',
@@ -36,7 +37,7 @@ const SECRETS = {
 interface RawProfile {
   token: string;
   url: string;
-  data: Record<string, any>;
+  data: ProfileData;
 }
 
 /** The store read with a connection of the test's own, not through the application. */
@@ -59,7 +60,7 @@ function sqliteStore(file: string): RawStore {
         const rows = db
           .prepare('SELECT p.token, u.url, d.data FROM profile p JOIN profile_url u ON u.id = p.url_id JOIN profile_data d ON d.id = p.id')
           .all() as Array<{ token: string; url: string; data: Buffer }>;
-        return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: await codec.decode(r.data) })));
+        return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })));
       } finally {
         db.close();
       }
@@ -100,7 +101,7 @@ function postgresStore(schema: string): RawStore {
       const rows = await query<{ token: string; url: string; data: Buffer }>(
         `SELECT p.token, p.url, d.data FROM "${schema}".profiler_profile p JOIN "${schema}".profiler_profile_data d ON d.id = p.id`,
       );
-      return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: await codec.decode(r.data) })));
+      return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })));
     },
     async everything() {
       const tables = await query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
@@ -257,7 +258,7 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
       expect({ secret, found: occurrence(row.url, secret) }).toEqual({ secret, found: null });
     }
     const json = await storedRow(sent[sent.length - bodies.length]!.token);
-    expect(json.data.exception.exceptions.map((e: { message: string }) => e.message)).toEqual([
+    expect(json.data.exception!.exceptions.map((e: { message: string }) => e.message)).toEqual([
       'Malformed JSON body: Unexpected token in JSON at position 41',
       'Unexpected token in JSON at position 41',
     ]);

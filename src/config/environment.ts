@@ -70,7 +70,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
   for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'LOGIN_THROTTLING_MAX_ATTEMPTS', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS'] as const) {
-    if (relevant[key] !== undefined) (instance as any)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
+    if (relevant[key] !== undefined) (instance as unknown as Record<string, unknown>)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
   if (errors.length > 0) {

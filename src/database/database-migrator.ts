@@ -1,7 +1,7 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely';
 import { DatabaseMigrationError } from './database-migration.error.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { dialectOf } from './migrations/schema-helpers.js';
+import { dialectOf, type UntypedDb } from './migrations/schema-helpers.js';
 
 /**
  * Serves the migrations listed in code (migrations/index.ts) to Kysely's Migrator, each in a transaction: Kysely
@@ -15,7 +15,7 @@ class StaticMigrationProvider implements MigrationProvider {
 }
 
 function atomic(migration: Migration): Migration {
-  const inTransaction = (step: (db: Kysely<any>) => Promise<void>) => (db: Kysely<any>) =>
+  const inTransaction = (step: (db: UntypedDb) => Promise<void>) => (db: UntypedDb) =>
     db.isTransaction ? step(db) : db.transaction().execute((trx) => step(trx));
   return { up: inTransaction(migration.up), down: migration.down && inTransaction(migration.down) };
 }
@@ -25,7 +25,7 @@ export class DatabaseMigrator {
   private migrator: Promise<Migrator> | undefined;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: UntypedDb,
     /** How the database is named in error messages (no password). */
     private readonly target: string,
   ) {}

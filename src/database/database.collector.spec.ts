@@ -16,6 +16,16 @@ const STOCK = 'update "products" set "stock" = ? where "id" = ?';
 /** A compiled file with its source map, as `nest build` leaves them: dist/shop/catalogue.js → src/shop/catalogue.ts. */
 const SOURCE = ['type Id = number;', '', 'export async function products(db: any, id: Id) {', '  // the N of N+1', '  return db.selectFrom("products").where("category_id", "=", id).execute();', '}', ''].join('\n');
 
+/** The panel's view model, as far as these tests read it. */
+type Row = Record<string, unknown>;
+interface PanelModel {
+  [field: string]: unknown;
+  similarGroups: Array<Row & { callers: string[] }>;
+  identicalGroups: Row[];
+  warnings: Array<{ sql: string }>;
+  queries: Array<Row & { html: string; transaction?: { begins: boolean } }>;
+}
+
 describe('DatabaseCollector', () => {
   let project: string;
   let compiled: string;
@@ -23,7 +33,7 @@ describe('DatabaseCollector', () => {
   const query = (sql: string, params: unknown[], duration: number, caller: RecordedQuery['caller'] = null, error: string | null = null): RecordedQuery => ({
     sql, params, duration, start: 1, caller, error,
   });
-  const panel = (data: DatabaseData) => collector.panel(data) as Record<string, any>;
+  const panel = (data: DatabaseData) => collector.panel(data) as PanelModel;
 
   beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), 'shopkernel-db-collector-'));
@@ -72,16 +82,16 @@ describe('DatabaseCollector', () => {
     );
     expect([model.count, model.total, model.statements, model.duplicates, model.failed, model.threshold]).toEqual([8, '5.00', 3, 2, 1, 5]);
     expect(model.database).toBe('postgres://shop:******@db:5432/shop');
-    expect(model.similarGroups.map((g: any) => [g.sql, g.count, g.variants, g.time, g.numbers, g.repeated])).toEqual([
+    expect(model.similarGroups.map((g) => [g.sql, g.count, g.variants, g.time, g.numbers, g.repeated])).toEqual([
       [PRODUCTS, 5, 4, '1.50', '2, 3, 4, 5, 6', true],
       [CATEGORIES, 2, 1, '3.00', '1, 7', false],
     ]);
-    expect(model.identicalGroups.map((g: any) => [g.sql, g.params, g.count, g.time])).toEqual([
+    expect(model.identicalGroups.map((g) => [g.sql, g.params, g.count, g.time])).toEqual([
       [CATEGORIES, '[]', 2, '3.00'],
       [PRODUCTS, '[1]', 2, '0.50'],
     ]);
-    expect(model.warnings.map((g: any) => g.sql)).toEqual([PRODUCTS]);
-    expect(model.queries.map((q: any) => [q.number, q.params, q.duration, q.similarCount, q.repeated, q.error])).toEqual([
+    expect(model.warnings.map((g) => g.sql)).toEqual([PRODUCTS]);
+    expect(model.queries.map((q) => [q.number, q.params, q.duration, q.similarCount, q.repeated, q.error])).toEqual([
       [1, null, '1.00', 2, false, null],
       [2, '[1]', '0.25', 5, true, null],
       [3, '[2]', '0.25', 5, true, null],
@@ -97,7 +107,7 @@ describe('DatabaseCollector', () => {
     const caller = { file: compiled, line: compiledLine(), column: 10 };
     expect(caller.line).not.toBe(5);
     const model = panel(data([query(PRODUCTS, [1], 0.25, caller), query(PRODUCTS, [2], 0.25, caller), query(CATEGORIES, [], 1)]));
-    expect(model.queries.map((q: any) => q.caller)).toEqual(['src/shop/catalogue.ts:5', 'src/shop/catalogue.ts:5', null]);
+    expect(model.queries.map((q) => q.caller)).toEqual(['src/shop/catalogue.ts:5', 'src/shop/catalogue.ts:5', null]);
     expect(model.similarGroups[0].callers).toEqual(['src/shop/catalogue.ts:5']);
   });
 
@@ -113,9 +123,9 @@ describe('DatabaseCollector', () => {
         query('select 1', [], 0.1),
       ]),
       { profile: record, query: {} },
-    ) as Record<string, any>;
+    ) as PanelModel;
     expect([model.slowQueryMs, model.slowCount]).toEqual([50, 1]);
-    expect(model.queries.map((q: any) => [q.slow, q.runnable, q.explainToken === null, q.caller ?? q.callerNote, q.transaction?.begins ?? null])).toEqual([
+    expect(model.queries.map((q) => [q.slow, q.runnable, q.explainToken === null, q.caller ?? q.callerNote, q.transaction?.begins ?? null])).toEqual([
       [false, 'begin', true, 'transaction of src/shop/catalogue.ts:5', true],
       [true, `select "id", "name" from "products" where "category_id" = 'it''s'`, false, 'src/shop/catalogue.ts:5', false],
       [false, 'update "products" set "stock" = TRUE where "id" = NULL', true, 'src/shop/catalogue.ts:5', false],

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type RootOperationNode } from 'kysely';
+import { sql, type RootOperationNode } from 'kysely';
+import type { UntypedDb } from './migrations/schema-helpers.js';
 import type { StackEntry } from './caller.js';
 
 /** The kinds of query the shop's code runs through a builder's `execute`. */
@@ -10,7 +11,7 @@ export type QueryKind = RootOperationNode['kind'];
  * kind. The QueryRecorder hands it to captureCaller, which then captures only the frames below it. Kysely's builder
  * classes are not exported, hence the instances; a kind missing here is captured the ordinary way.
  */
-export function queryEntries(db: Kysely<any>): ReadonlyMap<QueryKind, StackEntry> {
+export function queryEntries(db: UntypedDb): ReadonlyMap<QueryKind, StackEntry> {
   const table = 'query_entries_probe';
   const builders: Array<[QueryKind, object]> = [
     ['SelectQueryNode', db.selectFrom(table)],

@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelEventDispatcher } from './event-dispatcher.js';
 import { createEventDispatcher } from './traceable-event-dispatcher.js';
@@ -13,7 +13,7 @@ function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispa
   const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test', ...env }));
   const dispatcher = createEventDispatcher(bus, logger);
   const context = new KernelContext({} as Response, 'en');
-  context.request = new KernelRequest({ method: 'GET', headers: {} } as any, context, 'en');
+  context.request = new KernelRequest({ method: 'GET', headers: {} } as Request, context, 'en');
   return { dispatcher, context, bus, event: () => new RequestEvent(context.request) };
 }
 

@@ -3,7 +3,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
 import type { EventDispatch, KernelEvent } from './kernel.events.js';
 
-export type ListenerCallable = (event: any) => void;
+/** A listener: called with the event it was registered for (a subclass of KernelEvent). */
+export type ListenerCallable = (event: never) => void;
 
 /** One row per listener of every event, in each event's call order: `[event, listener name, priority]`. */
 export type ListenerTable = ReadonlyArray<readonly [string, string, number]>;
@@ -188,7 +189,7 @@ function call(listener: RegisteredListener, event: KernelEvent, state: DispatchS
   if (called) state.called.push(called);
   state.tasks = undefined;
   try {
-    listener.callable(event);
+    (listener.callable as (event: KernelEvent) => void)(event);
   } finally {
     if (called) called.duration = performance.now() - called.start;
   }

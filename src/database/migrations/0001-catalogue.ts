@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf, idColumn, timestampColumn, timestampType } from './schema-helpers.js';
+import { sql } from 'kysely';
+import { dialectOf, idColumn, timestampColumn, timestampType, type UntypedDb } from './schema-helpers.js';
 
 /** Categories and products, with the indexes of the catalogue's listings (per category, sorted), slugs and search. */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: UntypedDb): Promise<void> {
   const dialect = dialectOf(db);
   await db.schema
     .createTable('categories')
@@ -46,13 +46,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: UntypedDb): Promise<void> {
   await db.schema.dropTable('products').execute();
   await db.schema.dropTable('categories').execute();
 }
 
 /** pg_trgm is installed or installable here (a trusted extension needs CREATE on the database). */
-async function trigramsAvailable(db: Kysely<any>): Promise<boolean> {
+async function trigramsAvailable(db: UntypedDb): Promise<boolean> {
   const { rows } = await sql<{ installed: boolean; available: boolean; creatable: boolean }>`
     SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS installed,
            EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') AS available,

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf, idColumn, timestampColumn, timestampType } from './schema-helpers.js';
+import { sql } from 'kysely';
+import { dialectOf, idColumn, timestampColumn, timestampType, type UntypedDb } from './schema-helpers.js';
 
 /** Users and the sessions the session listener stores in the database. */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: UntypedDb): Promise<void> {
   const dialect = dialectOf(db);
   await db.schema
     .createTable('users')
@@ -27,7 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: UntypedDb): Promise<void> {
   await db.schema.dropTable('sessions').execute();
   await db.schema.dropTable('users').execute();
 }

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf, idColumn, timestampColumn, timestampType } from './schema-helpers.js';
+import { sql } from 'kysely';
+import { dialectOf, idColumn, timestampColumn, timestampType, type UntypedDb } from './schema-helpers.js';
 
 /** Carts (of a session or a user) and their lines; orders and their lines, which keep a copy of what was sold. */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: UntypedDb): Promise<void> {
   const dialect = dialectOf(db);
   await db.schema
     .createTable('carts')
@@ -58,7 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('order_lines_product_id').on('order_lines').column('product_id').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: UntypedDb): Promise<void> {
   await db.schema.dropTable('order_lines').execute();
   await db.schema.dropTable('orders').execute();
   await db.schema.dropTable('cart_lines').execute();

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
-import { dialectOf, timestampColumn, timestampType } from './schema-helpers.js';
+import { dialectOf, timestampColumn, timestampType, type UntypedDb } from './schema-helpers.js';
 
 /**
  * Remember-me tokens (persistent login): a series per device, its current token stored only as a hash; the
  * token changes at every use, so a stolen cookie used once makes the owner's next visit detect the theft.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: UntypedDb): Promise<void> {
   const dialect = dialectOf(db);
   await db.schema
     .createTable('remember_me_tokens')
@@ -18,6 +17,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('remember_me_tokens_user_id').on('remember_me_tokens').column('user_id').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: UntypedDb): Promise<void> {
   await db.schema.dropTable('remember_me_tokens').execute();
 }

@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import { dialectOf } from './schema-helpers.js';
+import { dialectOf, type UntypedDb } from './schema-helpers.js';
 
 /**
  * Counters of rate-limiter-flexible's SQLite and PostgreSQL stores (login throttling): a key, the points consumed
  * in its window and when the window ends (milliseconds since the epoch). The columns are the library's own, so it
  * is told the table exists rather than creating it at start.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: UntypedDb): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
   await db.schema
     .createTable('rate_limits')
@@ -18,6 +17,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('rate_limits_expire').on('rate_limits').column('expire').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: UntypedDb): Promise<void> {
   await db.schema.dropTable('rate_limits').execute();
 }

@@ -2,10 +2,18 @@ import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type R
 import type { DialectName } from '../database-url.js';
 
 /**
+ * The database with any table and any column: for migrations, written against the schema of their day rather than
+ * today's `ShopDatabase` (Kysely's own Migration takes `Kysely<any>` for that reason), and for builders that are
+ * never run (query-entries.ts). A typed Kysely is assignable to no narrower type: its schema parameter is invariant.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type UntypedDb = Kysely<any>;
+
+/**
  * What the migrations need to know of the dialect. The schema builder writes the same DDL for both but for
  * these few: how an id is generated, the type of a time, and `now` as a column default.
  */
-export function dialectOf(db: Kysely<any>): DialectName {
+export function dialectOf(db: UntypedDb): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 

@@ -6,7 +6,7 @@ export interface RouteOptions {
   debugOnly?: boolean;
   defaults?: Record<string, unknown>;
   /** The function Nest registered for the route (it carries the handler's decorator metadata). */
-  handler?: (...args: any[]) => unknown;
+  handler?: (...args: never[]) => unknown;
 }
 
 /**
@@ -16,7 +16,7 @@ export interface RouteOptions {
 export class Route {
   readonly methods: readonly string[];
   readonly defaults: Readonly<Record<string, unknown>>;
-  readonly handler: ((...args: any[]) => unknown) | undefined;
+  readonly handler: ((...args: never[]) => unknown) | undefined;
   readonly debugOnly: boolean;
   private readonly matcher: MatchFunction<Record<string, string | string[]>>;
   private generator?: PathFunction<Record<string, string | string[]>>;

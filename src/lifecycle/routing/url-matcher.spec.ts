@@ -17,11 +17,12 @@ function matcher(): UrlMatcher {
   return new UrlMatcher(routes);
 }
 
-function thrown(fn: () => unknown): any {
+/** What `fn` throws (the matcher's exceptions carry `message` and, for a 405, `allowedMethods`). */
+function thrown(fn: () => unknown): Error & { allowedMethods?: string[] } {
   try {
     fn();
   } catch (error) {
-    return error;
+    return error as Error & { allowedMethods?: string[] };
   }
   throw new Error('expected a throw');
 }
@@ -95,7 +96,7 @@ describe('UrlMatcher', () => {
     add('late_dynamic', '/:a/:b', ['GET']);
     add('after_dynamic', '/products/new', ['GET']);
     const indexed = new UrlMatcher(routes);
-    const candidates = (path: string): readonly Route[] => (indexed as any).candidates(path);
+    const candidates = (path: string): readonly Route[] => (indexed as unknown as { candidates(path: string): readonly Route[] }).candidates(path);
     const paths = ['/', '//', '/x', '/products', '/PRODUCTS', '/products/', '/products/new', '/Products/New', '/shop', '/shop/3', '/Shop/3/',
       '/API/items', '/api/items', '/Api/Items', '/feed.xml', '/FEED.XML', '/assets/a/b.css', '/unknown/path', '/%70roducts', '/caf%C3%A9', '/a/b/c', '/\u00e9t\u00e9', '*'];
     for (const path of paths) {

@@ -36,10 +36,11 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
   }
 
   onApplicationBootstrap(): void {
-    const app = this.adapterHost.httpAdapter?.getInstance?.() as { render?: (...args: any[]) => void } | undefined;
-    if (!app || typeof app.render !== 'function' || (app.render as any)[WRAPPED]) return;
+    type Render = ((name: string, options: unknown, callback?: RenderCallback) => void) & { [WRAPPED]?: true };
+    const app = this.adapterHost.httpAdapter?.getInstance?.() as { render?: Render } | undefined;
+    if (!app || typeof app.render !== 'function' || app.render[WRAPPED]) return;
     const original = app.render;
-    const wrapped = function (this: unknown, name: string, options: unknown, callback?: RenderCallback) {
+    const wrapped: Render = function (this: unknown, name: string, options: unknown, callback?: RenderCallback) {
       const context = currentKernelContext();
       if (typeof options === 'function') {
         callback = options as RenderCallback;
@@ -55,7 +56,7 @@ export class TemplatesCollector extends DataCollector<TemplatesData> implements 
         done(error, html);
       });
     };
-    (wrapped as any)[WRAPPED] = true;
+    wrapped[WRAPPED] = true;
     app.render = wrapped;
   }
 
