@@ -8,7 +8,9 @@ import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
-import { appendLines, SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import { appendLines } from './sqlite-retention.js';
 import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
 
 const require = createRequire(import.meta.url);
@@ -136,7 +138,7 @@ describe('SqliteProfilerStorage', () => {
 
   it('sweeps the token entries of pruned profiles in memory too, on the event loop', async () => {
     const store = await memoryStore();
-    const db = (store as unknown as { db: Database.Database }).db;
+    const db = (store as unknown as { connection: SqliteConnection }).connection.db;
     const entries = () => db.prepare('SELECT (SELECT count(*) FROM profile_token), (SELECT n FROM profile_token_stale)').raw().get();
     const profiles = Array.from({ length: 1200 }, (_, i) => record((0x200000 + i).toString(16), { time: 2_000_000 + i }));
     await store.write(profiles);
