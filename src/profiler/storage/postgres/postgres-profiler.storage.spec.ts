@@ -10,6 +10,7 @@ import { TokenRegistry } from '../token-registry.js';
 import { TokenReservations } from '../token-reservations.js';
 import { profilerStorageContract, record, summary, T0, tokensOf, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { urlSkeleton } from '../url-skeleton.js';
+import type { PostgresConnection } from './postgres-connection.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
 const describeIfPostgres = describePostgres('PostgresProfilerStorage tests');
@@ -33,7 +34,7 @@ class RecordingLogger {
 
 /** The SQL of every query the store's pool runs from now on (appended as they are sent). */
 function recordStatements(storage: PostgresProfilerStorage): string[] {
-  const pool = (storage as unknown as { connection(): pg.Pool }).connection();
+  const pool = (storage as unknown as { connection: PostgresConnection }).connection.pool;
   const statements: string[] = [];
   const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
   (pool as unknown as { query: typeof query }).query = (sql, values) => {
@@ -591,7 +592,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         await client.end();
         expect(await reserving).toEqual([]);
       }
-      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.owner]);
+      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.tokens.owner]);
       expect(rows).toEqual([{ token: '00000b', a: true }]);
     });
 
