@@ -29,8 +29,6 @@ export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './po
  * (PostgresRetention) and the token queries and reservations (PostgresTokenStore).
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
-  /** Several instances write to one database. */
-  readonly shared = true;
   /** The token queries and reservations on this store, for the token allocator. */
   readonly tokens: PostgresTokenStore;
   private readonly connection: PostgresConnection;
@@ -97,26 +95,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
 
   find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
     return this.planner.find(criteria);
-  }
-
-  taken(tokens: readonly string[]): Promise<Set<string>> {
-    return this.tokens.taken(tokens);
-  }
-
-  allTokens(): AsyncIterable<string> {
-    return this.tokens.allTokens();
-  }
-
-  tokensSince(cursor: string | null, limit?: number) {
-    return this.tokens.tokensSince(cursor, limit);
-  }
-
-  override reserveTokens(tokens: readonly string[]): Promise<string[]> {
-    return this.tokens.reserveTokens(tokens);
-  }
-
-  override releaseTokens(tokens: readonly string[]): Promise<void> {
-    return this.tokens.releaseTokens(tokens);
   }
 
   neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {

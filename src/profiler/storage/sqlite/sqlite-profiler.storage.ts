@@ -33,8 +33,6 @@ const CRASH_BUSY_TIMEOUT_MS = 3000;
  * and the token queries (`tokens`, a SqliteTokenStore on the same connection).
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
-  /** One writer: this process. */
-  readonly shared = false;
   /** The token queries on this store, for the token allocator. */
   readonly tokens: SqliteTokenStore;
   private readonly connection: SqliteConnection;
@@ -105,18 +103,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
     return this.planner.find(criteria);
-  }
-
-  taken(tokens: readonly string[]): Promise<Set<string>> {
-    return this.tokens.taken(tokens);
-  }
-
-  allTokens(): AsyncIterable<string> {
-    return this.tokens.allTokens();
-  }
-
-  tokensSince(cursor: string | null, limit?: number) {
-    return this.tokens.tokensSince(cursor, limit);
   }
 
   async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
