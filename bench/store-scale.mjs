@@ -28,7 +28,7 @@ import { SqliteProfilerStorage } from '../dist/profiler/storage/sqlite/sqlite-pr
 import { PostgresProfilerStorage } from '../dist/profiler/storage/postgres/postgres-profiler.storage.js';
 import { parsePostgresProfilerDsn } from '../dist/profiler/storage/postgres/postgres-dsn.js';
 import { sampleProfile } from '../dist/profiler/storage/testing/sample-profile.fixture.js';
-import { TokenRegistry } from '../dist/profiler/storage/token-registry.js';
+import { TokenRegistry } from '../dist/profiler/tokens/token-registry.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '')).map((a) => (a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, 'true'])));
 const PROFILES = Number(args.profiles ?? 1_000_000);
@@ -262,7 +262,7 @@ async function main() {
   let seedSeconds = 0;
   {
     const t = performance.now();
-    await tokens.seed(storage.allTokens());
+    await tokens.seed(storage.tokens.allTokens());
     seedSeconds = (performance.now() - t) / 1000;
   }
   let stored = await storage.count();
@@ -293,14 +293,14 @@ async function main() {
     await storage.open();
     const fresh = new TokenRegistry();
     const t = performance.now();
-    await fresh.seed(storage.allTokens());
+    await fresh.seed(storage.tokens.allTokens());
     seedSeconds = (performance.now() - t) / 1000;
   }
   // Kept as numbers: a million strings would make this process's own garbage collections show in the figures.
   const allTokens = new Uint32Array(stored);
   {
     let n = 0;
-    for await (const token of storage.allTokens()) allTokens[n++] = Number.parseInt(token, 16);
+    for await (const token of storage.tokens.allTokens()) allTokens[n++] = Number.parseInt(token, 16);
   }
   log(`Profiles stored: ${stored}; seeding the token registry from them took ${seedSeconds.toFixed(2)} s`);
 

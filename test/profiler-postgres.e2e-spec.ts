@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import request from 'supertest';
 import { ProfilerService } from '../src/profiler/profiler.service.js';
-import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
-import type { TokenRegistry } from '../src/profiler/storage/token-registry.js';
+import { TokenAllocator } from '../src/profiler/tokens/token-allocator.js';
+import type { TokenRegistry } from '../src/profiler/tokens/token-registry.js';
+import { TokenStore } from '../src/profiler/tokens/token-store.js';
 import { buildApp, startApp, type AppProcess } from './support/app-process.js';
 import { createTestApp } from './support/create-test-app.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
@@ -107,7 +108,7 @@ describePostgres('PostgreSQL profile store (e2e)')('Two instances sharing one Po
     const res = await request(baseA).get('/?poll').set('Host', HOST).expect(200);
     const token: string = res.headers['x-debug-token'];
     await flushed(a);
-    const registryOfB = (b.get(ProfilerService) as unknown as { tokens: TokenRegistry }).tokens;
+    const registryOfB = (b.get(TokenAllocator) as unknown as { registry: TokenRegistry }).registry;
     expect(await b.get(ProfilerService).syncTokens()).toBeGreaterThanOrEqual(1);
     expect(registryOfB.has(token)).toBe(true);
   });
@@ -117,9 +118,9 @@ describePostgres('PostgreSQL profile store (e2e)')('Two instances sharing one Po
     const taken: string = res.headers['x-debug-token'];
     await flushed(a);
     // B forgets the token (as if it had not polled yet) and asks the store for it, as its reservation pool does.
-    const registryOfB = (b.get(ProfilerService) as unknown as { tokens: TokenRegistry }).tokens;
+    const registryOfB = (b.get(TokenAllocator) as unknown as { registry: TokenRegistry }).registry;
     registryOfB.release([taken]);
-    expect(await b.get(ProfilerStorage).reserveTokens([taken])).toEqual([]);
+    expect(await b.get(TokenStore).reserveTokens([taken])).toEqual([]);
     // Every token B sends is one it reserved: its profiles are all written, none refused.
     const sent: string[] = [];
     for (let i = 0; i < 20; i++) sent.push((await request(baseB).get(`/?from-b=${i}`).set('Host', HOST).expect(200)).headers['x-debug-token']);

@@ -23,7 +23,14 @@ import { ProfilerInterceptor } from './profiler.interceptor.js';
 import { ProfilerListener } from './profiler.listener.js';
 import { ProfilerService } from './profiler.service.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
-import { createProfilerStorage } from './storage/storage-factory.js';
+import { ProfilerStores } from './storage/profiler-stores.js';
+import { createProfilerStores } from './storage/storage-factory.js';
+import { logStoreFailure } from './store-failure.js';
+import { LocalTokenAllocator } from './tokens/local-token-allocator.js';
+import { SharedTokenAllocator } from './tokens/shared-token-allocator.js';
+import { TokenAllocator } from './tokens/token-allocator.js';
+import { TokenStore } from './tokens/token-store.js';
+import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { WebDebugToolbarListener } from './toolbar/web-debug-toolbar.listener.js';
 import { ToolbarAssets } from './toolbar/toolbar-assets.js';
 import { ToolbarRenderer } from './toolbar/toolbar-renderer.js';
@@ -60,9 +67,18 @@ const COLLECTORS = [
     DebugErrorRenderer,
     DebugErrorListener,
     {
-      provide: ProfilerStorage,
-      useFactory: (config: AppConfig) => createProfilerStorage(config.profiler.dsn, { baseDir: config.projectDir }),
+      provide: ProfilerStores,
+      useFactory: (config: AppConfig) => createProfilerStores(config.profiler.dsn, { baseDir: config.projectDir }),
       inject: [AppConfig],
+    },
+    { provide: ProfilerStorage, useFactory: (stores: ProfilerStores) => stores.storage, inject: [ProfilerStores] },
+    { provide: TokenStore, useFactory: (stores: ProfilerStores) => stores.tokens, inject: [ProfilerStores] },
+    {
+      // A store other instances write too needs its tokens reserved and theirs polled; a private one does not.
+      provide: TokenAllocator,
+      useFactory: (stores: ProfilerStores, logger: KernelLogger) =>
+        stores.shared ? new SharedTokenAllocator(stores.tokens, (error) => logStoreFailure(logger, error)) : new LocalTokenAllocator(stores.tokens),
+      inject: [ProfilerStores, KernelLogger],
     },
     ProfilerService,
     ProfilerListener,

@@ -15,9 +15,8 @@ import { ProfileRetention } from './storage/profile-retention.js';
 import { ProfileWriteBuffer } from './storage/profile-write-buffer.js';
 import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
-import { TokenPoller } from './storage/token-poller.js';
-import { TokenRegistry } from './storage/token-registry.js';
-import { TokenReservations } from './storage/token-reservations.js';
+import { TokenAllocator } from './tokens/token-allocator.js';
+import { logStoreFailure } from './store-failure.js';
 import { Redactor } from '../lifecycle/redaction/redactor.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
@@ -39,7 +38,7 @@ export interface ProfilerStats {
   bytes: number | null;
   /** Why the store could not be counted (down, locked …); the buffer's counts are known anyway. */
   storeError?: string;
-  /** Tokens sent without a reservation (a shared store whose reservations ran out): see TokenReservations. */
+  /** Tokens sent without a reservation (a shared store whose reservations ran out): see TokenAllocator. */
   unreserved: number;
 }
 
@@ -47,23 +46,14 @@ export interface ProfilerStats {
  * The profiler: opens a profile as each request enters the kernel (before kernel.request), lets every collector
  * record its data at kernel.response and kernel.terminate, and hands the finished profile to the write buffer,
  * which stores it in batches after the response has been sent. Reading goes through the buffer first, so a
- * profile can be opened the moment its response arrives.
- *
- * A store shared by several instances (PostgreSQL) needs two more things, as each instance draws its tokens from
- * its own TokenRegistry: the registry learns the tokens the other instances write (TokenPoller, every few
- * seconds), so drawing one of them is rare; and tokens are reserved in the store before they are sent
- * (TokenReservations), so the rare draw of a token another instance holds is refused by the store while
- * reserving, before any response carries it, never at the write, after the response has gone.
+ * profile can be opened the moment its response arrives. Tokens come from the TokenAllocator the ProfilerModule
+ * chose for the store (src/profiler/tokens/).
  */
 @Injectable()
 export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private collectorList: DataCollector[] = [];
-  private readonly tokens: TokenRegistry;
   private readonly buffer: ProfileWriteBuffer;
   private readonly retention: ProfileRetention;
-  /** Shared stores only. */
-  private readonly poller: TokenPoller | null;
-  private readonly reservations: TokenReservations | null;
   private readonly late = new LateCollection((late) => this.complete(late), { batch: LATE_BATCH, delayMs: LATE_DELAY_MS });
   private readonly inFlight = new ProfilesInFlight();
 
@@ -74,9 +64,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     private readonly discovery: DiscoveryService,
     private readonly logger: KernelLogger,
     private readonly crashes: ProcessCrashHandler,
+    private readonly tokens: TokenAllocator,
   ) {
     const settings = config.profiler;
-    this.tokens = new TokenRegistry();
     this.buffer = new ProfileWriteBuffer(storage, {
       batchSize: settings.batchSize,
       flushIntervalMs: settings.flushIntervalMs,
@@ -90,9 +80,6 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       intervalMs: settings.retentionIntervalMs,
       onError: (error: unknown) => this.storeFailed(error),
     });
-    const shared = storage.shared;
-    this.poller = shared ? new TokenPoller(storage, this.tokens, { onError: (error: unknown) => this.storeFailed(error) }) : null;
-    this.reservations = shared ? new TokenReservations(storage, this.tokens, { onError: (error: unknown) => this.storeFailed(error) }) : null;
   }
 
   get enabled(): boolean {
@@ -104,14 +91,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (!this.enabled) return;
     await this.storage.open();
     await this.storage.checkWritable();
-    if (this.poller) {
-      await this.poller.seed();
-      this.poller.start();
-      // Not fatal: without reservations, tokens are drawn unreserved (reported) until the store answers.
-      await this.reservations!.start().catch((error: unknown) => this.storeFailed(error));
-    } else {
-      await this.tokens.seed(this.storage.allTokens());
-    }
+    await this.tokens.start();
     this.retention.start();
     this.kernel.onRequestStart((context) => this.open(context));
     this.crashes.onCrash((timeLeftMs) => this.flushOnCrash(timeLeftMs));
@@ -120,7 +100,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (!this.enabled) return;
     this.retention.stop();
-    this.poller?.stop();
+    this.tokens.stop();
     // The profiles first: the HTTP server is closed by now, so every response sent has its profile collected or
     // waiting here.
     this.late.drain();
@@ -131,7 +111,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         timeout: this.config.profiler.shutdownTimeoutMs,
       });
     }
-    await this.reservations?.close();
+    await this.tokens.close();
     await this.storage.close().catch((error: unknown) => this.storeFailed(error));
   }
 
@@ -143,7 +123,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   flushOnCrash(timeLeftMs: number): void | Promise<void> {
     if (!this.enabled) return;
     this.retention.stop();
-    this.poller?.stop();
+    this.tokens.stop();
     this.late.drain();
     const lost = this.buffer.closeNow();
     if (lost !== null) return this.reportCrashLoss(lost, 0);
@@ -171,7 +151,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     const path = request.pathInfo;
     if (this.config.profiler.excludedPaths.some((pattern) => pattern.test(path))) return undefined;
     // Sub-requests (none yet: the error page is rendered in place) would pass their parent's token here.
-    const token = this.reservations ? this.reservations.next() : this.tokens.next();
+    const token = this.tokens.next();
     const profile = new Profile(token, null, request.clientIp, request.method, Redactor.text(request.uri), context.startedAt);
     profile.ownPage = isProfilerPage(path);
     if (profile.ownPage) profile.kind = 'profiler';
@@ -302,7 +282,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
-    const buffered = { pending: this.buffer.pending + this.late.pending, dropped: this.buffer.dropped, unreserved: this.reservations?.unreserved ?? 0 };
+    const buffered = { pending: this.buffer.pending + this.late.pending, dropped: this.buffer.dropped, unreserved: this.tokens.unreserved };
     try {
       return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
     } catch (error) {
@@ -318,7 +298,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** Learns the tokens other instances wrote now (a shared store; the poll runs every few seconds anyway). */
   async syncTokens(): Promise<number> {
-    return (await this.poller?.run()) ?? 0;
+    return this.tokens.sync();
   }
 
   /** Applies retention now. */
@@ -377,6 +357,6 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private storeFailed(error: unknown): void {
-    this.logger.record(LogLevel.ERROR, 'profiler', 'The profile store failed: {message}', { message: `${classOf(error)}: ${messageOf(error)}`, exception: error });
+    logStoreFailure(this.logger, error);
   }
 }

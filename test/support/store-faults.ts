@@ -6,6 +6,7 @@ import type { INestApplication } from '@nestjs/common';
 import { parse } from 'node-html-parser';
 import request from 'supertest';
 import { ProfilerStorage } from '../../src/profiler/storage/profiler-storage.js';
+import { SqliteConnection } from '../../src/profiler/storage/sqlite/sqlite-connection.js';
 import type { SqliteProfilerStorage } from '../../src/profiler/storage/sqlite/sqlite-profiler.storage.js';
 
 /** The `.stats` line of the search page and its store error, as text (whitespace collapsed). */
@@ -29,9 +30,9 @@ export function storedTokenCounts(file: string, tokens: readonly string[]): Map<
 
 /** The SQLite store's own connection (the faults that live on a connection: query_only, max_page_count). */
 export function storeConnection(app: INestApplication): Database.Database {
-  const db = (app.get(ProfilerStorage) as unknown as { db?: Database.Database }).db;
-  if (!db) throw new Error('The profile store is not an open SQLite store.');
-  return db;
+  const connection = (app.get(ProfilerStorage) as unknown as { connection?: SqliteConnection }).connection;
+  if (!(connection instanceof SqliteConnection)) throw new Error('The profile store is not an open SQLite store.');
+  return connection.db;
 }
 
 export function storeFile(app: INestApplication): string {

@@ -43,7 +43,7 @@ class PageController {
 class FloorModule {}
 
 // ---- Level 1: tokens ----
-// A bitmap of taken tokens (2 MiB for the 16.7 M tokens of 6 hex digits), as src/profiler/storage/token-registry.ts
+// A bitmap of taken tokens (2 MiB for the 16.7 M tokens of 6 hex digits), as src/profiler/tokens/token-registry.ts
 // does: a bare random 6-hex token collides after a few thousand requests (birthday bound), and a collision would
 // lose a profile to the UNIQUE index. Random bytes come from a pool, not a crypto call per request.
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

@@ -3,7 +3,7 @@ import type { ProfileRecord, RetentionPolicy } from './profile-record.js';
 import { ProfileRetention } from './profile-retention.js';
 import type { ProfilerStorage } from './profiler-storage.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
-import { TokenRegistry } from './token-registry.js';
+import { TokenRegistry } from '../tokens/token-registry.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const record = (token: string, time: number): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost/', time, statusCode: 200,
@@ -20,7 +20,7 @@ describe('ProfileRetention', () => {
       tokens = new TokenRegistry();
       const profiles = Array.from({ length: 6 }, (_, i) => record(`00000${i}`, T0 + i * 1000));
       await storage.write(profiles);
-      await tokens.seed(storage.allTokens());
+      await tokens.seed(storage.tokens.allTokens());
     });
 
     afterEach(async () => {

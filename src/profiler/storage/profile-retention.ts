@@ -1,5 +1,5 @@
 import type { ProfilerStorage } from './profiler-storage.js';
-import type { TokenRegistry } from './token-registry.js';
+import type { TokenAllocator } from '../tokens/token-allocator.js';
 
 export interface ProfileRetentionOptions {
   /** Keep at most this many profiles, the newest (0: no limit). */
@@ -20,7 +20,7 @@ const RELEASE_SLICE = 10_000;
 /**
  * Applies the retention policy: once at start, then every `intervalMs` (the timer does not keep the process
  * alive), and on demand (`run()`, for the CLI and tests). Never two runs at once: a run asked for while one is
- * going on gets that one's result. The removed tokens are released from the TokenRegistry.
+ * going on gets that one's result. The removed tokens are released from the token allocator.
  */
 export class ProfileRetention {
   private timer: NodeJS.Timeout | null = null;
@@ -30,7 +30,7 @@ export class ProfileRetention {
 
   constructor(
     private readonly storage: ProfilerStorage,
-    private readonly tokens: TokenRegistry,
+    private readonly tokens: Pick<TokenAllocator, 'release'>,
     private readonly options: ProfileRetentionOptions,
   ) {
     this.now = options.now ?? Date.now;

@@ -2,16 +2,10 @@ import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchRe
 
 /**
  * Where profiles are kept: the port (an abstract class, so it is also the DI token); the ProfilerModule picks the
- * adapter from PROFILER_DSN. Every method may be called concurrently; writes of one call are atomic.
+ * adapter from PROFILER_DSN. Every method may be called concurrently; writes of one call are atomic. The token
+ * queries on the same store are a port of their own, TokenStore (src/profiler/tokens/).
  */
 export abstract class ProfilerStorage {
-  /**
-   * Whether other processes write to this store too (PostgreSQL: instances behind a load balancer). A shared
-   * store's tokens are reserved before they are sent (`reserveTokens`) and the other instances' new tokens are
-   * learnt by polling `tokensSince`; a private store (a SQLite file or memory) has one writer, this process.
-   */
-  abstract readonly shared: boolean;
-
   /** Opens the store (creates or migrates its schema). */
   abstract open(): Promise<void>;
 
@@ -43,29 +37,6 @@ export abstract class ProfilerStorage {
 
   abstract find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult>;
 
-  /** Which of these tokens are taken. */
-  abstract taken(tokens: readonly string[]): Promise<Set<string>>;
-
-  /** Every stored token, to seed the token generator's view of the store (at most 16.7 million). */
-  abstract allTokens(): AsyncIterable<string>;
-
-  /**
-   * The tokens written after `cursor` (an opaque value returned by an earlier call; null: from the first
-   * profile), oldest write first, at most `limit` (default TOKENS_SINCE_PAGE) per call, with the cursor to pass
-   * next: call again while `tokens.length` is the limit to page through. Through an index, never a scan.
-   */
-  abstract tokensSince(cursor: string | null, limit?: number): Promise<TokensSince>;
-
-  /**
-   * Reserves tokens for this store instance before they are sent (X-Debug-Token): returns those of `tokens` that
-   * nobody had (neither stored nor reserved by another instance), now reserved. A reserved token can be written
-   * by this instance only. A private store has no one to race with: the tokens not stored.
-   */
-  async reserveTokens(tokens: readonly string[]): Promise<string[]> {
-    const stored = await this.taken(tokens);
-    return [...new Set(tokens)].filter((t) => !stored.has(t));
-  }
-
   /**
    * Whether an error thrown by write() refuses the profiles themselves (a constraint, a value the store cannot
    * hold: writing them again cannot succeed) rather than saying the store is unavailable (locked, full,
@@ -73,11 +44,6 @@ export abstract class ProfilerStorage {
    */
   isProfileError(_error: unknown): boolean {
     return false;
-  }
-
-  /** Gives back reservations this instance will not use (unwritten tokens; stored ones are kept). */
-  async releaseTokens(_tokens: readonly string[]): Promise<void> {
-    // A private store keeps no reservations.
   }
 
   /**
@@ -104,15 +70,6 @@ export abstract class ProfilerStorage {
   abstract size(): Promise<number>;
 
   abstract close(): Promise<void>;
-}
-
-/** Tokens a page of `tokensSince` returns by default. */
-export const TOKENS_SINCE_PAGE = 5000;
-
-export interface TokensSince {
-  tokens: string[];
-  /** Where the next call goes on (the same cursor when nothing new was written). */
-  cursor: string | null;
 }
 
 export class DuplicateTokenError extends Error {

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { isPostgresDsn, parsePostgresProfilerDsn } from './postgres/postgres-dsn.js';
 import { PostgresProfilerStorage } from './postgres/postgres-profiler.storage.js';
 import type { ProfilerStorage } from './profiler-storage.js';
+import { ProfilerStores } from './profiler-stores.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
 
 export interface ProfilerStorageFactoryOptions {
@@ -20,7 +21,18 @@ export const SUPPORTED_PROFILER_DSNS = ['sqlite:<file>', 'sqlite::memory:', 'pos
  * supported ones.
  */
 export function createProfilerStorage(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStorage {
-  if (isPostgresDsn(dsn)) return new PostgresProfilerStorage(parsePostgresProfilerDsn(dsn));
+  return createProfilerStores(dsn, options).storage;
+}
+
+/**
+ * The store a DSN names (see createProfilerStorage) with its token queries; a PostgreSQL store is shared by several
+ * instances, a SQLite one is this process's alone.
+ */
+export function createProfilerStores(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStores {
+  if (isPostgresDsn(dsn)) {
+    const storage = new PostgresProfilerStorage(parsePostgresProfilerDsn(dsn));
+    return new ProfilerStores(storage, storage.tokens, true);
+  }
   const match = /^sqlite:(.*)$/s.exec(dsn.trim());
   if (!match) {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(dsn.trim())?.[1];
@@ -32,6 +44,6 @@ export function createProfilerStorage(dsn: string, options: ProfilerStorageFacto
   // `sqlite:///var/x.db` (URL style) is `/var/x.db`, as `sqlite:/var/x.db`.
   const path = match[1].startsWith('//') ? match[1].slice(2) : match[1];
   if (path === '') throw new Error(`The profiler DSN "${dsn}" names no file: use "sqlite:<file>" or "sqlite::memory:".`);
-  if (path === ':memory:') return new SqliteProfilerStorage({ file: ':memory:' });
-  return new SqliteProfilerStorage({ file: isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path) });
+  const storage = new SqliteProfilerStorage({ file: path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path) });
+  return new ProfilerStores(storage, storage.tokens, false);
 }

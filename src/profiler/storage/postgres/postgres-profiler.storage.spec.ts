@@ -5,11 +5,12 @@ import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgre
 import type { ProfileRecord, ProfileSearchCriteria } from '../profile-record.js';
 import { ProfileWriteBuffer } from '../profile-write-buffer.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
-import { TokenPoller } from '../token-poller.js';
-import { TokenRegistry } from '../token-registry.js';
-import { TokenReservations } from '../token-reservations.js';
+import { TokenPoller } from '../../tokens/token-poller.js';
+import { TokenRegistry } from '../../tokens/token-registry.js';
+import { TokenReservations } from '../../tokens/token-reservations.js';
 import { profilerStorageContract, record, summary, T0, tokensOf, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { urlSkeleton } from '../url-skeleton.js';
+import type { PostgresConnection } from './postgres-connection.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
 const describeIfPostgres = describePostgres('PostgresProfilerStorage tests');
@@ -33,7 +34,7 @@ class RecordingLogger {
 
 /** The SQL of every query the store's pool runs from now on (appended as they are sent). */
 function recordStatements(storage: PostgresProfilerStorage): string[] {
-  const pool = (storage as unknown as { connection(): pg.Pool }).connection();
+  const pool = (storage as unknown as { connection: PostgresConnection }).connection.pool;
   const statements: string[] = [];
   const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
   (pool as unknown as { query: typeof query }).query = (sql, values) => {
@@ -164,6 +165,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         await storage.clear();
         return storage;
       },
+      tokens: (storage) => (storage as PostgresProfilerStorage).tokens,
     });
   });
 
@@ -240,7 +242,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const first = store(schema);
       await first.open();
       await first.write([record('000001'), record('000002')]);
-      expect(await first.reserveTokens(['000003'])).toEqual(['000003']);
+      expect(await first.tokens.reserveTokens(['000003'])).toEqual(['000003']);
       await first.close();
       // As the layout before left them: a row per stored token, and one reservation of a running instance.
       await admin.query(`INSERT INTO "${schema}".profiler_token (token, owner, stored) VALUES ('000001', '', true), ('000002', '', true), ('000004', 'other', false)`);
@@ -248,7 +250,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await second.open();
       const { rows } = await admin.query(`SELECT token, owner, stored FROM "${schema}".profiler_token ORDER BY token`);
       expect(rows).toEqual([{ token: '000004', owner: 'other', stored: false }]);
-      expect(await second.reserveTokens(['000001', '000002', '000004', '000005'])).toEqual(['000005']);
+      expect(await second.tokens.reserveTokens(['000001', '000002', '000004', '000005'])).toEqual(['000005']);
     });
 
     it('counts the profiles of a store made before the running totals when it opens', async () => {
@@ -569,7 +571,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     });
 
     it('refuses a reservation of a token whose write commits while the reservation waits for it, and grants none while it rolls back', async () => {
-      expect(await a.reserveTokens(['00000a', '00000b'])).toEqual(['00000a', '00000b']);
+      expect(await a.tokens.reserveTokens(['00000a', '00000b'])).toEqual(['00000a', '00000b']);
       // A's writes, held open: each claims its reservation (deletes its row) and inserts the profile.
       const writing = async (token: string) => {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -582,7 +584,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       for (const [token, end] of [['00000a', 'COMMIT'], ['00000b', 'ROLLBACK']] as const) {
         const client = await writing(token);
         let settled = false;
-        const reserving = b.reserveTokens([token]).finally(() => {
+        const reserving = b.tokens.reserveTokens([token]).finally(() => {
           settled = true;
         });
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -591,7 +593,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         await client.end();
         expect(await reserving).toEqual([]);
       }
-      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.owner]);
+      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.tokens.owner]);
       expect(rows).toEqual([{ token: '00000b', a: true }]);
     });
 
@@ -601,9 +603,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await b.read('0000a1')).toEqual(profile);
       expect(tokensOf((await b.find({ limit: 10, url: 'CART/', method: 'post', statusCode: '3', ip: '192.' })).rows)).toEqual(['0000a1']);
       expect((await b.neighbours('0000a1')).previous?.token).toBe('0000a0');
-      expect(await b.taken(['0000a0', '0000a1', '0000a2'])).toEqual(new Set(['0000a0', '0000a1']));
+      expect(await b.tokens.taken(['0000a0', '0000a1', '0000a2'])).toEqual(new Set(['0000a0', '0000a1']));
       const seen: string[] = [];
-      for await (const token of b.allTokens()) seen.push(token);
+      for await (const token of b.tokens.allTokens()) seen.push(token);
       expect(seen).toEqual(['0000a0', '0000a1']);
     });
 
@@ -733,33 +735,33 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     });
 
     it("refuses to reserve or write a token the other reserved, and frees a reservation on release, close and prune", async () => {
-      expect(await a.reserveTokens(['000005', '000006', '000007'])).toEqual(['000005', '000006', '000007']);
-      expect(await b.reserveTokens(['000005', '000008'])).toEqual(['000008']);
+      expect(await a.tokens.reserveTokens(['000005', '000006', '000007'])).toEqual(['000005', '000006', '000007']);
+      expect(await b.tokens.reserveTokens(['000005', '000008'])).toEqual(['000008']);
       const error = await rejection(b.write([record('000008'), record('000005')]));
       expect(error).toBeInstanceOf(DuplicateTokenError);
       expect((error as DuplicateTokenError).tokens).toEqual(['000005']);
       await a.write([record('000005')]);
       await b.write([record('000008')]);
       // A stored token stays taken for both; a released one is free.
-      await a.releaseTokens(['000005', '000006']);
-      expect(await b.reserveTokens(['000005', '000006'])).toEqual(['000006']);
+      await a.tokens.releaseTokens(['000005', '000006']);
+      expect(await b.tokens.reserveTokens(['000005', '000006'])).toEqual(['000006']);
       // Clearing frees the stored tokens, not the reservations.
       await b.clear();
-      expect(await b.reserveTokens(['000005', '000007'])).toEqual(['000005']);
+      expect(await b.tokens.reserveTokens(['000005', '000007'])).toEqual(['000005']);
       await a.close();
-      expect(await b.reserveTokens(['000007'])).toEqual(['000007']);
+      expect(await b.tokens.reserveTokens(['000007'])).toEqual(['000007']);
       await b.write([record('000007', { time: T0 }), record('000009', { time: T0 + 5 })]);
       await b.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 });
       const c = store(schema);
       await c.open();
-      expect(await c.reserveTokens(['000007', '000009'])).toEqual(['000007']);
+      expect(await c.tokens.reserveTokens(['000007', '000009'])).toEqual(['000007']);
     });
 
     it('learns through tokensSince what the other wrote, across pages', async () => {
-      const start = await b.tokensSince(null);
+      const start = await b.tokens.tokensSince(null);
       await a.write(Array.from({ length: 7 }, (_, i) => record(`00001${i}`)));
-      const first = await b.tokensSince(start.cursor, 5);
-      const second = await b.tokensSince(first.cursor, 5);
+      const first = await b.tokens.tokensSince(start.cursor, 5);
+      const second = await b.tokens.tokensSince(first.cursor, 5);
       expect([...first.tokens, ...second.tokens]).toEqual(Array.from({ length: 7 }, (_, i) => `00001${i}`));
     });
 
@@ -767,7 +769,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       // Tiny token spaces (16 tokens) make every draw a likely collision; B's registry knows nothing of A's.
       const registryA = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
       const registryB = new TokenRegistry({ bits: 4, maxAttempts: 10_000 });
-      const poolA = new TokenReservations(a, registryA, { batchSize: 4 });
+      const poolA = new TokenReservations(a.tokens, registryA, { batchSize: 4 });
       await poolA.start();
       const sentByA = Array.from({ length: 4 }, () => poolA.next());
       await a.write(sentByA.map((t) => record(t)));
@@ -778,7 +780,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const all = Array.from({ length: 16 }, (_, i) => i.toString(16).padStart(6, '0'));
       const free = all.filter((t) => !sentByA.includes(t)).slice(0, 4);
       for (const t of all) if (!sentByA.includes(t) && !free.includes(t)) registryB.mark(t);
-      const poolB = new TokenReservations(b, registryB, { batchSize: 8 });
+      const poolB = new TokenReservations(b.tokens, registryB, { batchSize: 8 });
       await poolB.start();
       const sentByB: string[] = [];
       for (let i = 0; i < 4; i++) {
@@ -798,7 +800,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
 
     it("makes A's tokens taken in B's registry after B polls", async () => {
       const registryB = new TokenRegistry();
-      const poller = new TokenPoller(b, registryB, { intervalMs: 0 });
+      const poller = new TokenPoller(b.tokens, registryB, { intervalMs: 0 });
       await a.write([record('00a001')]);
       expect(await poller.seed()).toBe(1);
       await a.write([record('00a002'), record('00a003')]);

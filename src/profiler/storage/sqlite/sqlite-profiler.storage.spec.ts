@@ -8,7 +8,9 @@ import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record, preKindProfiles } from '../testing/profiler-storage.contract.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
-import { appendLines, SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
+import { appendLines } from './sqlite-retention.js';
 import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
 
 const require = createRequire(import.meta.url);
@@ -81,7 +83,7 @@ function inFile<T>(file: string, look: (db: Database.Database) => T): T {
 }
 
 describe('SqliteProfilerStorage', () => {
-  profilerStorageContract({ open: memoryStore });
+  profilerStorageContract({ open: memoryStore, tokens: (storage) => (storage as SqliteProfilerStorage).tokens });
 
   it("appends a prune chunk's tokens, a slice at a time, none lost or split at a slice's end", async () => {
     const tokens = Array.from({ length: 12_345 }, (_, i) => i.toString(16).padStart(6, '0'));
@@ -125,7 +127,7 @@ describe('SqliteProfilerStorage', () => {
     await store.write([record('00000c', { time: 5000 })]);
     expect(await store.read('00000a')).toBeNull();
     expect(await store.read('00000c')).toEqual(record('00000c', { time: 5000 }));
-    expect(await store.taken(['00000a', '00000c'])).toEqual(new Set(['00000c']));
+    expect(await store.tokens.taken(['00000a', '00000c'])).toEqual(new Set(['00000c']));
     expect(await store.find({ limit: 10, token: '00000a' })).toEqual({ total: 0, rows: [] });
     expect((await store.find({ limit: 10, token: '00000' })).rows.map((r) => r.token)).toEqual(['00000b', '00000c']);
     await store.write([record('00000a', { time: 7000 })]);
@@ -136,7 +138,7 @@ describe('SqliteProfilerStorage', () => {
 
   it('sweeps the token entries of pruned profiles in memory too, on the event loop', async () => {
     const store = await memoryStore();
-    const db = (store as unknown as { db: Database.Database }).db;
+    const db = (store as unknown as { connection: SqliteConnection }).connection.db;
     const entries = () => db.prepare('SELECT (SELECT count(*) FROM profile_token), (SELECT n FROM profile_token_stale)').raw().get();
     const profiles = Array.from({ length: 1200 }, (_, i) => record((0x200000 + i).toString(16), { time: 2_000_000 + i }));
     await store.write(profiles);
@@ -144,7 +146,7 @@ describe('SqliteProfilerStorage', () => {
     expect(entries()).toEqual([1200, 500]);
     expect(await store.prune({ maxProfiles: 100, maxAgeMs: 0, now: 0 })).toHaveLength(600);
     expect(entries()).toEqual([100, 0]);
-    expect(await store.taken(profiles.map((p) => p.token))).toEqual(new Set(profiles.slice(1100).map((p) => p.token)));
+    expect(await store.tokens.taken(profiles.map((p) => p.token))).toEqual(new Set(profiles.slice(1100).map((p) => p.token)));
     await store.close();
   });
 
@@ -306,10 +308,10 @@ describe('SqliteProfilerStorage', () => {
         PRAGMA user_version = 1;`);
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
-      const first = await reopened.tokensSince(null);
+      const first = await reopened.tokens.tokensSince(null);
       expect(first.tokens).toEqual(['000001', '000002']);
       await reopened.write([record('000003', { time: 500 })]);
-      expect((await reopened.tokensSince(first.cursor)).tokens).toEqual(['000003']);
+      expect((await reopened.tokens.tokensSince(first.cursor)).tokens).toEqual(['000003']);
       await reopened.close();
     });
 
@@ -426,7 +428,7 @@ describe('SqliteProfilerStorage', () => {
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
       expect(await migrated.read('0000ab')).toEqual(record('0000ab', { time: 2000 }));
-      expect(await migrated.taken(['0000aa', '0000b1', '0000ff'])).toEqual(new Set(['0000aa', '0000b1']));
+      expect(await migrated.tokens.taken(['0000aa', '0000b1', '0000ff'])).toEqual(new Set(['0000aa', '0000b1']));
       expect((await migrated.find({ limit: 10, token: '0000a' })).rows.map((r) => r.token)).toEqual(['0000ab', '0000aa']);
       await migrated.write([record('0000ac', { time: 4000 })]);
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
@@ -493,7 +495,7 @@ describe('SqliteProfilerStorage', () => {
       expect(entries()).toEqual([1500, 100]);
       const gone = profiles[0].token;
       expect(await store.read(gone)).toBeNull();
-      expect(await store.taken([gone, profiles[100].token])).toEqual(new Set([profiles[100].token]));
+      expect(await store.tokens.taken([gone, profiles[100].token])).toEqual(new Set([profiles[100].token]));
       expect(await store.find({ limit: 10, token: gone })).toEqual({ total: 0, rows: [] });
       expect((await store.neighbours(gone)).next).toBeNull();
       // A pruned profile's token may be given again: the new profile takes the entry over.

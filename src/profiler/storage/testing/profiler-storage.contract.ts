@@ -2,6 +2,7 @@
 // The build (tsconfig.build.json) compiles src/ with Node's types only; this file is test code that the specs import.
 import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../profile-record.js';
 import { DuplicateTokenError, type ProfilerStorage } from '../profiler-storage.js';
+import type { TokenStore } from '../../tokens/token-store.js';
 import { sampleProfile } from './sample-profile.fixture.js';
 
 export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -42,6 +43,8 @@ export const tokensOf = (rows: ProfileSummary[]) => rows.map((r) => r.token);
 export interface ProfilerStorageContractTarget {
   /** An open, empty store (for each test). */
   open(): Promise<ProfilerStorage>;
+  /** The token queries on that store (a port of their own, TokenStore). */
+  tokens(storage: ProfilerStorage): TokenStore;
 }
 
 /**
@@ -581,54 +584,60 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
   });
 
   describe('tokens', () => {
+    let tokenStore: TokenStore;
+
+    beforeEach(() => {
+      tokenStore = target.tokens(storage);
+    });
+
     it('says which tokens are taken', async () => {
       await storage.write([record('000001'), record('00000a')]);
-      expect(await storage.taken(['000001', '000002', '00000a', 'zzz'])).toEqual(new Set(['000001', '00000a']));
-      expect(await storage.taken([])).toEqual(new Set());
+      expect(await tokenStore.taken(['000001', '000002', '00000a', 'zzz'])).toEqual(new Set(['000001', '00000a']));
+      expect(await tokenStore.taken([])).toEqual(new Set());
     });
 
     it('lists the tokens written since a cursor, in write order whatever their times, a page at a time', async () => {
-      expect(await storage.tokensSince(null)).toEqual({ tokens: [], cursor: null });
+      expect(await tokenStore.tokensSince(null)).toEqual({ tokens: [], cursor: null });
       await storage.write([record('000003', { time: T0 }), record('000001', { time: T0 - 5 })]);
       await storage.write([record('000002', { time: T0 - 10 })]);
-      const all = await storage.tokensSince(null);
+      const all = await tokenStore.tokensSince(null);
       expect(all.tokens).toEqual(['000003', '000001', '000002']);
       expect(typeof all.cursor).toBe('string');
-      const first = await storage.tokensSince(null, 2);
+      const first = await tokenStore.tokensSince(null, 2);
       expect(first.tokens).toEqual(['000003', '000001']);
-      const second = await storage.tokensSince(first.cursor, 2);
+      const second = await tokenStore.tokensSince(first.cursor, 2);
       expect(second.tokens).toEqual(['000002']);
       expect(second.cursor).toBe(all.cursor);
-      expect(await storage.tokensSince(second.cursor, 2)).toEqual({ tokens: [], cursor: second.cursor });
+      expect(await tokenStore.tokensSince(second.cursor, 2)).toEqual({ tokens: [], cursor: second.cursor });
       await storage.write([record('000004', { time: T0 - 20 })]);
-      const third = await storage.tokensSince(second.cursor);
+      const third = await tokenStore.tokensSince(second.cursor);
       expect(third.tokens).toEqual(['000004']);
       expect(third.cursor).not.toBe(second.cursor);
     });
 
     it('goes on after a cursor whose profile was pruned', async () => {
       await storage.write([record('000001', { time: T0 }), record('000002', { time: T0 + 1 })]);
-      const { cursor } = await storage.tokensSince(null);
+      const { cursor } = await tokenStore.tokensSince(null);
       await storage.prune({ maxProfiles: 0, maxAgeMs: 1, now: T0 + 10 });
       await storage.write([record('000003', { time: T0 + 20 })]);
-      expect((await storage.tokensSince(cursor)).tokens).toEqual(['000003']);
+      expect((await tokenStore.tokensSince(cursor)).tokens).toEqual(['000003']);
     });
 
     it('reserves the tokens nobody has, and lets its instance write them', async () => {
       await storage.write([record('000001')]);
-      expect(await storage.reserveTokens(['000001', '000002', '000002', '000003'])).toEqual(['000002', '000003']);
+      expect(await tokenStore.reserveTokens(['000001', '000002', '000002', '000003'])).toEqual(['000002', '000003']);
       await storage.write([record('000002')]);
       expect(await storage.read('000002')).not.toBeNull();
-      await storage.releaseTokens(['000003', '000002']);
+      await tokenStore.releaseTokens(['000003', '000002']);
       expect(await storage.read('000002')).not.toBeNull();
-      expect(await storage.reserveTokens([])).toEqual([]);
+      expect(await tokenStore.reserveTokens([])).toEqual([]);
     });
 
     it('iterates every stored token, across pages', async () => {
       const tokens = Array.from({ length: 20_005 }, (_, i) => (i * 97).toString(16).padStart(6, '0'));
       for (let i = 0; i < tokens.length; i += 5000) await storage.write(tokens.slice(i, i + 5000).map((t) => record(t)));
       const seen: string[] = [];
-      for await (const token of storage.allTokens()) seen.push(token);
+      for await (const token of tokenStore.allTokens()) seen.push(token);
       expect(seen).toEqual([...tokens].sort());
     });
   });

@@ -1,4 +1,4 @@
-import type { ProfilerStorage } from './profiler-storage.js';
+import type { TokenStore } from './token-store.js';
 import type { TokenRegistry } from './token-registry.js';
 
 /** Tokens reserved at once at first; the batch doubles (up to MAX_BATCH) whenever the pool ran dry. */
@@ -60,7 +60,7 @@ export class TokenReservations {
   private readonly now: () => number;
 
   constructor(
-    private readonly storage: ProfilerStorage,
+    private readonly store: TokenStore,
     private readonly tokens: TokenRegistry,
     options: TokenReservationsOptions = {},
   ) {
@@ -161,7 +161,7 @@ export class TokenReservations {
     try {
       for (let i = 0; i < this.batchSize; i++) candidates.push(this.tokens.next());
       const at = this.now();
-      const reserved = await this.storage.reserveTokens(candidates);
+      const reserved = await this.store.reserveTokens(candidates);
       // The refused ones are somebody's (stored, or reserved elsewhere): they stay taken in the registry.
       this.failures = 0;
       this.retryAt = 0;
@@ -186,7 +186,7 @@ export class TokenReservations {
     if (tokens.length === 0) return;
     this.tokens.release(tokens);
     try {
-      await this.storage.releaseTokens(tokens);
+      await this.store.releaseTokens(tokens);
     } catch (error) {
       // Abandoned: the store removes them after a day.
       this.report(error);

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { ProfilerStorage, TokensSince } from './profiler-storage.js';
+import type { TokenStore, TokensSince } from './token-store.js';
 import { TokenPoller } from './token-poller.js';
 import { TokenRegistry } from './token-registry.js';
 
@@ -25,7 +25,7 @@ describe('TokenPoller', () => {
   let registry: TokenRegistry;
   let errors: unknown[];
   const poller = (options: { intervalMs?: number; pageSize?: number } = {}) =>
-    new TokenPoller(store as unknown as ProfilerStorage, registry, { intervalMs: 0, onError: (e) => errors.push(e), ...options });
+    new TokenPoller(store as unknown as TokenStore, registry, { intervalMs: 0, onError: (e) => errors.push(e), ...options });
 
   beforeEach(() => {
     store = new FakeStore();
@@ -102,7 +102,7 @@ describe('TokenPoller', () => {
 
   it('survives a reporter that throws', async () => {
     jest.useFakeTimers();
-    const p = new TokenPoller(store as unknown as ProfilerStorage, registry, {
+    const p = new TokenPoller(store as unknown as TokenStore, registry, {
       intervalMs: 10,
       onError: () => {
         throw new Error('reporter down');

@@ -1,4 +1,4 @@
-import type { ProfilerStorage } from './profiler-storage.js';
+import type { TokenStore } from './token-store.js';
 import { TokenRegistry } from './token-registry.js';
 import { TokenReservations } from './token-reservations.js';
 
@@ -32,7 +32,7 @@ describe('TokenReservations', () => {
   let errors: unknown[];
   let clock: number;
   const pool = (options: { batchSize?: number; maxAgeMs?: number } = {}) =>
-    new TokenReservations(store as unknown as ProfilerStorage, registry, { batchSize: 8, onError: (e) => errors.push(e), now: () => clock, ...options });
+    new TokenReservations(store as unknown as TokenStore, registry, { batchSize: 8, onError: (e) => errors.push(e), now: () => clock, ...options });
 
   beforeEach(() => {
     store = new FakeStore();

@@ -1,4 +1,4 @@
-import { TOKENS_SINCE_PAGE, type ProfilerStorage } from './profiler-storage.js';
+import { TOKENS_SINCE_PAGE, type TokenStore } from './token-store.js';
 import type { TokenRegistry } from './token-registry.js';
 
 /** How often an instance of a shared store learns the tokens the other instances wrote (milliseconds). */
@@ -35,7 +35,7 @@ export class TokenPoller {
   private readonly onError: (error: unknown) => void;
 
   constructor(
-    private readonly storage: ProfilerStorage,
+    private readonly store: TokenStore,
     private readonly tokens: TokenRegistry,
     options: TokenPollerOptions = {},
   ) {
@@ -77,7 +77,7 @@ export class TokenPoller {
   private async read(maxPages: number, pageSize: number): Promise<number> {
     let read = 0;
     for (let page = 0; page < maxPages; page++) {
-      const { tokens, cursor } = await this.storage.tokensSince(this.cursor, pageSize);
+      const { tokens, cursor } = await this.store.tokensSince(this.cursor, pageSize);
       for (const token of tokens) this.tokens.mark(token);
       this.cursor = cursor;
       read += tokens.length;

@@ -1,0 +1,81 @@
+import type { ProfileCodec } from '../profile-codec.js';
+import type { ProfileRecord } from '../profile-record.js';
+import { DuplicateTokenError } from '../profiler-storage.js';
+import { repeatedTokens } from '../repeated-tokens.js';
+import { clampTime, cleanDuration, kindCode } from '../search-helpers.js';
+import { inTransaction } from './postgres-client.js';
+import type { PostgresConnection } from './postgres-connection.js';
+import type { PostgresRunningTotals } from './postgres-running-totals.js';
+import { clampStatus, nullableText, pgText } from './postgres-sql.js';
+import type { PostgresTables } from './postgres-tables.js';
+import type { PostgresTokenStore } from './postgres-token-store.js';
+
+/**
+ * The write path: a batch in one transaction, its tokens claimed first (PostgresTokenStore.claim), then
+ * `INSERT … ON CONFLICT (token) DO NOTHING` of the rows, rolled back with a DuplicateTokenError naming the tokens
+ * another instance had, then the blobs and the running totals in one statement.
+ */
+export class PostgresProfileWriter {
+  constructor(
+    private readonly connection: PostgresConnection,
+    private readonly tables: PostgresTables,
+    private readonly totals: PostgresRunningTotals,
+    private readonly tokens: PostgresTokenStore,
+    private readonly codec: ProfileCodec,
+  ) {}
+
+  async write(profiles: readonly ProfileRecord[]): Promise<void> {
+    if (profiles.length === 0) return;
+    const pool = this.connection.pool;
+    const tokens = profiles.map((p) => String(p.token));
+    const repeated = repeatedTokens(tokens);
+    if (repeated.length > 0) {
+      // Twice in the batch (as SQLite does, the error names those and the batch's tokens already stored).
+      const stored = await this.tokens.taken([...new Set(tokens)]);
+      throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
+    }
+    const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
+    const ips = profiles.map((p) => pgText(String(p.ip ?? '')));
+    const methods = profiles.map((p) => pgText(String(p.method ?? '')));
+    const urls = profiles.map((p) => pgText(String(p.url ?? '')));
+    const times = profiles.map((p) => clampTime(p.time));
+    const statuses = profiles.map((p) => clampStatus(p.statusCode));
+    const kinds = profiles.map((p) => kindCode(p.kind));
+    await inTransaction(pool, async (client) => {
+      const held = await this.tokens.claim(client, tokens);
+      const inserted = await client.query<{ id: number; token: string }>(
+        `INSERT INTO ${this.tables.profile} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
+         SELECT token, parent, ip, method, url, time, status, kind, duration, route, redirected_from
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[], $9::float8[], $10::text[], $11::text[])
+           WITH ORDINALITY AS batch (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from, n)
+         ORDER BY n
+         ON CONFLICT (token) DO NOTHING
+         RETURNING id, token`,
+        [
+          tokens.map(pgText), profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))), ips, methods, urls, times, statuses, kinds,
+          profiles.map((p) => cleanDuration(p.duration)), profiles.map((p) => nullableText(p.route)), profiles.map((p) => nullableText(p.redirectedFrom)),
+        ],
+      );
+      if (inserted.rows.length < profiles.length) {
+        // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
+        const written = new Set(inserted.rows.map((r) => r.token));
+        throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
+      }
+      await this.tokens.settle(client, held);
+      const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
+      // The blobs and the running totals, in one statement.
+      await client.query(
+        `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
+         batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
+         ${this.totals.ctes('batch', 1)}
+         SELECT 1`,
+        [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds],
+      );
+    });
+  }
+}
+
+/** The tokens of `tokens` that are in `set`, each once, in the batch's order. */
+function orderedAsIn(tokens: string[], set: Set<string>): string[] {
+  return [...new Set(tokens.filter((t) => set.has(t)))];
+}

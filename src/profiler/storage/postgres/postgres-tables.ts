@@ -1,0 +1,46 @@
+import { quoteIdent } from './postgres-sql.js';
+
+/** The store's tables in its schema: qualified, quoted names, which every part of the store builds its SQL from. */
+export class PostgresTables {
+  /** The list columns; `id` is an identity, so time then id is the list order. */
+  readonly profile: string;
+  /** One ProfileCodec blob per profile. */
+  readonly data: string;
+  /** The tokens reserved and not yet written (PostgresTokenStore). */
+  readonly token: string;
+  /** The running totals (PostgresRunningTotals). */
+  readonly count: string;
+  readonly ipCount: string;
+  readonly urlCount: string;
+  readonly skeletonCount: string;
+  readonly skeletonStatusCount: string;
+  /** Each totals table with its key, in the order every statement updates them. */
+  readonly totals: ReadonlyArray<readonly [string, string]>;
+  /** The schema's SQL function giving a URL's skeleton (url-skeleton.ts's urlSkeleton, in SQL). */
+  readonly skeletonOf: string;
+
+  constructor(readonly schema: string) {
+    const qualified = (name: string) => `${quoteIdent(schema)}.${name}`;
+    this.profile = qualified('profiler_profile');
+    this.data = qualified('profiler_profile_data');
+    this.token = qualified('profiler_token');
+    this.count = qualified('profiler_kind_count');
+    this.ipCount = qualified('profiler_ip_kind_count');
+    this.urlCount = qualified('profiler_url_count');
+    this.skeletonCount = qualified('profiler_skeleton_count');
+    this.skeletonStatusCount = qualified('profiler_skeleton_status_count');
+    this.totals = [
+      [this.count, 'hour, kind, method, status'],
+      [this.ipCount, 'ip, kind, method, status'],
+      [this.urlCount, 'url'],
+      [this.skeletonCount, 'skeleton'],
+      [this.skeletonStatusCount, 'skeleton, method, status'],
+    ];
+    this.skeletonOf = qualified('profiler_url_skeleton');
+  }
+
+  /** The names of the running totals' tables, for TRUNCATE, LOCK and sizes. */
+  get totalsTables(): string[] {
+    return this.totals.map(([table]) => table);
+  }
+}
