@@ -1,3 +1,4 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { Request, Response } from 'express';
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -7,7 +8,7 @@ import { DatabaseMigrator } from '../database/database-migrator.js';
 import { createShopDb } from '../database/database.factory.js';
 import { ShopDb } from '../database/shop-db.js';
 import { KernelRequest } from '../lifecycle/http/kernel-request.js';
-import { KernelContext } from '../lifecycle/kernel-context.js';
+import { KernelContext, kernelContextStorage } from '../lifecycle/kernel-context.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { SESSION } from '../session/session-context.js';
 import { Session } from '../session/session.js';
@@ -15,8 +16,10 @@ import { Authenticator } from './authenticator.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RememberMeService } from './remember-me/remember-me.service.js';
 import { securityOf, type AuthenticatedUser } from './security-context.js';
+import { securityBus, securityProfileOf } from './testing/security-bus.js';
 import { LoginThrottler } from './throttling/login-throttler.js';
 import { TooManyLoginAttemptsException } from './throttling/too-many-login-attempts.exception.js';
+import { UserRepository } from '../users/user.repository.js';
 
 const SESSION_ID = 's'.repeat(43);
 
@@ -32,7 +35,7 @@ class CountingHasher extends PasswordHasher {
 function makeContext(options: { cookie?: string; ip?: string; session?: Session } = {}): KernelContext {
   const context = new KernelContext({ locals: {} } as Response, 'en');
   const raw = { method: 'POST', url: '/login', headers: options.cookie ? { cookie: options.cookie } : {}, socket: { remoteAddress: options.ip ?? '203.0.113.9' } } as unknown as Request;
-  context.request = new KernelRequest(raw, context, 'en', true, false);
+  context.request = new KernelRequest(raw, context, 'en', false);
   context.set(SESSION, options.session ?? new Session(SESSION_ID, {}, null, new Date(Date.now() + 3_600_000).toISOString()));
   return context;
 }
@@ -63,6 +66,8 @@ describe('Authenticator on SQLite', () => {
         KernelLogger,
         RememberMeService,
         LoginThrottler,
+        UserRepository,
+        { provide: EventEmitter2, useValue: securityBus() },
         Authenticator,
       ],
     }).compile();
@@ -99,13 +104,13 @@ describe('Authenticator on SQLite', () => {
       await authenticator.checkCredentials(context, 'ann@example.com', 'wrong 1');
       await authenticator.checkCredentials(context, 'ann@example.com', 'wrong 2');
       expect(hasher.verifications).toBe(2);
-      const refused = authenticator.checkCredentials(context, 'ann@example.com', 'correct horse');
+      const refused = kernelContextStorage.run(context, () => authenticator.checkCredentials(context, 'ann@example.com', 'correct horse'));
       await expect(refused).rejects.toBeInstanceOf(TooManyLoginAttemptsException);
       await expect(refused).rejects.toMatchObject({ statusCode: 429, message: 'Too many failed login attempts, please try again in 1 minute.' });
       expect(hasher.verifications).toBe(2);
-      expect(securityOf(context).throttled).toEqual({ action: 'login', scope: 'account', retryAfter: expect.any(Number) });
+      expect(securityProfileOf(context).throttled).toEqual({ action: 'login', scope: 'account', retryAfter: expect.any(Number) });
       expect(context.logs.map((e) => [e.levelName, e.channel, e.message])).toEqual([
-        ['WARNING', 'security', `Login throttling: too many attempts for "ann@example.com" from 203.0.113.9, the login was refused for ${securityOf(context).throttled!.retryAfter} s.`],
+        ['WARNING', 'security', `Login throttling: too many attempts for "ann@example.com" from 203.0.113.9, the login was refused for ${securityProfileOf(context).throttled!.retryAfter} s.`],
       ]);
       // Another client is not throttled for this account.
       await expect(authenticator.checkCredentials(makeContext({ ip: '203.0.113.10' }), 'ann@example.com', 'correct horse')).resolves.toEqual(ann);
@@ -143,8 +148,8 @@ describe('Authenticator on SQLite', () => {
       const context = makeContext();
       await authenticator.checkRegistrationAllowed(context, 'new@example.com');
       await authenticator.checkRegistrationAllowed(context, 'new@example.com');
-      await expect(authenticator.checkRegistrationAllowed(context, 'new@example.com')).rejects.toMatchObject({ statusCode: 429, message: 'Too many attempts, please try again in 1 minute.' });
-      expect(securityOf(context).throttled).toMatchObject({ action: 'registration', scope: 'account' });
+      await expect(kernelContextStorage.run(context, () => authenticator.checkRegistrationAllowed(context, 'new@example.com'))).rejects.toMatchObject({ statusCode: 429, message: 'Too many attempts, please try again in 1 minute.' });
+      expect(securityProfileOf(context).throttled).toMatchObject({ action: 'registration', scope: 'account' });
     });
   });
 
@@ -152,13 +157,13 @@ describe('Authenticator on SQLite', () => {
     it("moves the session to a new id, drops the anonymous visitor's CSRF tokens and keeps the rest", async () => {
       const session = new Session(SESSION_ID, { '_csrf_token/login': 't1', '_csrf_token/cart': 't2', cart: 4 });
       const context = makeContext({ session });
-      await authenticator.login(context, ann, { rememberMe: false, via: 'login-form' });
+      await kernelContextStorage.run(context, () => authenticator.login(context, ann, { rememberMe: false, via: 'login-form' }));
       expect(session.id).not.toBe(SESSION_ID);
       expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(session.peek()).toEqual({ cart: 4 });
       const state = securityOf(context);
       expect(state.user).toEqual(ann);
-      expect(state.firewall.authenticatedBy).toBe('login-form');
+      expect(securityProfileOf(context).firewall.authenticatedBy).toBe('login-form');
       expect(state.rememberMeCookie).toBeUndefined();
       expect(await db.selectFrom('remember_me_tokens').select('series').execute()).toEqual([]);
       expect(context.logs.map((e) => e.message)).toEqual(['User "ann@example.com" logged in (login-form).']);
@@ -199,10 +204,10 @@ describe('Authenticator on SQLite', () => {
       const session = new Session(SESSION_ID, { cart: 4 }, ann.id);
       const context = makeContext({ cookie: `REMEMBERME=${mine}; SHOPSESSID=${SESSION_ID}`, session });
       securityOf(context).user = ann;
-      await authenticator.logout(context);
+      await kernelContextStorage.run(context, () => authenticator.logout(context));
       const state = securityOf(context);
       expect(state.user).toBeNull();
-      expect(state.loggedOut).toBe(true);
+      expect(securityProfileOf(context).loggedOut).toBe(true);
       expect(state.rememberMeCookie).toBeNull();
       expect(session.invalidated).toBe(true);
       expect(session.peek()).toEqual({});
@@ -213,9 +218,9 @@ describe('Authenticator on SQLite', () => {
 
     it('leaves the remember-me cookie alone when the request has none', async () => {
       const context = makeContext();
-      await authenticator.logout(context);
+      await kernelContextStorage.run(context, () => authenticator.logout(context));
       expect(securityOf(context).rememberMeCookie).toBeUndefined();
-      expect(securityOf(context).loggedOut).toBe(true);
+      expect(securityProfileOf(context).loggedOut).toBe(true);
       expect(context.logs).toEqual([]);
     });
   });

@@ -15,10 +15,10 @@ const ANN = { id: 7, email: 'ann@example.com', roles: ['ROLE_USER'] };
 describe('ContextListener', () => {
   const listener = new ContextListener();
 
-  function respond(session: Session | undefined, user: typeof ANN | null | undefined, main = true): void {
+  function respond(session: Session | undefined, user: typeof ANN | null | undefined): void {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const context = new KernelContext(res as unknown as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', main, false);
+    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
     if (session) context.set(SESSION, session);
     if (user !== undefined) securityOf(context).user = user;
     listener.onKernelResponse(new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)));
@@ -52,9 +52,6 @@ describe('ContextListener', () => {
     closed.close();
     expect(() => respond(closed, ANN)).not.toThrow();
     expect(closed.peekUserId()).toBeNull();
-    const sub = new Session('s'.repeat(43));
-    respond(sub, ANN, false);
-    expect(sub.peekUserId()).toBeNull();
     // No security state at all (the firewall never ran): nothing to save.
     const untouched = new Session('s'.repeat(43), {}, 7);
     respond(untouched, undefined);

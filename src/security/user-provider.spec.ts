@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { DatabaseMigrator } from '../database/database-migrator.js';
 import { createShopDb } from '../database/database.factory.js';
 import type { ShopDb } from '../database/shop-db.js';
+import { UserRepository } from '../users/user.repository.js';
 import { toAuthenticatedUser, UserProvider } from './user-provider.js';
 
 describe('toAuthenticatedUser', () => {
@@ -36,7 +37,7 @@ describe('UserProvider on SQLite', () => {
   afterEach(() => db.destroy());
 
   it('loads a user fresh by id, and null for one that does not exist', async () => {
-    const provider = new UserProvider(db);
+    const provider = new UserProvider(new UserRepository(db));
     const { id } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
     await expect(provider.loadById(id)).resolves.toEqual({ id, email: 'ann@example.com', roles: ['ROLE_USER'] });
     await db.updateTable('users').set({ roles: '["ROLE_ADMIN"]' }).execute();

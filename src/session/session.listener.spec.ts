@@ -19,12 +19,12 @@ import { SessionStore } from './session.store.js';
 const A = 'a'.repeat(43);
 const LIFETIME = 3600;
 
-/** A main request as the kernel would build it (no proxy: the socket says whether it is HTTPS). */
-function makeContext(cookie?: string, options: { secure?: boolean; main?: boolean } = {}): KernelContext {
+/** A request as the kernel would build it (no proxy: the socket says whether it is HTTPS). */
+function makeContext(cookie?: string, options: { secure?: boolean } = {}): KernelContext {
   const res = new ServerResponse(new IncomingMessage(new Socket()));
   const context = new KernelContext(res as unknown as Response, 'en');
   const raw = { method: 'GET', url: '/', headers: cookie === undefined ? {} : { cookie }, socket: { encrypted: options.secure ?? false } } as unknown as Request;
-  context.request = new KernelRequest(raw, context, 'en', options.main ?? true, false);
+  context.request = new KernelRequest(raw, context, 'en', false);
   return context;
 }
 
@@ -100,11 +100,6 @@ describe('SessionListener on SQLite', () => {
       expect((await start(makeContext(`SHOPSESSID=${A}`))).id).toBeNull();
     });
 
-    it('leaves sub-requests alone', async () => {
-      const context = makeContext(undefined, { main: false });
-      await start(context);
-      expect(context.get(SESSION)).toBeUndefined();
-    });
   });
 
   describe('kernel.response', () => {

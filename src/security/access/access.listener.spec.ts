@@ -1,10 +1,12 @@
 import type { Request, Response } from 'express';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { KernelRequest } from '../../lifecycle/http/kernel-request.js';
-import { KernelContext } from '../../lifecycle/kernel-context.js';
+import { KernelContext, kernelContextStorage } from '../../lifecycle/kernel-context.js';
 import { ControllerArgumentsEvent } from '../../lifecycle/kernel.events.js';
 import { AuthenticationRequiredException } from '../firewall/authentication-required.exception.js';
 import { securityOf, type AuthenticatedUser } from '../security-context.js';
+import { SECURITY_PROFILE } from '../security-profile.js';
+import { securityBus } from '../testing/security-bus.js';
 import { AccessListener } from './access.listener.js';
 import { grantedRoles, IsGranted } from './is-granted.decorator.js';
 
@@ -35,16 +37,17 @@ describe('grantedRoles', () => {
 });
 
 describe('AccessListener', () => {
-  const listener = new AccessListener();
+  const listener = new AccessListener(securityBus());
+  const decisions = (context: KernelContext) => context.get(SECURITY_PROFILE)?.decisions ?? [];
 
   function check(target: object, method: string, user: AuthenticatedUser | null): { context: KernelContext; thrown: unknown } {
     const context = new KernelContext({} as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', true, false);
+    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
     securityOf(context).user = user;
     const name = `${(target as { name: string }).name}::${method}`;
     const event = new ControllerArgumentsEvent(context.request, { name, className: (target as { name: string }).name, methodName: method }, {}, handler(target, method));
     try {
-      listener.onControllerArguments(event);
+      kernelContextStorage.run(context, () => listener.onControllerArguments(event));
       return { context, thrown: undefined };
     } catch (error) {
       return { context, thrown: error };
@@ -57,7 +60,7 @@ describe('AccessListener', () => {
   it('lets a user with every role through, recording each decision', () => {
     const { context, thrown } = check(BackOfficeController, 'products', admin);
     expect(thrown).toBeUndefined();
-    expect(securityOf(context).decisions).toEqual([
+    expect(decisions(context)).toEqual([
       { attribute: 'ROLE_USER', subject: 'BackOfficeController::products', granted: true },
       { attribute: 'ROLE_ADMIN', subject: 'BackOfficeController::products', granted: true },
     ]);
@@ -67,18 +70,18 @@ describe('AccessListener', () => {
     const { context, thrown } = check(BackOfficeController, 'products', customer);
     expect(thrown).toBeInstanceOf(AccessDeniedHttpException);
     expect(thrown).toMatchObject({ statusCode: 403, message: 'Access Denied.' });
-    expect(securityOf(context).decisions.map((d) => [d.attribute, d.granted])).toEqual([['ROLE_USER', true], ['ROLE_ADMIN', false]]);
+    expect(decisions(context).map((d) => [d.attribute, d.granted])).toEqual([['ROLE_USER', true], ['ROLE_ADMIN', false]]);
   });
 
   it('asks an anonymous visitor to log in (never a 403), recording the refusal', () => {
     const { context, thrown } = check(ShopController, 'account', null);
     expect(thrown).toBeInstanceOf(AuthenticationRequiredException);
-    expect(securityOf(context).decisions).toEqual([{ attribute: 'ROLE_USER', subject: 'ShopController::account', granted: false }]);
+    expect(decisions(context)).toEqual([{ attribute: 'ROLE_USER', subject: 'ShopController::account', granted: false }]);
   });
 
   it('leaves handlers that need no role alone, recording nothing', () => {
     const { context, thrown } = check(ShopController, 'home', null);
     expect(thrown).toBeUndefined();
-    expect(securityOf(context).decisions).toEqual([]);
+    expect(decisions(context)).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ describe('CsrfListener', () => {
   function call(method: string, options: { body?: unknown; headers?: Record<string, string>; handler?: 'add' | 'open' } = {}): unknown {
     const context = new KernelContext({} as Response, 'en');
     const raw = { method, url: '/cart', headers: options.headers ?? {}, body: options.body, socket: {} } as unknown as Request;
-    context.request = new KernelRequest(raw, context, 'en', true, false);
+    context.request = new KernelRequest(raw, context, 'en', false);
     context.set(SESSION, session);
     const handler = options.handler ?? 'add';
     const event = new ControllerEvent(context.request, { name: `CartController::${handler}`, className: 'CartController', methodName: handler }, {

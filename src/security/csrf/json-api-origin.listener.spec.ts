@@ -18,7 +18,7 @@ describe('JsonApiOriginListener', () => {
   function call(method: string, routePath: string | null, headers: Record<string, string> = {}): { thrown: unknown; context: KernelContext } {
     const context = new KernelContext({} as Response, 'en');
     const raw = { method, url: '/whatever', headers: { host: 'shop.example', ...headers }, socket: {} } as unknown as Request;
-    context.request = new KernelRequest(raw, context, 'en', true, false);
+    context.request = new KernelRequest(raw, context, 'en', false);
     if (routePath !== null) context.set(MATCHED_ROUTE, { route: { path: routePath, name: 'api_checkout' } as Route, params: {} });
     try {
       listener.onKernelController(new ControllerEvent(context.request, { name: 'X::y', className: 'X', methodName: 'y' }));

@@ -7,14 +7,16 @@ import type { ShopDb } from '../../database/shop-db.js';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
 import { KernelRequest } from '../../lifecycle/http/kernel-request.js';
-import { KernelContext } from '../../lifecycle/kernel-context.js';
-import { FinishRequestEvent, RequestEvent } from '../../lifecycle/kernel.events.js';
+import { KernelContext, kernelContextStorage } from '../../lifecycle/kernel-context.js';
+import { RequestEvent } from '../../lifecycle/kernel.events.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { SESSION } from '../../session/session-context.js';
 import { Session } from '../../session/session.js';
 import { RememberMeService } from '../remember-me/remember-me.service.js';
 import { securityOf } from '../security-context.js';
+import { securityBus, securityProfileOf } from '../testing/security-bus.js';
 import { UserProvider } from '../user-provider.js';
+import { UserRepository } from '../../users/user.repository.js';
 import { TARGET_PATH } from './entry-point.js';
 import { FirewallListener } from './firewall.listener.js';
 import { LoginEntryPoint } from './login-entry-point.js';
@@ -47,19 +49,22 @@ describe('FirewallListener on SQLite', () => {
 
   afterEach(() => db.destroy());
 
-  async function request(url: string, options: { method?: string; headers?: Record<string, string>; sessionUser?: number; config?: AppConfig; main?: boolean } = {}): Promise<Call> {
+  async function request(url: string, options: { method?: string; headers?: Record<string, string>; sessionUser?: number; config?: AppConfig } = {}): Promise<Call> {
     const effective = options.config ?? config;
-    const listener = new FirewallListener(effective, new UserProvider(db), rememberMe, new KernelLogger(effective), new LoginEntryPoint(effective));
+    const listener = new FirewallListener(effective, new UserProvider(new UserRepository(db)), rememberMe, new KernelLogger(effective), new LoginEntryPoint(effective), securityBus());
     const context = new KernelContext({ locals: {} } as Response, 'en');
     const raw = { method: options.method ?? 'GET', url, headers: options.headers ?? {}, socket: {} } as unknown as Request;
-    context.request = new KernelRequest(raw, context, 'en', options.main ?? true, false);
+    context.request = new KernelRequest(raw, context, 'en', false);
     const session = new Session(options.sessionUser === undefined ? null : SESSION_ID, {}, options.sessionUser ?? null);
     context.set(SESSION, session);
     const event = new RequestEvent(context.request);
     event.dispatchState = { tasks: undefined };
-    listener.onKernelRequest(event);
-    const tasks = event.dispatchState.tasks ?? [];
-    await Promise.all(tasks);
+    const tasks = await kernelContextStorage.run(context, async () => {
+      listener.onKernelRequest(event);
+      const waitedFor = event.dispatchState!.tasks ?? [];
+      await Promise.all(waitedFor);
+      return waitedFor;
+    });
     return { context, event, session, waited: tasks.length > 0 };
   }
 
@@ -67,7 +72,7 @@ describe('FirewallListener on SQLite', () => {
     const { context, event, waited } = await request('/products?page=2');
     expect(waited).toBe(false);
     expect(event.hasResponse()).toBe(false);
-    expect(securityOf(context).firewall).toEqual({ rule: null, authenticatedBy: null, outcome: 'public' });
+    expect(securityProfileOf(context).firewall).toEqual({ rule: null, authenticatedBy: null, outcome: 'public' });
   });
 
   it('sends an anonymous visitor to the login page, keeping the page asked for', async () => {
@@ -75,7 +80,7 @@ describe('FirewallListener on SQLite', () => {
     expect(event.response).toMatchObject({ status: 302, headers: { Location: '/login' } });
     expect(event.isPropagationStopped()).toBe(true);
     expect(session.peek()).toEqual({ [TARGET_PATH]: '/account/orders?page=2' });
-    expect(securityOf(context).firewall).toEqual({ rule: PROTECTED, authenticatedBy: null, outcome: 'redirected-to-login' });
+    expect(securityProfileOf(context).firewall).toEqual({ rule: PROTECTED, authenticatedBy: null, outcome: 'redirected-to-login' });
   });
 
   it('keeps no target for a form sent anonymously (it cannot be replayed by a redirect)', async () => {
@@ -104,25 +109,27 @@ describe('FirewallListener on SQLite', () => {
     const state = securityOf(context);
     expect(event.hasResponse()).toBe(false);
     expect(state.user).toEqual(user);
-    expect(state.firewall).toEqual({ rule: PROTECTED, authenticatedBy: 'session', outcome: 'granted' });
-    expect(state.decisions).toEqual([{ attribute: 'ROLE_USER', subject: 'path /account', granted: true }]);
+    expect(securityProfileOf(context).firewall).toEqual({ rule: PROTECTED, authenticatedBy: 'session', outcome: 'granted' });
+    expect(securityProfileOf(context).decisions).toEqual([{ attribute: 'ROLE_USER', subject: 'path /account', granted: true }]);
     expect(context.res.locals.currentUser).toEqual(user);
   });
 
   it('denies a user without the roles of the rule with a 403, recording the decisions', async () => {
     const adminOnly = config.with({ security: { ...config.security, accessControl: [{ path: /^\/admin/, roles: ['ROLE_USER', 'ROLE_ADMIN'] }] } });
-    const listener = new FirewallListener(adminOnly, new UserProvider(db), rememberMe, new KernelLogger(adminOnly), new LoginEntryPoint(adminOnly));
+    const listener = new FirewallListener(adminOnly, new UserProvider(new UserRepository(db)), rememberMe, new KernelLogger(adminOnly), new LoginEntryPoint(adminOnly), securityBus());
     const context = new KernelContext({ locals: {} } as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/admin', headers: {}, socket: {} } as unknown as Request, context, 'en', true, false);
+    context.request = new KernelRequest({ method: 'GET', url: '/admin', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
     context.set(SESSION, new Session(SESSION_ID, {}, ann.id));
     const event = new RequestEvent(context.request);
     event.dispatchState = { tasks: undefined };
-    listener.onKernelRequest(event);
-    const decided = Promise.all(event.dispatchState.tasks!);
+    const decided = kernelContextStorage.run(context, () => {
+      listener.onKernelRequest(event);
+      return Promise.all(event.dispatchState!.tasks!);
+    });
     await expect(decided).rejects.toBeInstanceOf(AccessDeniedHttpException);
     await expect(decided).rejects.toMatchObject({ statusCode: 403, message: 'Access Denied.' });
-    expect(securityOf(context).firewall.outcome).toBe('denied');
-    expect(securityOf(context).decisions).toEqual([
+    expect(securityProfileOf(context).firewall.outcome).toBe('denied');
+    expect(securityProfileOf(context).decisions).toEqual([
       { attribute: 'ROLE_USER', subject: 'path /admin', granted: true },
       { attribute: 'ROLE_ADMIN', subject: 'path /admin', granted: false },
     ]);
@@ -142,7 +149,7 @@ describe('FirewallListener on SQLite', () => {
     const state = securityOf(context);
     expect(event.hasResponse()).toBe(false);
     expect(state.user).toEqual(ann);
-    expect(state.firewall).toMatchObject({ authenticatedBy: 'remember-me', outcome: 'granted' });
+    expect(securityProfileOf(context).firewall).toMatchObject({ authenticatedBy: 'remember-me', outcome: 'granted' });
     expect(state.rememberMeCookie).toMatch(new RegExp(`^${cookie.split(':')[0]}:[A-Za-z0-9_-]{43}$`));
     expect(state.rememberMeCookie).not.toBe(cookie);
     expect(session.changed).toBe(true);
@@ -153,7 +160,7 @@ describe('FirewallListener on SQLite', () => {
   it('prefers the session user to a remember-me cookie (the cookie is not used up)', async () => {
     const cookie = await rememberMe.create(ann.id);
     const { context } = await request('/account', { sessionUser: ann.id, headers: { cookie: `REMEMBERME=${cookie}` } });
-    expect(securityOf(context).firewall.authenticatedBy).toBe('session');
+    expect(securityProfileOf(context).firewall.authenticatedBy).toBe('session');
     expect(securityOf(context).rememberMeCookie).toBeUndefined();
     expect(await db.selectFrom('remember_me_tokens').select('rotated_at').executeTakeFirstOrThrow()).toEqual({ rotated_at: null });
   });
@@ -175,17 +182,5 @@ describe('FirewallListener on SQLite', () => {
     expect(context.logs.map((e) => [e.levelName, e.message])).toEqual([
       ['WARNING', `A remember-me cookie was used twice (stolen?): every remember-me login of user ${ann.id} was revoked.`],
     ]);
-  });
-
-  it('leaves sub-requests alone, and closes its state at finish_request', async () => {
-    const { context, event } = await request('/account', { main: false });
-    expect(event.hasResponse()).toBe(false);
-    expect(securityOf(context).firewall.outcome).toBe('public');
-    const listener = new FirewallListener(config, new UserProvider(db), rememberMe, new KernelLogger(config), new LoginEntryPoint(config));
-    listener.onKernelFinishRequest(new FinishRequestEvent(context.request));
-    expect(securityOf(context).finished).toBe(false);
-    const main = await request('/');
-    listener.onKernelFinishRequest(new FinishRequestEvent(main.context.request));
-    expect(securityOf(main.context).finished).toBe(true);
   });
 });

@@ -3,26 +3,28 @@ import { AppConfig } from '../../config/app-config.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
 import { KernelRequest } from '../../lifecycle/http/kernel-request.js';
-import { KernelContext } from '../../lifecycle/kernel-context.js';
+import { KernelContext, kernelContextStorage } from '../../lifecycle/kernel-context.js';
 import { ExceptionEvent } from '../../lifecycle/kernel.events.js';
 import { SESSION } from '../../session/session-context.js';
 import { Session } from '../../session/session.js';
-import { securityOf } from '../security-context.js';
+import { SECURITY_PROFILE } from '../security-profile.js';
+import { securityBus } from '../testing/security-bus.js';
 import { AuthenticationRequiredException } from './authentication-required.exception.js';
 import { TARGET_PATH } from './entry-point.js';
 import { LoginEntryPoint } from './login-entry-point.js';
 import { SecurityExceptionListener } from './security-exception.listener.js';
 
 describe('SecurityExceptionListener', () => {
-  const listener = new SecurityExceptionListener(new LoginEntryPoint(AppConfig.fromEnv({ APP_ENV: 'test', SESSION_COOKIE_NAME: 'SID' })));
+  const listener = new SecurityExceptionListener(new LoginEntryPoint(AppConfig.fromEnv({ APP_ENV: 'test', SESSION_COOKIE_NAME: 'SID' })), securityBus());
+  const outcome = (context: KernelContext) => context.get(SECURITY_PROFILE)?.firewall.outcome;
 
   function exception(throwable: unknown, url: string, headers: Record<string, string> = {}): { event: ExceptionEvent; context: KernelContext; session: Session } {
     const context = new KernelContext({} as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url, headers, socket: {} } as unknown as Request, context, 'en', true, false);
+    context.request = new KernelRequest({ method: 'GET', url, headers, socket: {} } as unknown as Request, context, 'en', false);
     const session = new Session(null);
     context.set(SESSION, session);
     const event = new ExceptionEvent(context.request, throwable);
-    listener.onKernelException(event);
+    kernelContextStorage.run(context, () => listener.onKernelException(event));
     return { event, context, session };
   }
 
@@ -31,7 +33,7 @@ describe('SecurityExceptionListener', () => {
     expect(event.response).toMatchObject({ status: 302, headers: { Location: '/login' } });
     expect(event.allowCustomResponseCode).toBe(true);
     expect(session.peek()).toEqual({ [TARGET_PATH]: '/account/orders/SK-ABCD1234' });
-    expect(securityOf(context).firewall.outcome).toBe('redirected-to-login');
+    expect(outcome(context)).toBe('redirected-to-login');
   });
 
   it('turns it into a 401 for a script, the original as its cause', () => {
@@ -41,7 +43,7 @@ describe('SecurityExceptionListener', () => {
     expect(event.throwable).toBeInstanceOf(UnauthorizedHttpException);
     expect(event.throwable).toMatchObject({ statusCode: 401, cause: required, headers: { 'WWW-Authenticate': 'Cookie realm="Shopkernel", form-action="/login", cookie-name="SID"' } });
     expect(session.peek()).toEqual({});
-    expect(securityOf(context).firewall.outcome).toBe('unauthorized');
+    expect(outcome(context)).toBe('unauthorized');
   });
 
   it('leaves every other exception to the error handling', () => {
@@ -50,6 +52,6 @@ describe('SecurityExceptionListener', () => {
     expect(event.throwable).toBe(notFound);
     expect(event.hasResponse()).toBe(false);
     expect(context.get(SESSION)!.changed).toBe(false);
-    expect(securityOf(context).firewall.outcome).toBe('public');
+    expect(outcome(context)).toBeUndefined();
   });
 });

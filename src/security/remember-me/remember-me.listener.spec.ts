@@ -16,7 +16,7 @@ describe('RememberMeListener', () => {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const context = new KernelContext(res as unknown as Response, 'en');
     const raw = { method: 'GET', url: '/', headers: {}, socket: { encrypted: options.secure ?? false } } as unknown as Request;
-    context.request = new KernelRequest(raw, context, 'en', true, false);
+    context.request = new KernelRequest(raw, context, 'en', false);
     if (options.state ?? true) securityOf(context).rememberMeCookie = cookie;
     listener.onKernelResponse(new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)));
     return res.getHeader('set-cookie');

@@ -64,7 +64,7 @@ describe('OrderRepository and OrderByReferenceConverter on SQLite', () => {
     const converter = () => new OrderByReferenceConverter(orders);
     const requestOf = (userId: number | null): KernelRequest => {
       const context = new KernelContext({} as Response, 'en');
-      context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', true, false);
+      context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
       if (userId !== null) securityOf(context).user = { id: userId, email: 'x@example.com', roles: ['ROLE_USER'] };
       return context.request;
     };
