@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { serialize } from 'cookie';
+import { stringifySetCookie } from 'cookie';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
@@ -23,7 +23,9 @@ export class RememberMeListener {
     const value = state.rememberMeCookie;
     event.response.appendHeader(
       'Set-Cookie',
-      serialize(rememberMeCookieName, value ?? '', {
+      stringifySetCookie({
+        name: rememberMeCookieName,
+        value: value ?? '',
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
