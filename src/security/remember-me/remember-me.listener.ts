@@ -23,15 +23,19 @@ export class RememberMeListener {
     const value = state.rememberMeCookie;
     event.response.appendHeader(
       'Set-Cookie',
-      stringifySetCookie({
-        name: rememberMeCookieName,
-        value: value ?? '',
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: event.request.isSecure,
-        maxAge: value === null ? 0 : rememberMeLifetimeSeconds,
-      }),
+      stringifySetCookie(
+        {
+          name: rememberMeCookieName,
+          value: value ?? '',
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: event.request.isSecure,
+          maxAge: value === null ? 0 : rememberMeLifetimeSeconds,
+        },
+        // `series:token` sent as before cookie 2 (`%3A`), which now leaves a `:` (a valid cookie octet) as it is.
+        { encode: encodeURIComponent },
+      ),
     );
   }
 }
