@@ -1,5 +1,6 @@
-// Jest runs in ESM mode (node --experimental-vm-modules): NestJS 12 ships only ES modules, which Jest cannot
-// require() on Node 20. ts-jest transpiles each file on its own (isolatedModules); `npm run typecheck` type-checks.
+// Jest runs in ESM mode (node --experimental-vm-modules): NestJS 12 ships only ES modules, and Jest loads an ES module
+// (imported, or require()d on Node 24) only through vm.SourceTextModule, which Node 24 still hides behind that flag.
+// ts-jest transpiles each file on its own (isolatedModules); `npm run typecheck` type-checks.
 const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],

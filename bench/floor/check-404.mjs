@@ -8,19 +8,18 @@ import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { zstdDecompressSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const TMP = mkdtempSync(join(os.tmpdir(), 'floor-check-'));
 const DB = join(TMP, 'profiles.sqlite');
 const PORT = 39690;
 const SOURCE = readFileSync(join(ROOT, 'bench/floor/src/main.ts'), 'utf8').split('\n');
-const zstd = createRequire(import.meta.url)('zstd-napi/binding.js');
 
 const child = spawn(process.execPath, ['bench/floor/dist/main.js'], { cwd: ROOT, env: { ...process.env, FLOOR_LEVEL: '5', FLOOR_DB: DB, PORT: String(PORT), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
 const base = `http://127.0.0.1:${PORT}`;
@@ -107,8 +106,8 @@ assert.equal((await fetch(`${base}/`)).status, 200);
 await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
 const db = new Database(DB, { readonly: true });
 const rows = db.prepare('SELECT p.token, p.status, p.url, d.data FROM profile p JOIN profile_data d USING (id) WHERE p.status = 404 ORDER BY id').all();
-const dict = new zstd.DDict(readFileSync(`${DB}.dict`));
-const decode = (data) => { const out = Buffer.allocUnsafe(zstd.getFrameContentSize(data)); new zstd.DCtx().decompressUsingDDict(out, data, dict); return JSON.parse(out.toString()); };
+const dictionary = readFileSync(`${DB}.dict`);
+const decode = (data) => JSON.parse(zstdDecompressSync(data, { dictionary }).toString());
 assert.equal(rows.length, 4); // two pages, the hostile one, the accented one
 const profile = decode(rows[0].data);
 assert.equal(profile.token, rows[0].token);

@@ -14,11 +14,11 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { zstdDecompressSync } from 'node:zlib';
 import { cleanEnv } from '../lib/app-env.mjs';
 import { load } from '../lib/load.mjs';
 import { arg, pinLoadGenerator, serverCommand, waitForServer } from '../lib/tool-setup.mjs';
@@ -34,7 +34,6 @@ const PATH = SCENARIO === '404' ? '/bench/no-such-page' : '/';
 const EXPECTED = SCENARIO === '404' ? ['404'] : ['2xx', '200'];
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-floor-'));
 const TICK = 100; // USER_HZ
-const zstd = createRequire(import.meta.url)('zstd-napi/binding.js');
 
 const SERVERS = { baseline: { script: 'bench/baseline/dist/main.js', env: {} } };
 for (const level of LEVELS) {
@@ -131,8 +130,7 @@ for (const name of NAMES) {
   const blobs = db.prepare('SELECT count(*) AS n, avg(length(data)) AS bytes FROM profile_data').get();
   // One stored profile decoded with the dictionary the server wrote: the blobs are real, readable profiles.
   const last = db.prepare('SELECT p.token, d.data FROM profile p JOIN profile_data d USING (id) ORDER BY id DESC LIMIT 1').get();
-  const out = Buffer.allocUnsafe(zstd.getFrameContentSize(last.data));
-  new zstd.DCtx().decompressUsingDDict(out, last.data, new zstd.DDict(readFileSync(`${file}.dict`)));
+  const out = zstdDecompressSync(last.data, { dictionary: readFileSync(`${file}.dict`) });
   const profile = JSON.parse(out.toString());
   db.close();
   const chain = profile.exception ? `, exception chain ${profile.exception.map((e) => `${e.class} (${e.frames.length} frames)`).join(' < ')}, error entry at ${profile.error.context.file}:${profile.error.context.line}` : '';

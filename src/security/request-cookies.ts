@@ -1,4 +1,4 @@
-import { parse } from 'cookie';
+import { parseCookie } from 'cookie';
 import type { KernelRequest } from '../lifecycle/http/kernel-request.js';
 
 /** One cookie of the request; a Cookie header that does not parse counts as none (never a failed request). */
@@ -6,7 +6,7 @@ export function requestCookie(request: KernelRequest, name: string): string | un
   const header = request.raw.headers.cookie;
   if (!header) return undefined;
   try {
-    return parse(header)[name];
+    return parseCookie(header)[name];
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parse, serialize } from 'cookie';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { AppConfig } from '../config/app-config.js';
 import type { ResponseHandle } from '../lifecycle/http/response-handle.js';
 import { KernelListener } from '../lifecycle/kernel-listener.decorator.js';
@@ -137,7 +137,7 @@ export class SessionListener {
   private setCookie(response: ResponseHandle, value: string, secure: boolean, maxAge: number, report: SessionReport): void {
     response.appendHeader(
       'Set-Cookie',
-      serialize(this.config.session.cookieName, value, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge }),
+      stringifySetCookie({ name: this.config.session.cookieName, value, path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge }),
     );
     report.cookieSet = true;
   }
@@ -146,7 +146,7 @@ export class SessionListener {
 /** A Cookie header that does not parse is no cookie (never a failed request). */
 function safeParse(header: string): Record<string, string | undefined> {
   try {
-    return parse(header);
+    return parseCookie(header);
   } catch {
     return {};
   }

@@ -19,12 +19,11 @@ import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { parse as parseStack } from 'error-stack-parser-es/lite';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { STATUS_CODES, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type * as ZstdBinding from 'zstd-napi/binding.js';
+import { constants as zlibConstants, zstdCompressSync } from 'node:zlib';
 
 const LEVEL = Number(process.env.FLOOR_LEVEL ?? 0);
 const PAGE = readFileSync(new URL('../../baseline/page.html', import.meta.url), 'utf8');
@@ -208,22 +207,17 @@ function sampleFailedProfile(): FailedProfile {
     { heapUsed: 12345678, heapTotal: 23456789 }, new MatchedRoute(null, 'GET', '/bench/no-such-page', 95), logs, events], failure);
 }
 
-const zstd = createRequire(import.meta.url)('zstd-napi/binding.js') as typeof ZstdBinding;
-
 /** Batches profiles and writes each batch in one transaction; everything but the 'finish' push runs off the response path. */
 class Store {
   private batch: Profile[] = [];
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private readonly db: Database.Database;
-  private readonly cctx = new zstd.CCtx();
   // The dictionary is one sample profile's JSON (raw content), as the project does with its own.
   private readonly dictionary = Buffer.from(JSON.stringify(sampleProfile()) + (LEVEL >= 5 ? JSON.stringify(sampleFailedProfile()) : ''));
-  private readonly cdict = new zstd.CDict(this.dictionary, 1);
-  // JSON is encoded into one reused buffer and compressed into another: no Buffer per profile (better-sqlite3
-  // copies a bound blob, so the scratch can be reused at once).
+  private readonly zstdParams = { [zlibConstants.ZSTD_c_compressionLevel]: 1 };
+  // JSON is encoded into one reused buffer (Node's zlib gives each compressed blob a Buffer of its own).
   private json = Buffer.allocUnsafe(64 * 1024);
-  private out = Buffer.allocUnsafe(zstd.compressBound(64 * 1024));
   private nextId: number;
   private readonly writeBatch: (batch: Profile[]) => void;
 
@@ -278,13 +272,9 @@ class Store {
 
   private encode(p: Profile): Buffer {
     const text = JSON.stringify(p);
-    if (text.length * 3 > this.json.length) {
-      this.json = Buffer.allocUnsafe(text.length * 3);
-      this.out = Buffer.allocUnsafe(zstd.compressBound(this.json.length));
-    }
+    if (text.length * 3 > this.json.length) this.json = Buffer.allocUnsafe(text.length * 3);
     const n = this.json.write(text);
-    const written = this.cctx.compressUsingCDict(this.out, this.json.subarray(0, n), this.cdict);
-    return this.out.subarray(0, written);
+    return zstdCompressSync(this.json.subarray(0, n), { dictionary: this.dictionary, params: this.zstdParams, pledgedSrcSize: n });
   }
 }
 

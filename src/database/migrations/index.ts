@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as catalogue from './0001-catalogue.js';
 import * as accounts from './0002-accounts.js';
 import * as cartsOrders from './0003-carts-orders.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { serialize } from 'cookie';
+import { stringifySetCookie } from 'cookie';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import type { ResponseHandle } from '../../lifecycle/http/response-handle.js';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
@@ -45,9 +45,9 @@ export class RedirectTrail {
         route: request.routeName ?? null,
         target,
       });
-      response.appendHeader('Set-Cookie', serialize(REDIRECT_COOKIE, value, { ...options, maxAge: REDIRECT_COOKIE_MAX_AGE }));
+      response.appendHeader('Set-Cookie', stringifySetCookie({ name: REDIRECT_COOKIE, value, ...options, maxAge: REDIRECT_COOKIE_MAX_AGE }));
     } else if (clear) {
-      response.appendHeader('Set-Cookie', serialize(REDIRECT_COOKIE, '', { ...options, maxAge: 0, expires: new Date(0) }));
+      response.appendHeader('Set-Cookie', stringifySetCookie({ name: REDIRECT_COOKIE, value: '', ...options, maxAge: 0, expires: new Date(0) }));
     }
   }
 }

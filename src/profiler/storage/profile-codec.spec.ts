@@ -106,6 +106,39 @@ describe('ProfileCodec', () => {
     });
   });
 
+  it('decodes a format 3 profile written by zstd-napi (before Node’s zlib), and writes the same bytes for it', async () => {
+    // zstd-napi 0.0.13's CCtx.compressUsingCDict(CDict(DICTIONARY_V2, 1)), after the tag: kept as written.
+    const written = Buffer.from(
+      '0328b52ffd606b01fd0700f408686f7374732f776f6f6c2d73636172663f7265663d223a5f73686f772d656e636f6422677a69702c206465666c6174' +
+        '652c2062722c207a7374642d6c616e677566722d46522c66723b713d302e392c656e38382e352e30227d2c206d61782d6167653d36523132302c34' +
+        '38302c312c3631302c3935363736303336345d5d7d2c226e6f436166c3a920f09f9a80227d22000384e09a3b40827273ab313a0298d5f10048c079' +
+        '39030f80bed000d6d985013804a82b5fa9e01655a1ca60250e023e0cd7220f3157a7832dd63941671ddcbeebfccdd2d6aa1e5cc0ac5343cfce05b6' +
+        '3ac37aa7239f349ed78f6661ab96f332e421206477e4b75ab066d00102',
+      'hex',
+    );
+    const data = {
+      request: {
+        method: 'GET',
+        url: 'http://localhost:3000/products/wool-scarf?ref=home',
+        route: 'product_show',
+        headers: { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8', 'user-agent': 'curl/8.5.0' },
+      },
+      response: { statusCode: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60' } },
+      events: {
+        listeners: [
+          ['kernel.request', 'RouterListener::onKernelRequest', 32],
+          ['kernel.response', 'ProfilerListener::onKernelResponse', -100],
+        ],
+        calls: [0, 120, 480, 1, 610, 95],
+        stopped: [],
+      },
+      logs: { entries: [[0, 1767603600000], [1, 1767603600004]] },
+      note: 'Café 🚀',
+    };
+    expect(await codec.decode(written)).toEqual(data);
+    expect(await codec.encode(data)).toEqual(written);
+  });
+
   it('rejects a corrupt zstd blob instead of returning garbage', async () => {
     const blob = await codec.encode({ request: { path: '/products/42' } });
     await expect(codec.decode(blob.subarray(0, blob.length - 3))).rejects.toThrow();

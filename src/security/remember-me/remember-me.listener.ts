@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { serialize } from 'cookie';
+import { stringifySetCookie } from 'cookie';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelListener } from '../../lifecycle/kernel-listener.decorator.js';
 import { KernelEvents, type ResponseEvent } from '../../lifecycle/kernel.events.js';
@@ -22,13 +22,19 @@ export class RememberMeListener {
     const value = state.rememberMeCookie;
     event.response.appendHeader(
       'Set-Cookie',
-      serialize(rememberMeCookieName, value ?? '', {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: event.request.isSecure,
-        maxAge: value === null ? 0 : rememberMeLifetimeSeconds,
-      }),
+      stringifySetCookie(
+        {
+          name: rememberMeCookieName,
+          value: value ?? '',
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: event.request.isSecure,
+          maxAge: value === null ? 0 : rememberMeLifetimeSeconds,
+        },
+        // `series:token` sent as before cookie 2 (`%3A`), which now leaves a `:` (a valid cookie octet) as it is.
+        { encode: encodeURIComponent },
+      ),
     );
   }
 }
