@@ -15,5 +15,26 @@ const config = {
     'no-console': 'error',
     eqeqeq: ['error', 'always', { null: 'ignore' }],
   },
+  // The arrows between the rooms (docs/ARCHITECTURE.md, "Import boundaries"): the kernel knows no profiler, security
+  // or shop; the profiler no shop; the data layer and the users table no feature.
+  overrides: [
+    {
+      files: ['src/lifecycle/**/*.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [boundary(['profiler', 'shop', 'security', 'session', 'database', 'users'], 'The kernel (src/lifecycle)')] }] },
+    },
+    {
+      files: ['src/profiler/**/*.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [boundary(['shop'], 'The profiler')] }] },
+    },
+    {
+      files: ['src/database/**/*.ts', 'src/users/**/*.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [boundary(['shop'], 'The data layer')] }] },
+    },
+  ],
 };
+
+/** A no-restricted-imports pattern refusing imports from these top-level folders of src/. */
+function boundary(rooms, who) {
+  return { group: rooms.map((room) => `**/${room}/**`), message: `${who} must not import ${rooms.join(', ')} code (see docs/ARCHITECTURE.md).` };
+}
 export { config as 'module.exports' };

@@ -225,7 +225,7 @@ const BASELINE = {
 const SCENARIOS = [
   { id: 'static-off', label: 'Static page `/`, profiler off (APP_DEBUG=0)', server: 'off', path: '/', status: 200, baseline: 'static', target: { rps: 0.95 } },
   { id: 'static-profiled', label: 'Static page `/`, profiler recording + storing', server: 'profiled', path: '/', status: 200, baseline: 'static', target: { rps: 0.8, p99: 1.5, sustained: true } },
-  { id: 'debug-404', label: 'Unmatched path: debug 404 page (2-exception chain, excerpts, logs)', server: 'profiled', path: NOT_FOUND_PATH, status: 404, baseline: 'notFound', target: { rps: 0.5 } },
+  { id: 'debug-404', label: 'Unmatched path: debug 404 page (2-exception chain, excerpts, logs)', server: 'profiled', path: NOT_FOUND_PATH, status: 404, baseline: 'notFound', target: { rps: 0.45 } },
   { id: 'catalogue', label: 'Catalogue `/products?page=2` (DB queries), profiled', server: 'profiled', path: '/products?page=2', status: 200, baseline: 'static' },
   // No target: the profiler-off reference for the catalogue's analysis, in full mode only (the quick mode keeps to the
   // issue's scenarios and its two minutes).
@@ -661,7 +661,7 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
       out.push('');
       out.push(`${fmt(p.rps)} req/s under the profiler; \`${p.file}\`.`);
       out.push('');
-      out.push(formatSummary(p.summary));
+      out.push(formatSummary(p.summary, { compact: true }));
     }
   } else out.push(`_No CPU profile in this run (${MODE} mode; \`--cpu-prof\` adds them)._`);
   out.push('');

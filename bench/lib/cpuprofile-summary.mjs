@@ -149,7 +149,16 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
   };
 }
 
-export function formatSummary(summary, { topOrigins = 14, topFunctions = 15 } = {}) {
+/**
+ * The summary as Markdown tables. `compact` (BENCHMARKS.md): the origins and the cost centres only, eight rows each;
+ * the full form (`--profile`, the command line) adds self and inclusive tables.
+ */
+export function formatSummary(summary, { topOrigins = 14, topFunctions = 15, compact = false } = {}) {
+  if (compact) return formatTables(summary, { topOrigins: 8, topFunctions: 8, only: true });
+  return formatTables(summary, { topOrigins, topFunctions, only: false });
+}
+
+function formatTables(summary, { topOrigins, topFunctions, only }) {
   const lines = [];
   const fn = (f) => `| ${f.selfPct.toFixed(1)} | \`${f.name}\` | ${f.location || f.origin} |`;
   lines.push(`Busy ${summary.busyMs.toFixed(0)} ms (idle ${summary.idleMs.toFixed(0)} ms). Self time by origin; "with callees in Node/V8" adds the`);
@@ -162,6 +171,15 @@ export function formatSummary(summary, { topOrigins = 14, topFunctions = 15 } = 
   const selfOf = new Map(summary.origins.map((o) => [o.origin, o.selfPct]));
   names.sort((a, b) => (withCallees.get(b) ?? selfOf.get(b) ?? 0) - (withCallees.get(a) ?? selfOf.get(a) ?? 0));
   for (const name of names) lines.push(`| ${name} | ${(selfOf.get(name) ?? 0).toFixed(1)} | ${(withCallees.get(name) ?? 0).toFixed(1)} |`);
+  if (only) {
+    lines.push('');
+    lines.push('Cost centres (self time with their callees in Node/V8):');
+    lines.push('');
+    lines.push('| self+ % | function | where |');
+    lines.push('|---:|---|---|');
+    for (const f of summary.attributed.slice(0, topFunctions)) lines.push(fn(f));
+    return lines.join('\n');
+  }
   lines.push('');
   lines.push('Top functions by self time:');
   lines.push('');
