@@ -20,8 +20,8 @@ describe('the debug pages\' templates (views/error, views/profiler)', () => {
     });
 
   it('holds only Latin-1 characters outside comments (others as HTML entities)', () => {
-    // The shop's own templates follow the same rule (docs/ARCHITECTURE.md), but a page of the application may need a
-    // `€`: only the profiler's and the error page's templates, the tooling's hot pages, are held to it here.
+    // The shop's own templates follow the same rule (docs/EXTENDING.md, "Templates"), but a page of the application
+    // may need a `€`: only the profiler's and the error page's templates, the tooling's hot pages, are held to it here.
     expect(beyond(0xff, [join(PROJECT_DIR, 'views', 'error'), join(PROJECT_DIR, 'views', 'profiler')].flatMap(files))).toEqual([]);
   });
 
