@@ -66,8 +66,8 @@ for (const s of SCENARIOS) { const kind = PLAN[s][0]; servers[kind] ??= await st
 const results = Object.fromEntries(SCENARIOS.map((s) => [s, []]));
 for (const s of SCENARIOS) await load({ url: urlOf(servers[PLAN[s][0]], PLAN[s][1]), connections: 10, amount: REQUESTS / 2, headers: { accept: 'text/html' } });
 for (let r = 0; r < ROUNDS; r++) {
-  // The order is reversed every other round, as bench/run.mjs does, so that no build is always measured first (an
-  // A/A of two copies of one build, always in the same order, had the first 4 µs a request higher over six rounds).
+  // The order is reversed every other round, as bench/run.mjs does, so that no build is always measured first: in a
+  // fixed order, two copies of one build measure differently.
   for (const s of r % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
     const server = servers[PLAN[s][0]];
     await sleep(300);

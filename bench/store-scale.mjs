@@ -402,7 +402,7 @@ async function main() {
   results.push({ kind: 'read', ...(await measure('read(token) of a random profile', RUNS * 2, (i) => storage.read(randomToken(i * 31 + 5)))) });
   results.push({ kind: 'other', ...(await measure('neighbours(token)', RUNS, (i) => storage.neighbours(randomToken(i * 17 + 3)))) });
   results.push({ kind: 'other', ...(await measure('children(token)', RUNS, (i) => storage.children(randomToken(i * 11 + 1)))) });
-  // Writes: the whole call (compression on the thread pool included), and how long the event loop was blocked
+  // Writes: the whole call (encoding and compression included), and how long the event loop was blocked
   // (the transaction). Ten batches first, unmeasured: an application writing all along has the pages cached.
   let batches = Array.from({ length: 50 }, (_, i) =>
     Array.from({ length: 200 }, (_, j) => sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() })),

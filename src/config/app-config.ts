@@ -19,7 +19,7 @@ export interface CorsConfig {
 export interface ProfilerConfig {
   /** Record a profile for every request; on by default in debug mode, never without it. */
   enabled: boolean;
-  /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or (issue 6) `postgres://…`. */
+  /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or `postgres://…`. */
   dsn: string;
   /** Clients (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`) allowed to see debug details. */
   allowedIps: string[];

@@ -12,7 +12,7 @@ export interface CallerPosition {
 /**
  * Frames captured first: enough to climb from the recorder through Kysely's executor and builder methods to the
  * caller (the fifth to eighth frame in the shop's queries). A stack that fills them without reaching the caller
- * is captured again, deeper. Each frame costs V8 a CallSite: 10 instead of 16 made a query's capture cheaper.
+ * is captured again, deeper. Each frame costs V8 a CallSite, so the first capture stays small.
  */
 const STACK_LIMIT = 10;
 /** The second capture's depth, for callers further up (a query built through layers of the application's own). */
@@ -25,8 +25,8 @@ const OWN_DIR = dirname(fileURLToPath(import.meta.url)) + sep;
 const NODE_MODULES = `${sep}node_modules${sep}`;
 /**
  * The same as V8 names the frames of ES modules (file: URLs, as Node's loader built them from the same paths): the
- * frames passed over are recognised without turning each URL into a path (a URL parsed each time, some 5 µs of
- * the 20 a query's capture took).
+ * frames passed over are recognised without turning each URL into a path (parsing a URL each time would be a good
+ * part of a capture's cost).
  */
 const OWN_DIR_URL = pathToFileURL(OWN_DIR).href;
 const NODE_MODULES_URL = '/node_modules/';
@@ -48,8 +48,8 @@ const ENTRY_STACK_LIMIT = 4;
  * mapped to TypeScript (SourceResolver) only when somebody opens the database panel.
  *
  * `entry`: a function known to be on the stack between here and the caller (a query builder's `execute`). V8 then
- * leaves out every frame above it (the recorder's and Kysely's own, five of them for a query), so a few frames
- * suffice: about a third of a full capture's cost. Without it, or when it is not on the stack (a query run another
+ * leaves out every frame above it (the recorder's and Kysely's own), so a few frames suffice, a fraction of a full
+ * capture's cost. Without it, or when it is not on the stack (a query run another
  * way), the frames are captured from here.
  */
 export function captureCaller(entry?: StackEntry): CallerPosition | null {

@@ -16,9 +16,9 @@ export interface LateCollectionOptions {
 
 /**
  * The deferrable part of kernel.terminate's collection, for several requests at once: a batch of requests'
- * collectors run one after the other cost a tenth less CPU per profiled request than each request's alone (the
- * same code and data hot in the caches; `bench/cpu-per-request.mjs`, BENCHMARKS.md). A profile waits at most
- * `delayMs`; whoever needs it earlier (the profile page, a search, a flush) calls `drain()`.
+ * collectors run one after the other costs less CPU than each request's alone, the same code and data staying hot
+ * in the caches (BENCHMARKS.md). A profile waits at most `delayMs`; whoever needs it earlier (the profile page, a
+ * search, a flush) calls `drain()`.
  */
 export class LateCollection {
   private queue: LateProfile[] = [];

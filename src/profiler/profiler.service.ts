@@ -307,12 +307,10 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The profiler's pages read the store after writing what waits, so that they list the profiles of the requests
-   * just made, except the pages the profiler itself served (Profile.ownPage) that wait after the newest other
-   * profile: those are left to their batch, written within the flush interval. Otherwise every page viewed would
-   * write the previous view's profile alone, a transaction per page (under load a profile panel took 787 µs of
-   * CPU instead of 512). The profiler's redirects are written first like the application's profiles: the search
-   * page lists the `/_profiler` 301 and 302 that led to it.
+   * The profiler's pages read the store after writing what waits, so that they list the requests just made, except
+   * the pages the profiler itself served (Profile.ownPage) waiting after the newest other profile: those are left to
+   * their batch, or every page viewed would write the previous view's profile in a transaction of its own. The
+   * profiler's redirects are written first: the search page lists the `/_profiler` 301 and 302 that led to it.
    */
   private flushForPages(): Promise<void> {
     if (this.late.some((late) => !this.background(late.profile))) this.late.drain();

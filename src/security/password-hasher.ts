@@ -4,7 +4,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const scryptAsync = (password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> =>
   new Promise((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
 
-/** scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB and ~100 ms per hash here), OWASP's floor for scrypt. */
+/** scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB of memory per hash), OWASP's floor for scrypt. */
 const N = 2 ** 15;
 const R = 8;
 const P = 1;

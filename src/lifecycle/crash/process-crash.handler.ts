@@ -26,17 +26,15 @@ export interface CrashingProcess {
 }
 
 /**
- * What a careful service does when an exception nobody caught, or a promise rejection nobody handled, ends the
- * process: log it (CRITICAL, channel `process`, as Symfony's ErrorHandler logs "Uncaught Exception" on `php`;
- * printed whatever LOG_LEVEL says, as Node prints it), stop taking connections, terminate the requests already answered, run the crash hooks (the profiler writes every
- * buffered profile), then exit 1, as Node would have.
+ * What a careful service does when an uncaught exception or unhandled rejection ends the process: log it (CRITICAL,
+ * channel `process`, as Symfony's ErrorHandler does; printed whatever LOG_LEVEL says), stop taking connections,
+ * terminate the requests already answered, run the crash hooks (the profiler writes every buffered profile), then
+ * exit 1, as Node would have.
  *
  * Node's semantics are kept: one `uncaughtException` listener, whose `origin` tells an unhandled rejection, so
  * `--unhandled-rejections` still decides whether a rejection crashes. A hook that hangs cannot hold the process (an
  * unref'd timer exits at CRASH_WAIT_MS plus a grace), and a second crash while the hooks run exits at once.
- *
- * Installed by main.ts, like Nest's shutdown hooks: an application inside a test runner must not take over the
- * runner's process.
+ * Installed by main.ts: an application inside a test runner must not take over the runner's process.
  */
 @Injectable()
 export class ProcessCrashHandler implements OnApplicationShutdown {

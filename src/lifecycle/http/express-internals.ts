@@ -16,15 +16,11 @@ export interface MessageClasses {
 
 /**
  * Node's request and response classes, with an Express app's request and response objects as their prototypes, for
- * `http.createServer(messageClasses(app), app)`: the server then builds each request and response with the
- * prototype Express gives them, and Express's `Object.setPrototypeOf(req, app.request)` (and `res`), which it runs
- * on every request, finds nothing to change. Changing the prototype of a live object costs V8 its inline caches for
- * that object: measured on Node 20, Express serving a 2 KB page took 126 µs of CPU a request with its own
- * prototype swap and 45–51 µs with these classes (raw `node:http`: 21 µs).
+ * `http.createServer(messageClasses(app), app)`: Express's per-request `Object.setPrototypeOf(req, app.request)`
+ * (and `res`) then finds nothing to change, and V8 keeps the objects' inline caches (BENCHMARKS.md).
  *
- * Node's constructors are plain functions, called on the new object as a subclass's would be. Not through
- * `Reflect.construct(IncomingMessage, args, wrapper)`, which works for classes too but took 176 µs a request (V8
- * derives the object's map from a foreign new.target on a slow path). Should a Node release make them classes
+ * Node's constructors are plain functions, called on the new object as a subclass's would be; not through
+ * `Reflect.construct`, whose foreign new.target puts V8 on a slow path. Should a Node release make them classes
  * (not callable without `new`), undefined: the server is built as Nest builds it.
  */
 export function messageClasses(app: express.Express): MessageClasses | undefined {

@@ -13,8 +13,7 @@ import { KernelEvents, type RequestEvent } from '../kernel.events.js';
  * A Host field (RFC 9110 §7.2): a registered name (letters, digits, '-', '_', dot-separated labels, one trailing
  * dot) or an IP literal in brackets, then an optional port. Stricter than Symfony's Request::getHost(), which lets
  * `shop.test:-1` or `[::1` through, and the kernel builds absolute URLs from it. No nested quantifier can match the
- * same text two ways, so a long bad host fails in linear time (`^(?:[…]+\.?)+$`, used before, backtracked
- * exponentially: one `Host: aaaa…a/` froze the server).
+ * same text two ways, so a long bad host fails in linear time instead of backtracking exponentially.
  */
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)(?::(\d{0,5}))?$/i;
 

@@ -18,7 +18,7 @@ const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
 /**
  * `scheme://user:password@`, the password up to the authority's last `@` (a parser's end of the user part). The
  * lookbehind lets a scheme start only where no scheme character precedes: without it every position of a long run of
- * letters was tried as a scheme start, each scanning the run to its end (quadratic).
+ * letters would be tried as a scheme start, each scanning the run to its end (quadratic).
  */
 const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\s/]+@/gi;
 /**

@@ -16,9 +16,9 @@ export interface EventsData {
 
 /**
  * What is stored: the dispatcher's listener table (the same array for every profile until a listener is added or
- * removed) and each call as three integers, `[row in the table, start µs, duration µs]`, flattened. A request
- * notifies some thirty listeners; as objects with their names their calls were a third of a profile's JSON, and
- * the Logs and Performance panels repeated them twice more (both now derive them from here).
+ * removed) and each call as three integers, `[row in the table, start µs, duration µs]`, flattened: as objects
+ * with their names, a request's listener calls would be a large share of its profile, and the Logs and Performance
+ * panels derive theirs from here rather than storing them again.
  */
 export interface CompactEvents {
   listeners: ListenerTable;
@@ -77,7 +77,7 @@ export class EventsCollector extends DataCollector<EventsData> {
     return { groups, calledCount: data.called.length, notCalled, notCalledCount: notCalled.length };
   }
 
-  /** The calls by name (what every profile stored before the compact form). */
+  /** The calls by name (older profiles' form). */
   private verbose(context: KernelContext): EventsData {
     const called = profiledPart(context, 'listenerCalls').map(({ tableIndex: _, ...call }) => call);
     const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));

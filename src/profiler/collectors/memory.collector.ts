@@ -13,8 +13,8 @@ export interface MemoryData {
 
 const MB = 1024 * 1024;
 /**
- * Reading the resident set size costs a /proc read (~10 µs) and the peak a getrusage call: under load they are
- * sampled at most this often (getrusage was 3% of a profiled request's CPU when read every time).
+ * Reading the resident set size costs a /proc read and the peak a getrusage call, too much for every request
+ * under load: they are sampled at most this often.
  */
 const RSS_SAMPLE_MS = 250;
 

@@ -23,8 +23,8 @@ export interface Section extends TimelineBar {
 
 export interface PerformanceData {
   /**
-   * 2: the kernel's event and listener bars are not stored but derived from the Events data when the profile is
-   * loaded (they were most of the stored timeline). Absent in profiles stored with every bar.
+   * 2: the kernel's event and listener bars, most of a timeline, are not stored but derived from the Events data
+   * when the profile is loaded. Absent in profiles stored with every bar.
    */
   version?: 2;
   /** Until the whole response was written. */

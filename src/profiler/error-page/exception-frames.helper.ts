@@ -30,8 +30,7 @@ export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDi
     const known = cacheable ? rendered.get(frames)?.get(variant) : undefined;
     if (known) return known;
     // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
-    // that every page embedding it would walk again (about 20 µs a debug 404), and the excerpts' lines are two-byte
-    // strings (see oneByteHtml).
+    // that every page embedding it would walk again, and the excerpts' lines are two-byte strings (see oneByteHtml).
     const view = framesView(exception as FlattenedException, links);
     const text = cacheable ? oneByteHtml(template(view)) : template(view);
     const html = new handlebars.SafeString(text);

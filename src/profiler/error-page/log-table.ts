@@ -39,12 +39,9 @@ const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(Obje
 
 /**
  * The error page's Logs table body: one row per entry (views/error/partials/log-row.hbs) and, in a huge log, the
- * "entries omitted" row (log-omitted.hbs), joined here rather than by a Handlebars `#each`.
- *
- * Most rows of an error page are the kernel's `Notified event` entries (about thirty), which share one frozen
- * context per listener: their message and context text, and their HTML, are worked out once per listener and
- * reused while the row's time (HH:MM:SS) is the same, so a page's table is mostly a join of kept strings. The
- * `#each` with a helper call per row cost Handlebars some 2 µs a row (an options object and a frame each).
+ * "entries omitted" row (log-omitted.hbs), joined here: a Handlebars `#each` builds an options object and a frame
+ * for every row. Most rows are the kernel's `Notified event` entries, which share one frozen context per listener,
+ * so their text and HTML are worked out once per listener and reused while the row's time (HH:MM:SS) is the same.
  * Secrets are masked in the message as in the context, with the profiler's rules.
  */
 export class LogTable {

@@ -2,7 +2,7 @@
  * V8 stores a string in one byte per character when every character is Latin-1, else in two. A page joined from
  * pieces is two-byte as soon as one piece is: twice the bytes to copy, and a slower UTF-8 encoding to write it. The
  * source files the excerpts come from are read as UTF-8 and hold the odd `→` in a comment, so every line sliced
- * from them (and the HTML made of those lines) was two-byte, and with it each error page. The fragments an error
+ * from them (and the HTML made of those lines) is two-byte, and with it each error page. The fragments an error
  * page keeps (a call path's frames, its plain-text trace) pass through here once.
  */
 const BEYOND_LATIN1 = /[\u0100-\u{10ffff}]/u;

@@ -17,19 +17,19 @@ const lenientStringify = configure({ bigint: true, circularValue: '[Circular]', 
 export const ProfileFormat = {
   /** UTF-8 JSON, uncompressed (written when compressing would not make it smaller). */
   JSON: 0x00,
-  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V1` as zlib's preset dictionary (written until schema 3's profiles). */
+  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V1` as zlib's preset dictionary (decoded only). */
   DEFLATE_DICTIONARY_V1: 0x01,
-  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` (the compact collector data) as preset dictionary (written until format 3). */
+  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` (the compact collector data) as preset dictionary (decoded only). */
   DEFLATE_DICTIONARY_V2: 0x02,
   /** One Zstandard frame of the UTF-8 JSON, with `DICTIONARY_V2` as its raw-content dictionary. */
   ZSTD_DICTIONARY_V2: 0x03,
 } as const;
 
 /**
- * Format 1's preset dictionary (decoding only since format 2): the JSON every profile repeats (collector names, keys, listener names, log
- * templates, header names and values), as the collectors write it. Deflate looks back into it as if it preceded
- * each blob, so a typical 12 KB profile compresses to about 1.2 KB instead of 2.6 KB. zlib favours what comes
- * last (shorter distances), so the most repeated fragments (log entries, listener calls) are at the end.
+ * Format 1's preset dictionary (decoding only): the JSON every profile repeats (collector names, keys, listener
+ * names, log templates, header names and values), as the collectors write it. Deflate looks back into it as if it
+ * preceded each blob; zlib favours what comes last (shorter distances), so the most repeated fragments (log
+ * entries, listener calls) are at the end.
  *
  * NEVER EDIT: blobs of format 1 decode only with exactly these bytes (a spec pins its SHA-256). A better
  * dictionary is a new format tag.
@@ -172,11 +172,7 @@ const DICTIONARY_V1 = Buffer.from(
   'utf8',
 );
 
-/**
- * zstd's level 1: with the dictionary, a 5.4 KB home-page profile becomes about 475 bytes in about 10 µs (deflate at
- * level 2 with the same dictionary: 510 bytes in 28 µs, most of it loading the dictionary again). Levels 2 and 3
- * take 20 to 35 % longer for a few per cent less; level 5, four times as long.
- */
+/** zstd's level 1: with the dictionary, higher levels cost noticeably more time for blobs barely smaller. */
 const LEVEL = 1;
 /** Longest a write batch is encoded without letting requests in between (milliseconds). */
 const ENCODE_SLICE_MS = 4;
@@ -185,14 +181,9 @@ const ENCODE_SLICE_MS = 4;
  * Encodes a profile's collector data to a compact blob and back: JSON, then a zstd frame with a preset dictionary
  * (format 3). Each blob starts with its format tag (ProfileFormat); decoding accepts every format ever written.
  *
- * Encoding runs when a write batch is stored, after the responses were sent, synchronously: JSON and compression of a
- * typical profile take some 30 µs together, less than a round trip to a worker thread or a thread pool would cost the
- * event loop (those were tried with zlib: the message and the stream per blob cost more than the compression
- * itself on a busy core). A batch is encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop
- * between them.
- *
- * Measured on a home-page profile (5.4 KB of JSON): zstd without dictionary 2.1 KB, with DICTIONARY_V2 about 475
- * bytes; deflate with DICTIONARY_V1 (the older, verbose shapes) 1.3 KB, with DICTIONARY_V2 about 510 bytes.
+ * Encoding runs synchronously when a write batch is stored, after the responses were sent: a profile's JSON and
+ * compression cost the event loop less than a round trip to a worker thread or the thread pool would. A batch is
+ * encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop between them.
  */
 export class ProfileCodec {
   /** The dictionary of format 1 (read-only use: tests pin it). */
@@ -246,9 +237,9 @@ export class ProfileCodec {
 const compressor = new ZstdCompressor(DICTIONARY_V2, LEVEL);
 
 /**
- * The JSON's UTF-8 is written here, then compressed into a blob of its own: a profile's JSON (5 to 10 KB) is larger
- * than what Buffer.from takes from Node's pool, so it would be an allocation of its own for every profile. Never
- * returned nor kept: both blobs below are copies.
+ * The JSON's UTF-8 is written here, then compressed into a blob of its own: a profile's JSON is larger than what
+ * Buffer.from takes from Node's pool, so it would be an allocation of its own for every profile. Never returned nor
+ * kept: both blobs below are copies.
  */
 const JSON_SCRATCH = Buffer.allocUnsafe(64 * 1024);
 

@@ -4,7 +4,7 @@ const onceJson = new WeakMap<object, string>();
 /**
  * Marks a value every profile of the process carries unchanged (the dispatcher's listener table, the configuration
  * snapshot): it is frozen, deeply, and its JSON is written now, once, then reused by `profileJson` in every profile
- * that holds this very object. Those values were half of a home page profile's JSON, serialised again per request.
+ * that holds this very object, instead of serialising a large share of every profile again per request.
  */
 export function serialisedOnce<T extends object>(value: T): T {
   if (onceJson.has(value)) return value;
@@ -30,7 +30,7 @@ export function holdsSerialisedOnce<T extends object>(value: T): T {
  * The JSON of `data` with the values marked `serialisedOnce` (a collector's data, or a field of data marked
  * `holdsSerialisedOnce`) written from their cached JSON: JSON.stringify's text, except that those values come
  * after the other keys of their object (JSON.parse gives an equal value). The rest is one JSON.stringify call per
- * object: each call has a fixed cost of its own, a fraction of a microsecond that adds up over a profile's fields.
+ * object: each call has a fixed cost of its own, which adds up over a profile's fields.
  */
 export function profileJson(data: Record<string, unknown>): string {
   return compose(data);

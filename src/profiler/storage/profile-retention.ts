@@ -66,7 +66,7 @@ export class ProfileRetention {
     const { maxProfiles, maxAgeMs } = this.options;
     if (maxProfiles <= 0 && maxAgeMs <= 0) return [];
     const removed = await this.storage.prune({ maxProfiles: Math.max(0, maxProfiles), maxAgeMs: Math.max(0, maxAgeMs), now: this.now() });
-    // A slice at a time: releasing 100,000 tokens at once held the event loop 8 to 25 ms.
+    // A slice at a time: releasing a large prune's tokens at once would hold the event loop.
     for (let at = 0; at < removed.length; at += RELEASE_SLICE) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
       this.tokens.release(removed.slice(at, at + RELEASE_SLICE));

@@ -51,18 +51,13 @@ interface Entry {
 /**
  * Where finished profiles wait for the store: `add()` is synchronous and never fails (the request path calls it
  * at kernel.terminate); profiles are written in batches, one write at a time, oldest first, at most
- * `flushIntervalMs` after they were added or as soon as `batchSize` wait. While they wait, `get()` returns them,
- * so a profile can be opened the moment its response has been sent.
+ * `flushIntervalMs` after they were added or as soon as `batchSize` wait, and `get()` returns them meanwhile.
  *
- * When the store fails, the batch goes back to the front of the queue and is retried with exponential backoff;
- * when more than `bufferLimit` profiles wait, the oldest waiting ones are dropped and counted (`dropped`). A
- * batch refused for duplicate tokens is split: the others are written, the duplicates dropped and counted.
- *
- * One bad profile must not hold up the others (its batch would fail at every retry, and everything behind it
- * would wait until dropped): after a batch failed, its profiles are retried one at a time (at once when the
- * store said a profile was at fault, `isProfileError`); a profile the store refuses alone with such an error is
- * dropped (counted, reported as an UnwritableProfileError). Any other error is the store failing: nothing is
- * dropped for it, however often it comes (a store that fails and recovers by turns must not cost a profile).
+ * A failing store gets the batch back at the front of the queue, retried with exponential backoff; beyond
+ * `bufferLimit` the oldest waiting profiles are dropped and counted (`dropped`), as are duplicate tokens. After a
+ * batch failed, its profiles are retried one at a time (at once when the store blames a profile, `isProfileError`),
+ * so that one bad profile cannot hold up the others: one the store refuses alone with such an error is dropped (an
+ * UnwritableProfileError). Any other error is the store failing, and drops nothing however often it comes.
  */
 export class ProfileWriteBuffer {
   private queue: Entry[] = [];

@@ -43,7 +43,7 @@ export function kindCode(kind: unknown): number {
 
 /**
  * The codes a `kinds` criterion allows, ascending: null when it allows every kind (undefined, or all of them), so
- * that a search without it plans as before; empty when it allows none (unknown names match nothing).
+ * that such a search plans as one without it; empty when it allows none (unknown names match nothing).
  */
 export function kindCodes(kinds: readonly ProfileKind[] | undefined): number[] | null {
   if (kinds === undefined || kinds === null) return null;

@@ -5,15 +5,13 @@ const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Zstandard with one raw-content dictionary, through Node's zlib (zstd with a dictionary since Node 22.19 and 24.6).
- * The frames are those zstd-napi wrote before (its ZSTD_compress_usingCDict): same level, same dictionary, the
- * content size in the header (`pledgedSrcSize`), no dictionary ID, no checksum — byte for byte the same output, so
- * every stored blob still decodes, and a blob written now decodes with an older version of the application too.
+ * The frames are byte for byte those of zstd-napi's ZSTD_compress_usingCDict (same level, same dictionary, the content
+ * size in the header, no dictionary ID, no checksum), so blobs decode with older versions of the application too.
  *
- * Node's zlib has no prepared dictionaries (ZSTD_CDict): each call sets up a context and loads the dictionary again.
- * A 5 KB profile takes about 55 µs to compress and 25 µs to decompress (zstd-napi's prepared dictionary: 16 and
- * 6 µs); most of it is the zlib object each call builds, not the dictionary (without one, 42 µs).
+ * Node's zlib has no prepared dictionaries (ZSTD_CDict): most of the cost is the zlib object each call builds, not
+ * loading the dictionary again.
  *
- * Synchronous: the codec encodes a write batch inline (see ProfileCodec), and decoding one profile takes µs.
+ * Synchronous: the codec encodes a write batch inline (see ProfileCodec), and decoding one profile is quick.
  */
 export class ZstdCompressor {
   private readonly compressOptions: ZstdOptions;

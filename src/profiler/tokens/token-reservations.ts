@@ -33,7 +33,7 @@ interface Batch {
  * Tokens of a shared store, reserved in the store before they are sent. The request path must get a token
  * synchronously (the X-Debug-Token header goes out before the profile is written, and a token once sent cannot
  * be changed), and a query per request is too dear; so tokens are reserved ahead, in batches drawn at random from
- * the TokenRegistry (uniform as before: nothing about an instance shows in its tokens), and `next()` takes one
+ * the TokenRegistry (uniformly: nothing about an instance shows in its tokens), and `next()` takes one
  * from the pool in O(1). The store refuses a reservation of a token stored or reserved by another instance and
  * lets only the reserving instance write it, so a token sent from the pool is never lost to a collision.
  *

@@ -32,7 +32,7 @@ export class RememberMeListener {
           secure: event.request.isSecure,
           maxAge: value === null ? 0 : rememberMeLifetimeSeconds,
         },
-        // `series:token` sent as before cookie 2 (`%3A`), which now leaves a `:` (a valid cookie octet) as it is.
+        // `series:token` sent as `series%3Atoken`: the cookie package's default leaves `:` (a valid cookie octet) as it is.
         { encode: encodeURIComponent },
       ),
     );

@@ -9,9 +9,8 @@ import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
 
 /**
- * Rows deleted per prune statement, each its own transaction: 100,000 of a million pruned in about a tenth less
- * time than by 2,000 (a commit, a plan and a round trip fewer per 5,000), a writer waiting at most a chunk's
- * 100–140 ms for the totals' rows it shares.
+ * Rows deleted per prune statement, each its own transaction: large enough to save commits, plans and round trips,
+ * small enough that a writer waits for at most one chunk for the totals' rows it shares.
  */
 const PRUNE_CHUNK = 5000;
 
@@ -42,7 +41,7 @@ export class PostgresRetention {
     if (policy.maxProfiles > 0) {
       // The newest profile beyond maxProfiles: the hourly totals say which hour holds it and how many profiles are
       // newer than that hour, so the index is walked within that hour only (an OFFSET over the whole time index
-      // reads every newer entry: 35–150 ms at a million). One statement: totals and profiles of one snapshot.
+      // would read every newer entry). One statement: totals and profiles of one snapshot.
       const { rows } = await pool.query<{ time: number; id: number }>(
         `WITH hours AS (SELECT hour, sum(n) AS n FROM ${this.tables.count} GROUP BY hour)
          , newer AS (SELECT hour, n, coalesce(sum(n) OVER (ORDER BY hour DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before FROM hours)

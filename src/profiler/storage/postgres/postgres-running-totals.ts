@@ -10,23 +10,16 @@ const TOTALS_METHOD = `upper(method COLLATE "C")`;
 const afterCte = (cte: string) => `CROSS JOIN (SELECT count(*) FROM ${cte}) AS after_${cte}`;
 
 /**
- * Counting the matches of a search ("N results found") through an index reads every match: at a million
- * profiles, 25 ms for all of them and 60 for a common method. So, as the SQLite store does, running totals
- * answer the searches the search page makes: per hour × kind × method × status (`profiler_kind_count`: no filter,
- * a method, a status, a time range, with the rows of the partial hours at a range's ends counted from the time
- * index), per IP × kind × method × status (`profiler_ip_kind_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
+ * Counting a search's matches ("N results found") through an index reads every match, which grows with the store.
+ * So, as the SQLite store does, running totals answer the searches the search page makes: per hour × kind × method ×
+ * status (`profiler_kind_count`; the partial hours at a range's ends are counted from the time index), per IP × kind
+ * × method × status (`profiler_ip_kind_count`), per distinct URL and per URL skeleton (`profiler_url_count`,
  * `profiler_skeleton_count`: a URL substring, see url-skeleton.ts), and per URL skeleton × method × status
- * (`profiler_skeleton_status_count`: a URL substring with a method or a status). Other combinations count through
- * the indexes. A URL substring is counted from them first: when its profiles are few, the totals name their URLs,
- * and the matches are read through a plain index of the URLs rather than the trigram index
- * (PostgresSearchPlanner.findUrl). A write adds to the totals and a prune subtracts from them in the statements that insert and delete the rows (so within
- * their transactions), both locking the total rows in key order: concurrent writers and pruners lock the rows
- * they share in one order, and so never deadlock. A prune deletes the address and URL totals
- * it empties as it goes (locked first, see subtractFromTotals), and the hours and skeletons down to zero at its end.
- * The skeleton × method × status totals came a version later, in a table of their own: a store without them gets
- * them counted when it opens, and one whose instances of the version before wrote or pruned meanwhile is counted
- * again (their sum checked against the profiles', as the hours' are). The totals per kind came later still: a store
- * of the version before them gets its profiles' kinds (PostgresSchema), then its totals counted, when it opens.
+ * (`profiler_skeleton_status_count`). Other combinations count through the indexes; a URL substring with few
+ * profiles has its matches read through a plain index of the URLs the totals name (PostgresSearchPlanner.findUrl).
+ * Writes add and prunes subtract in the statements that insert and delete the rows, locking total rows in key order
+ * so that they never deadlock (see ctes()). A store whose totals are missing or no longer add up is counted again
+ * when it opens (PostgresSchema).
  */
 export class PostgresRunningTotals {
   constructor(private readonly tables: PostgresTables) {}
@@ -122,8 +115,7 @@ export class PostgresRunningTotals {
 
   /**
    * After a prune: the hours and skeletons down to zero (no profile left there), in key order as the upserts lock
-   * them; the chunks deleted the addresses and URLs they emptied. These tables are small: a scan takes a few
-   * milliseconds.
+   * them; the chunks deleted the addresses and URLs they emptied. These tables are small enough to scan.
    */
   async dropEmpty(pool: pg.Pool): Promise<void> {
     const small = [this.tables.count, this.tables.skeletonCount, this.tables.skeletonStatusCount];

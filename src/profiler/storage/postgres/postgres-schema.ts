@@ -70,8 +70,8 @@ export class PostgresSchema {
       const existed = async (table: string) => (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
       const totalsExisted = await existed(this.tables.count);
       const statusesExisted = await existed(this.tables.skeletonStatusCount);
-      // Stores made before the running totals had the blobs deleted by a cascading foreign key: a trigger per row,
-      // a fifth of a prune's time. The prune deletes them itself now.
+      // Stores made before the running totals delete the blobs by a cascading foreign key, a trigger per row that
+      // slows every prune: the prune deletes them itself.
       // Only when there is one: the ALTER locks both tables against every other instance's reads and writes.
       const { rows: cascading } = await client.query(
         `SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = 'profiler_profile_data_id_fkey'`,
@@ -80,8 +80,8 @@ export class PostgresSchema {
       if (cascading.length > 0) await client.query(`ALTER TABLE ${this.tables.data} DROP CONSTRAINT profiler_profile_data_id_fkey`);
       await this.createTotals(client);
       await this.checkLayout(client);
-      // Stores of the layout before kept a row per stored token too (`stored`), which every prune deleted: a
-      // fifth of its time. The profiles' unique tokens say which are stored now; those rows go, once.
+      // Stores of the older layout keep a row per stored token too (`stored`), which every prune would have to
+      // delete. The profiles' unique tokens say which are stored; those rows go, once.
       await client.query(`DELETE FROM ${this.tables.token} WHERE stored`);
       // Every index ends with (time, id): the newest matches of one value are an index range read backwards.
       const indexes = [
@@ -92,15 +92,14 @@ export class PostgresSchema {
         `profiler_profile_parent ON ${this.tables.profile} (parent, time, id) WHERE parent IS NOT NULL`,
         `profiler_profile_redirected_from ON ${this.tables.profile} (redirected_from, time, id) WHERE redirected_from IS NOT NULL`,
         // The URL alone: used for a rare URL's few profiles (findUrl), so no (time, id) after it; its equal keys
-        // are then deduplicated, at a fifth of the size.
+        // are then deduplicated, which keeps it small.
         `profiler_profile_url_exact ON ${this.tables.profile} (url)`,
         // The reservations not written: few (instances × their pool), found without reading the stored ones.
         `profiler_token_reserved ON ${this.tables.token} (owner, reserved_at) WHERE NOT stored`,
       ];
       for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
-      // A store of the version before the running totals is counted once, here (some 2 s a million profiles); so
-      // is one whose totals no longer match its profiles: an instance of that version, still running during an
-      // upgrade, wrote or pruned without them (one statement, one snapshot: 25 ms a million).
+      // A store of the version before the running totals is counted once, here; so is one whose totals no longer
+      // match its profiles (an instance of that version, still running during an upgrade, wrote or pruned).
       if (!totalsExisted) {
         await this.recountTotals(client);
       } else {
@@ -110,7 +109,7 @@ export class PostgresSchema {
           await this.countSkeletonStatuses(client);
         }
         // An instance of the version before updates every total but the skeletons × method × status: their sum
-        // is compared too (a few thousand rows).
+        // is compared too.
         const { rows } = await client.query<{ exact: boolean }>(
           `WITH stored AS (SELECT count(*) AS n FROM ${this.tables.profile})
            SELECT (SELECT coalesce(sum(n), 0) FROM ${this.tables.count}) = stored.n
@@ -207,7 +206,7 @@ export class PostgresSchema {
 
   /**
    * The skeleton × method × status totals, from the profiles: each distinct URL, method and status once, so the
-   * skeleton function runs some 100,000 times for a million profiles rather than once per profile.
+   * skeleton function runs once per distinct URL rather than once per profile.
    */
   private async countSkeletonStatuses(client: pg.PoolClient): Promise<void> {
     await client.query(`
@@ -250,7 +249,7 @@ export class PostgresSchema {
         if (extensionSchema === null) throw new Error('pg_trgm is not installed');
         await client.query(`CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.tables.profile} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
         // The distinct URLs' too: counting a needle with digits checks the URLs of the skeletons that may hold it,
-        // tens of thousands for `orders/4242` (countUrl).
+        // which can be many (countUrl).
         await client.query(`CREATE INDEX IF NOT EXISTS profiler_url_count_url ON ${this.tables.urlCount} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
         await client.query('RELEASE SAVEPOINT trigrams');
         return true;

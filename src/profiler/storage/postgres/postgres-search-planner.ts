@@ -79,11 +79,11 @@ export class PostgresSearchPlanner {
   }
 
   /**
-   * A URL substring (without '#'): counted first from the URL totals (PostgresUrlCounts, a few milliseconds). When its
-   * profiles are few, the totals name their URLs, and the matches are read through those URLs' plain index, the
-   * other filters applied to them: the trigram index may walk the long lists of the trigrams a needle shares with
-   * every product URL (20 to 75 ms at a million profiles for `wool-hat`). Otherwise, alone, its total is known and
-   * the planner lists it (the time index read backwards, for a common needle); with other filters, the indexes do.
+   * A URL substring (without '#'): counted first from the URL totals (PostgresUrlCounts). When its profiles are few,
+   * the totals name their URLs, and the matches are read through those URLs' plain index, the other filters applied
+   * to them: the trigram index may walk the long lists of the trigrams a needle shares with every product URL.
+   * Otherwise, alone, its total is known and the planner lists it (the time index read backwards, for a common
+   * needle); with other filters, the indexes do.
    */
   private async findUrl(pool: pg.Pool, f: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
     const alone = urlAlone(f);
@@ -91,8 +91,8 @@ export class PostgresSearchPlanner {
     if (n === 0) return { total: 0, rows: [] };
     if (urls === null) {
       // Many profiles have the URL part. Alone, their count is the URL totals'; with only a method or a status
-      // besides, the skeleton totals count the matches (through the indexes, every match would be read: 60 ms
-      // warm, a second cold, for "cart" and 4xx); else the indexes count them.
+      // besides, the skeleton totals count the matches (through the indexes, every match would be read); else the
+      // indexes count them.
       const total = alone ? n : urlByTotals(f) ? await this.urls.countWithStatus(pool, { ...f, url: f.url! }) : null;
       if (total === null) return this.findThroughIndexes(pool, f, where, params, limit);
       return { total, rows: total === 0 || limit === 0 ? [] : await this.newest(pool, where, params, limit) };
@@ -105,7 +105,7 @@ export class PostgresSearchPlanner {
       limit === 0
         ? null
         : // `p.time + 0`: the planner, misjudging how many profiles a URL has, would read the time index
-          // backwards (270,000 rows for 38 matches); these are at most EXACT_LIST_MAX, sorted in memory.
+          // backwards, past far more rows than match; these are at most EXACT_LIST_MAX, sorted in memory.
           pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE ${byUrl} ORDER BY p.time + 0 DESC, p.id DESC LIMIT $${values.length + 1}`, [
             ...values,
             limit,

@@ -49,7 +49,7 @@ export class PostgresUrlCounts {
     }
     if (check.length === 0) return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
     // The skeletons' URLs are checked one by one when they are few (their profiles bound them); else through the
-    // trigram index, which may walk long lists (10 ms for a product slug) but reads only the candidates. The
+    // trigram index, which may walk long lists but reads only the candidates. The
     // planner would take both and intersect them, paying for the lists anyway: `url || ''` keeps the index out.
     const url = checking <= CHECK_BY_SKELETON_MAX ? `url || ''` : 'url';
     // The URLs found come back too, as many as findUrl may read by (matching URLs are fewer than their profiles).

@@ -52,8 +52,8 @@ process.on('message', (message) => {
       return process.send({ id: message.id, tokens: '', count, ms: performance.now() - started });
     }
     const removed = run(BigInt(message.maxId), message.atMost);
-    // The tokens travel as one string: tens of thousands of strings decoded one by one blocked the receiving event
-    // loop 13 to 17 ms per chunk (measured with a worker thread's structured clone); one string and a split, 2 to 4.
+    // The tokens travel as one string: tens of thousands of strings decoded one by one block the receiving event
+    // loop far longer than one string and a split.
     process.send({ id: message.id, tokens: removed.join('\\n'), count: removed.length, ms: performance.now() - started });
   } catch (error) {
     process.send({ id: message.id, error: String((error && error.message) || error) });
@@ -74,7 +74,7 @@ export interface PruneWorkerStatements {
 export interface PruneChunkResult {
   /**
    * The chunk's tokens, one per line ('' for none), as the worker sent them: split by the receiver a slice at a
-   * time (50,000 split and pushed at once blocked the event loop up to 25 ms).
+   * time, since a whole chunk's split and pushed at once blocks the event loop.
    */
   tokens: string;
   /** Rows deleted: the chunk's profiles, or a sweep's entries. */
@@ -84,14 +84,12 @@ export interface PruneChunkResult {
 }
 
 /**
- * Deletes chunks of old profiles from a SQLite file in a child process. better-sqlite3 is synchronous: on the
- * event loop, a chunk must stay a few milliseconds, and a hundred thousand profiles then take hundreds of
- * transactions, each writing back the index pages it touched (the deletes are spread over the IP and URL
- * indexes). In another connection a chunk may take a second or two: far fewer pages are written per profile, and
- * requests are not held up at all (readers never wait in WAL mode; the store's writes wait for the chunk, see
- * SqliteProfilerStorage.write). A process rather than a worker thread: when a worker thread stopped, glibc kept
- * some 30 MB of what its SQLite page cache had allocated in the application's RSS (the memory bench caught it
- * after a prune: +34.9 MB); a process gives all of it back when it exits.
+ * Deletes chunks of old profiles from a SQLite file in a child process. better-sqlite3 is synchronous: on the event
+ * loop a chunk must stay short, and each of the many short transactions writes back the index pages it touched. In
+ * a connection of its own a chunk may be long, writing far fewer pages per profile, while requests go on (readers
+ * never wait in WAL mode; the store's writes wait for the chunk, see SqliteProfilerStorage.write). A process rather
+ * than a worker thread: glibc keeps part of a stopped worker thread's page cache in the application's RSS, and a
+ * process gives all of it back when it exits.
  */
 export class PruneWorker {
   private worker?: ChildProcess;
@@ -103,11 +101,7 @@ export class PruneWorker {
   constructor(
     private readonly file: string,
     private readonly statements: PruneWorkerStatements,
-    /**
-     * The worker's page cache (SQLite's `cache_size`, negative: KiB), 32 MB. Pruning 100,000 profiles took as long
-     * with 128 MB (2.1-2.5 s either way, on a 400,000-profile store, measured with a worker thread), for 100 MB
-     * more memory while it runs.
-     */
+    /** The worker's page cache (SQLite's `cache_size`, negative: KiB), 32 MB: a larger one prunes no faster. */
     private readonly cacheSize = -32768,
     /**
      * The worker stops once it has had no chunk for this long: retention runs once a minute, and an idle worker

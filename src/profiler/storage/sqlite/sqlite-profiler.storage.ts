@@ -23,9 +23,8 @@ const CRASH_BUSY_TIMEOUT_MS = 3000;
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
  * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows,
- * pruning a file runs in a process of its own (PruneWorker; an in-memory store prunes in chunks of about eight
- * milliseconds with the event loop free between them), and WAL checkpoints (which write megabytes back and fsync)
- * run in a worker thread.
+ * pruning a file runs in a process of its own (PruneWorker; an in-memory store prunes in short chunks with the event
+ * loop free between them), and WAL checkpoints (which write the WAL back and fsync) run in a worker thread.
  *
  * This class composes the parts, each in a file of its own: the connection and its schema (sqlite-connection.ts,
  * sqlite-schema.ts), the write path (SqliteProfileWriter), reads by token (SqliteProfileReader), search

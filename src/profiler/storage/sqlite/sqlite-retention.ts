@@ -14,9 +14,8 @@ const PRUNE_WORKER_SLICE_MS = 1500;
 const PRUNE_CHUNK_MAX = 100_000;
 /**
  * Most profiles deleted in one transaction of the prune worker. Each chunk writes back every page of the IP and URL
- * indexes it touched, which are nearly all of them: 100,000 of a million profiles in two chunks wrote 182 MB to the
- * WAL against 279 MB in five, and took 1.9-2.1 s against 2.4-2.8. The store's writes wait for a chunk (about a
- * second here); its tokens come back as one string, split on the event loop a slice at a time (appendLines).
+ * indexes it touched, nearly all of them, so fewer, larger chunks write less and finish sooner (BENCHMARKS.md); the
+ * store's writes wait for a chunk, and its tokens come back as one string, split a slice at a time (appendLines).
  */
 const PRUNE_WORKER_CHUNK_MAX = 50_000;
 /** Characters of a prune chunk's tokens split at a time: about 5,000 tokens of six characters. */
@@ -111,9 +110,9 @@ export class SqliteRetention {
   /**
    * Counts the `left` profile_token entries a prune left behind, and sweeps them once they are TOKEN_SWEEP_MIN or a
    * tenth of the store: a pass over the table in token ranges (in the worker for a file), each range's pages written
-   * once, where deleting each entry with its profile wrote every page of the table in every prune chunk. (Counted
-   * once per prune, not in each chunk: a count of the chunk's rows took 10 ms of a 50,000-profile chunk. Should
-   * the process end between the chunks and the count, those entries are merely swept later.)
+   * once, where deleting each entry with its profile would write every page of the table in every prune chunk.
+   * Counted once per prune, not in each chunk, where counting costs a good part of the chunk; should the process end
+   * between the chunks and the count, those entries are merely swept later.
    */
   private async sweepTokens(left: number): Promise<void> {
     await this.idle();

@@ -8,7 +8,7 @@ import type { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { conditions, filtersOf, type Driver, type Filters } from './sqlite-search-conditions.js';
 import type { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 
-/** Reading the next row of a walk costs about this fraction of a match sought through an index (measured). */
+/** Reading the next row of a walk costs about this fraction of a match sought through an index. */
 const WALK_ROW_COST = 0.25;
 /** A combination of filters with a time range holding at most this many profiles is counted over that range. */
 const RANGE_COUNT_MAX = 50_000;

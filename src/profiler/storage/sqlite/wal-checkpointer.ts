@@ -31,8 +31,8 @@ parentPort.on('message', (message) => {
 
 /**
  * Checkpoints a WAL-mode SQLite file off the event loop. better-sqlite3 runs on the main thread, and an
- * automatic checkpoint runs inside whichever commit crosses the threshold (writing megabytes back and fsyncing),
- * blocking requests for tens of milliseconds. The store turns automatic checkpoints off on its connection
+ * automatic checkpoint runs inside whichever commit crosses the threshold (writing the WAL back and fsyncing),
+ * blocking requests meanwhile. The store turns automatic checkpoints off on its connection
  * (`wal_autocheckpoint = 0`) and this worker's connection does them instead, every second.
  */
 export class WalCheckpointer {
