@@ -171,39 +171,17 @@ function formatTables(summary, { topOrigins, topFunctions, only }) {
   const selfOf = new Map(summary.origins.map((o) => [o.origin, o.selfPct]));
   names.sort((a, b) => (withCallees.get(b) ?? selfOf.get(b) ?? 0) - (withCallees.get(a) ?? selfOf.get(a) ?? 0));
   for (const name of names) lines.push(`| ${name} | ${(selfOf.get(name) ?? 0).toFixed(1)} | ${(withCallees.get(name) ?? 0).toFixed(1)} |`);
+  // The first column is the figure (right-aligned), the rest text.
+  const table = (title, header, rows) => lines.push('', title, '', header, `|---:|${'---|'.repeat(header.split('|').length - 3)}`, ...rows);
+  const costCentres = summary.attributed.slice(0, topFunctions).map(fn);
   if (only) {
-    lines.push('');
-    lines.push('Cost centres (self time with their callees in Node/V8):');
-    lines.push('');
-    lines.push('| self+ % | function | where |');
-    lines.push('|---:|---|---|');
-    for (const f of summary.attributed.slice(0, topFunctions)) lines.push(fn(f));
+    table('Cost centres (self time with their callees in Node/V8):', '| self+ % | function | where |', costCentres);
     return lines.join('\n');
   }
-  lines.push('');
-  lines.push('Top functions by self time:');
-  lines.push('');
-  lines.push('| self % | function | where |');
-  lines.push('|---:|---|---|');
-  for (const f of summary.functions.slice(0, topFunctions)) lines.push(fn(f));
-  lines.push('');
-  lines.push("Top functions by self time with their callees in Node/V8 (the cost centres in our code and in packages):");
-  lines.push('');
-  lines.push('| self+ % | function | where |');
-  lines.push('|---:|---|---|');
-  for (const f of summary.attributed.slice(0, topFunctions)) lines.push(fn(f));
-  lines.push('');
-  lines.push('Files of src/ by inclusive time (one of their functions on the stack; the kernel\'s dispatch is on every stack):');
-  lines.push('');
-  lines.push('| incl. % | file |');
-  lines.push('|---:|---|');
-  for (const f of summary.inclusiveFiles.slice(0, topFunctions)) lines.push(`| ${f.selfPct.toFixed(1)} | ${f.file} |`);
-  lines.push('');
-  lines.push('Functions of src/ by inclusive time (on the stack):');
-  lines.push('');
-  lines.push('| incl. % | function | where |');
-  lines.push('|---:|---|---|');
-  for (const f of summary.inclusive.slice(0, topFunctions)) lines.push(fn(f));
+  table('Top functions by self time:', '| self % | function | where |', summary.functions.slice(0, topFunctions).map(fn));
+  table('Top functions by self time with their callees in Node/V8 (the cost centres in our code and in packages):', '| self+ % | function | where |', costCentres);
+  table("Files of src/ by inclusive time (one of their functions on the stack; the kernel's dispatch is on every stack):", '| incl. % | file |', summary.inclusiveFiles.slice(0, topFunctions).map((f) => `| ${f.selfPct.toFixed(1)} | ${f.file} |`));
+  table('Functions of src/ by inclusive time (on the stack):', '| incl. % | function | where |', summary.inclusive.slice(0, topFunctions).map(fn));
   return lines.join('\n');
 }
 
