@@ -5,7 +5,7 @@ import type { KernelEventDispatcher } from './event-dispatcher.js';
 import { createEventDispatcher } from './traceable-event-dispatcher.js';
 import { KernelRequest } from './http/kernel-request.js';
 import { KernelContext } from './kernel-context.js';
-import { RequestEvent } from './kernel.events.js';
+import { FinishRequestEvent, RequestEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 
 function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
@@ -177,5 +177,60 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       dispatcher.addListener('kernel.request', () => undefined, 0, 'Sync::run');
       expect(dispatcher.dispatch(event()).settled).toBeUndefined();
     });
+  });
+});
+
+describe('KernelEventDispatcher with async listeners', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('waits for a returned promise before the next listener, and settles the dispatch after the last', async () => {
+    const { dispatcher, event } = setup();
+    const calls: string[] = [];
+    dispatcher.addListener('kernel.request', async () => {
+      await tick();
+      calls.push('async');
+    }, 10, 'A::async');
+    dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'B::after');
+    const dispatched = dispatcher.dispatch(event());
+    expect(calls).toEqual([]);
+    await dispatched.settled;
+    expect(calls).toEqual(['async', 'after']);
+  });
+
+  it("ends the dispatch on a rejection, as a throw would, and rejects `settled` with the listener's error", async () => {
+    const { dispatcher, event } = setup();
+    const calls: string[] = [];
+    const failure = new Error('after the await');
+    dispatcher.addListener('kernel.request', async () => {
+      await tick();
+      throw failure;
+    }, 10, 'A::async');
+    dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'B::after');
+    await expect(dispatcher.dispatch(event()).settled).rejects.toBe(failure);
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses an async listener of an event that cannot wait when it is added, naming it', () => {
+    const { dispatcher } = setup();
+    for (const name of ['kernel.exception', 'kernel.finish_request']) {
+      expect(() => dispatcher.addListener(name, async () => undefined, 0, 'Mine::onIt')).toThrow(
+        `The kernel listener Mine::onIt is async, but ${name} cannot wait for a task: make it synchronous, or listen to an event that can wait (kernel.request, kernel.controller, kernel.controller_arguments, kernel.response, kernel.terminate).`,
+      );
+    }
+  });
+
+  it('fails the dispatch when a plain function returns a promise on an event that cannot wait, leaving nothing unhandled', async () => {
+    const { dispatcher, context } = setup();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      dispatcher.addListener('kernel.finish_request', () => Promise.reject(new Error('late')), 0, 'Mine::promising');
+      expect(() => dispatcher.dispatch(new FinishRequestEvent(context.request))).toThrow('The kernel listener Mine::promising returned a promise, but kernel.finish_request cannot wait for a task.');
+      await tick();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

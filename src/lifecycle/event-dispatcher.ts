@@ -3,8 +3,14 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { KernelContext } from './kernel-context.js';
 import type { EventDispatch, KernelEvent } from './kernel.events.js';
 
-/** A listener: called with the event it was registered for (a subclass of KernelEvent). */
-export type ListenerCallable = (event: never) => void;
+/**
+ * A listener: called with the event it was registered for (a subclass of KernelEvent). A promise it returns (an
+ * `async` listener) is waited for on the events that can wait, as `event.waitFor` would be.
+ */
+export type ListenerCallable = (event: never) => unknown;
+
+/** The kernel events whose listeners may wait for a task (KernelEvent.canWait; kernel.response unless streamed). */
+const WAITING_EVENTS: ReadonlySet<string> = new Set(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.terminate']);
 
 /** One row per listener of every event, in each event's call order: `[event, listener name, priority]`. */
 export type ListenerTable = ReadonlyArray<readonly [string, string, number]>;
@@ -59,6 +65,9 @@ export class KernelEventDispatcher {
   constructor(private readonly bus: EventEmitter2) {}
 
   addListener(event: string, callable: ListenerCallable, priority = 0, name = callable.name || 'closure'): RegisteredListener {
+    if (isAsync(callable) && event.startsWith('kernel.') && !WAITING_EVENTS.has(event)) {
+      throw new TypeError(`The kernel listener ${name} is async, but ${event} cannot wait for a task: make it synchronous, or listen to an event that can wait (${[...WAITING_EVENTS].join(', ')}).`);
+    }
     const listener: RegisteredListener = {
       event,
       name,
@@ -189,7 +198,8 @@ function call(listener: RegisteredListener, event: KernelEvent, state: DispatchS
   if (called) state.called.push(called);
   state.tasks = undefined;
   try {
-    (listener.callable as (event: KernelEvent) => void)(event);
+    const returned = (listener.callable as (event: KernelEvent) => unknown)(event);
+    if (returned instanceof Promise) waitForListener(listener, event, returned);
   } finally {
     if (called) called.duration = performance.now() - called.start;
   }
@@ -197,4 +207,19 @@ function call(listener: RegisteredListener, event: KernelEvent, state: DispatchS
   if (!tasks) return;
   state.tasks = undefined;
   state.waiting = called ? Promise.all(tasks).finally(() => { called.duration = performance.now() - called.start; }) : Promise.all(tasks);
+}
+
+/** A listener returned a promise: the dispatch waits for it where the event can wait, else it is the listener's error. */
+function waitForListener(listener: RegisteredListener, event: KernelEvent, task: Promise<unknown>): void {
+  if (event.canWait) {
+    event.waitForListener(task);
+    return;
+  }
+  // Refused, never left unhandled.
+  task.catch(() => undefined);
+  throw new TypeError(`The kernel listener ${listener.name} returned a promise, but ${event.name} cannot wait for a task${event.name === 'kernel.response' ? ' (the response is streamed)' : ''}.`);
+}
+
+function isAsync(callable: ListenerCallable): boolean {
+  return callable.constructor?.name === 'AsyncFunction';
 }

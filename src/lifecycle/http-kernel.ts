@@ -281,11 +281,15 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     context.terminated = true;
     this.inFlight.delete(context);
     const res = context.res;
+    const failed = (error: unknown): void => {
+      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.terminate: {message}', { message: describe(error), exception: error }, context);
+    };
     kernelContextStorage.run(context, () => {
       try {
-        this.dispatcher.dispatch(new TerminateEvent(context.request, res.statusCode, res.writableFinished), context);
+        // A listener that waited: the rest run after its task, and its failure is logged as a throw would be.
+        this.dispatcher.dispatch(new TerminateEvent(context.request, res.statusCode, res.writableFinished), context).settled?.catch(failed);
       } catch (error) {
-        this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.terminate: {message}', { message: describe(error), exception: error }, context);
+        failed(error);
       }
     });
   }

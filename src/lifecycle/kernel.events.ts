@@ -36,11 +36,12 @@ export abstract class KernelEvent {
   constructor(readonly request: KernelRequest) {}
 
   /**
-   * Listeners are called synchronously; a listener that must do I/O first (load the session, a parameter converter
-   * reading the database, saving the session) hands the promise here. The listeners after it are called once it
-   * resolves, in order, and the kernel goes on after the last one; a rejection ends the dispatch like a throw
-   * (kernel.exception). Only events whose phase can wait offer it publicly (kernel.request, kernel.controller,
-   * kernel.response of a response not yet streaming).
+   * Listeners are called in order; a listener that must do I/O first (load the session, a parameter converter
+   * reading the database, saving the session) returns its promise (an `async` method) or hands it to `waitFor`. The
+   * listeners after it are called once it resolves, and the kernel goes on after the last one; a rejection ends the
+   * dispatch like a throw (kernel.exception). Only events whose phase can wait offer it (`canWait`): kernel.request,
+   * kernel.controller, kernel.controller_arguments, kernel.response of a response not yet streaming, and
+   * kernel.terminate.
    */
   protected suspendUntil(task: Promise<unknown>): void {
     // Handled by the dispatcher once the listener returns; never an unhandled rejection in between.
@@ -48,6 +49,16 @@ export abstract class KernelEvent {
     const dispatch = this.dispatchState;
     // Outside a dispatch no one would wait for it.
     if (dispatch) (dispatch.tasks ??= []).push(task);
+  }
+
+  /** Whether a listener may wait for a task here (see suspendUntil); the dispatcher refuses a promise otherwise. */
+  get canWait(): boolean {
+    return false;
+  }
+
+  /** Called by the dispatcher with the promise a listener returned; only where `canWait`. */
+  waitForListener(task: Promise<unknown>): void {
+    this.suspendUntil(task);
   }
 
   /** No later listener of this dispatch is called. */
@@ -77,6 +88,10 @@ export class RequestEvent extends KernelEvent {
   /** See KernelEvent.suspendUntil: the session start and the firewall load what they need here. */
   waitFor(task: Promise<unknown>): void {
     this.suspendUntil(task);
+  }
+
+  override get canWait(): boolean {
+    return true;
   }
 }
 
@@ -118,6 +133,10 @@ export class ControllerEvent extends KernelEvent {
   waitFor(task: Promise<unknown>): void {
     this.suspendUntil(task);
   }
+
+  override get canWait(): boolean {
+    return true;
+  }
 }
 
 /** kernel.controller_arguments: the controller and the named arguments it is about to be called with. */
@@ -132,6 +151,15 @@ export class ControllerArgumentsEvent extends KernelEvent {
     readonly handler?: { target: object; method: (...args: unknown[]) => unknown },
   ) {
     super(request);
+  }
+
+  /** The controller is called once the task resolves (an access check that reads the database). */
+  waitFor(task: Promise<unknown>): void {
+    this.suspendUntil(task);
+  }
+
+  override get canWait(): boolean {
+    return true;
   }
 }
 
@@ -151,6 +179,10 @@ export class ExceptionEvent extends RequestEvent {
   /** The error response must be decided at once: kernel.exception listeners cannot wait. */
   override waitFor(): never {
     throw new TypeError('kernel.exception listeners run synchronously: they cannot wait for a task.');
+  }
+
+  override get canWait(): boolean {
+    return false;
   }
 }
 
@@ -173,9 +205,13 @@ export class ResponseEvent extends KernelEvent {
     if (this.response.streamed) throw new TypeError('kernel.response of a streamed response cannot wait: its headers are being written.');
     this.suspendUntil(task);
   }
+
+  override get canWait(): boolean {
+    return !this.response.streamed;
+  }
 }
 
-/** kernel.finish_request: the response is final; request-scoped state is reset to the parent request's. */
+/** kernel.finish_request: the response is final (it cannot wait); request-scoped state is reset. */
 export class FinishRequestEvent extends KernelEvent {
   readonly name: KernelEventName = KernelEvents.FINISH_REQUEST;
 }
@@ -191,5 +227,14 @@ export class TerminateEvent extends KernelEvent {
     readonly completed: boolean,
   ) {
     super(request);
+  }
+
+  /** The response is sent: a listener may wait (the later ones are called after it), nobody else does. */
+  waitFor(task: Promise<unknown>): void {
+    this.suspendUntil(task);
+  }
+
+  override get canWait(): boolean {
+    return true;
   }
 }
