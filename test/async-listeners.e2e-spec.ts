@@ -33,9 +33,11 @@ describe('async kernel listeners (e2e)', () => {
     expect(res.body).toEqual({ handled: true });
     expect(res.headers['x-async-response']).toBe('waited');
     expect(journal).toEqual(['request listener done', 'controller listener started', 'controller listener done', 'handler']);
-    // Its time is the listener's in the Events panel: the await counts.
-    const called = profileData(await storedProfile(app, res.headers['x-debug-token'])).events.called as Array<{ listener: string; duration?: number }>;
-    expect(called.map((c) => c.listener)).toEqual(expect.arrayContaining(['AsyncListeners::onKernelRequest', 'AsyncListeners::onKernelController', 'AsyncListeners::onKernelTerminate']));
+    // The Events panel counts the await in the listener's time.
+    const called = profileData(await storedProfile(app, res.headers['x-debug-token'])).events.called as Array<{ listener: string; duration: number }>;
+    const controller = called.find((c) => c.listener === 'AsyncListeners::onKernelController')!;
+    expect(controller.duration).toBeGreaterThanOrEqual(15);
+    expect(called.map((c) => c.listener)).toContain('AsyncListeners::onKernelRequest');
     expect(journal).toContain('terminate listener done');
   });
 
