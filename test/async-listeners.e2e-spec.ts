@@ -34,7 +34,7 @@ describe('async kernel listeners (e2e)', () => {
     expect(res.headers['x-async-response']).toBe('waited');
     expect(journal).toEqual(['request listener done', 'controller listener started', 'controller listener done', 'handler']);
     // The Events panel counts the await in the listener's time.
-    const called = profileData(await storedProfile(app, res.headers['x-debug-token'])).events.called as Array<{ listener: string; duration: number }>;
+    const called = profileData(await storedProfile(app, res.headers['x-debug-token'])).events.called;
     const controller = called.find((c) => c.listener === 'AsyncListeners::onKernelController')!;
     expect(controller.duration).toBeGreaterThanOrEqual(15);
     expect(called.map((c) => c.listener)).toContain('AsyncListeners::onKernelRequest');

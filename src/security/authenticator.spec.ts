@@ -2,10 +2,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { Request, Response } from 'express';
 import { randomBytes, scryptSync } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../config/app-config.js';
-import { DatabaseMigrator } from '../database/database-migrator.js';
-import { createShopDb } from '../database/database.factory.js';
 import { ShopDb } from '../database/shop-db.js';
 import { KernelRequest } from '../lifecycle/http/kernel-request.js';
 import { KernelContext, kernelContextStorage } from '../lifecycle/kernel-context.js';
@@ -20,6 +17,7 @@ import { securityBus, securityProfileOf } from './testing/security-bus.js';
 import { LoginThrottler } from './throttling/login-throttler.js';
 import { TooManyLoginAttemptsException } from './throttling/too-many-login-attempts.exception.js';
 import { UserRepository } from '../users/user.repository.js';
+import { memoryShopDb } from '../database/testing/memory-shop-db.js';
 
 const SESSION_ID = 's'.repeat(43);
 
@@ -55,8 +53,7 @@ describe('Authenticator on SQLite', () => {
   });
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     const config = AppConfig.fromEnv({ APP_ENV: 'test', LOGIN_THROTTLING_MAX_ATTEMPTS: '2' });
     module = await Test.createTestingModule({
       providers: [

@@ -1,9 +1,7 @@
-import { tmpdir } from 'node:os';
-import { DatabaseMigrator } from '../database/database-migrator.js';
-import { createShopDb } from '../database/database.factory.js';
 import type { ShopDb } from '../database/shop-db.js';
 import { UserRepository } from '../users/user.repository.js';
 import { toAuthenticatedUser, UserProvider } from './user-provider.js';
+import { memoryShopDb } from '../database/testing/memory-shop-db.js';
 
 describe('toAuthenticatedUser', () => {
   const user = (roles: string) => toAuthenticatedUser({ id: 3, email: 'ann@example.com', roles });
@@ -30,8 +28,7 @@ describe('UserProvider on SQLite', () => {
   let db: ShopDb;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
   });
 
   afterEach(() => db.destroy());

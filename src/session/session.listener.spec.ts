@@ -1,10 +1,7 @@
 import type { Request, Response } from 'express';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../config/app-config.js';
-import { DatabaseMigrator } from '../database/database-migrator.js';
-import { createShopDb } from '../database/database.factory.js';
 import type { ShopDb } from '../database/shop-db.js';
 import { KernelRequest } from '../lifecycle/http/kernel-request.js';
 import { ResponseHandle } from '../lifecycle/http/response-handle.js';
@@ -15,6 +12,7 @@ import { SESSION, SESSION_REPORT } from './session-context.js';
 import { isSessionId, Session } from './session.js';
 import { SessionListener } from './session.listener.js';
 import { SessionStore } from './session.store.js';
+import { memoryShopDb } from '../database/testing/memory-shop-db.js';
 
 const A = 'a'.repeat(43);
 const LIFETIME = 3600;
@@ -43,8 +41,7 @@ describe('SessionListener on SQLite', () => {
   let userId: number;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     const config = AppConfig.fromEnv({ APP_ENV: 'test', SESSION_LIFETIME: `${LIFETIME}s` });
     store = new SessionStore(db, config);
     listener = new SessionListener(store, config, new KernelLogger(config));

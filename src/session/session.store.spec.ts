@@ -1,9 +1,7 @@
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../config/app-config.js';
-import { DatabaseMigrator } from '../database/database-migrator.js';
-import { createShopDb } from '../database/database.factory.js';
 import type { ShopDb } from '../database/shop-db.js';
 import { SessionStore } from './session.store.js';
+import { memoryShopDb } from '../database/testing/memory-shop-db.js';
 
 const A = 'a'.repeat(43);
 const B = 'b'.repeat(43);
@@ -17,8 +15,7 @@ describe('SessionStore on SQLite', () => {
   let userId: number;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     store = new SessionStore(db, AppConfig.fromEnv({ APP_ENV: 'test', SESSION_LIFETIME: '1h' }));
     ({ id: userId } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow());
   });

@@ -4,7 +4,7 @@
  */
 export interface ProfileData {
   [collector: string]: unknown;
-  events: { called: Array<{ event: string; listener: string; priority: number }> };
+  events: { called: Array<{ event: string; listener: string; priority: number; duration: number }> };
   exception?: { exceptions: Array<{ class: string; message: string; statusCode?: number }> };
   database: { queries: Array<{ sql: string }> };
   cart?: Record<string, unknown>;

@@ -1,8 +1,5 @@
 import type { Request, Response } from 'express';
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseMigrator } from '../../database/database-migrator.js';
-import { createShopDb } from '../../database/database.factory.js';
 import type { ShopDb } from '../../database/shop-db.js';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { UnauthorizedHttpException } from '../../lifecycle/exceptions/unauthorized-http.exception.js';
@@ -20,6 +17,7 @@ import { UserRepository } from '../../users/user.repository.js';
 import { TARGET_PATH } from './entry-point.js';
 import { FirewallListener } from './firewall.listener.js';
 import { LoginEntryPoint } from './login-entry-point.js';
+import { memoryShopDb } from '../../database/testing/memory-shop-db.js';
 
 const SESSION_ID = 's'.repeat(43);
 const PROTECTED = '^\\/(api\\/)?(account|checkout|orders|admin)(\\/|$)';
@@ -39,8 +37,7 @@ describe('FirewallListener on SQLite', () => {
   let ann: { id: number; email: string; roles: string[] };
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     config = AppConfig.fromEnv({ APP_ENV: 'test' });
     rememberMe = new RememberMeService(db, config);
     const { id } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseMigrator } from '../../database/database-migrator.js';
-import { createShopDb } from '../../database/database.factory.js';
 import type { ShopDb } from '../../database/shop-db.js';
 import { RememberMeService } from './remember-me.service.js';
+import { memoryShopDb } from '../../database/testing/memory-shop-db.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const split = (cookie: string) => cookie.split(':') as [string, string];
@@ -16,8 +14,7 @@ describe('RememberMeService on SQLite', () => {
   let bob: number;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     service = new RememberMeService(db, AppConfig.fromEnv({ APP_ENV: 'test', REMEMBER_ME_LIFETIME: '30d' }));
     const users = await db.insertInto('users').values([{ email: 'ann@example.com', password_hash: 'x' }, { email: 'bob@example.com', password_hash: 'x' }]).returning('id').execute();
     [ann, bob] = users.map((u) => u.id);

@@ -1,10 +1,8 @@
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseMigrator } from '../../database/database-migrator.js';
-import { createShopDb } from '../../database/database.factory.js';
 import type { ShopDb } from '../../database/shop-db.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { LoginThrottler } from './login-throttler.js';
+import { memoryShopDb } from '../../database/testing/memory-shop-db.js';
 
 describe('LoginThrottler on SQLite', () => {
   let db: ShopDb;
@@ -14,8 +12,7 @@ describe('LoginThrottler on SQLite', () => {
 
   beforeEach(async () => {
     const config = AppConfig.fromEnv({ APP_ENV: 'test', LOGIN_THROTTLING_MAX_ATTEMPTS: '2' });
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     throttler = new LoginThrottler(db, config, new KernelLogger(config));
     await throttler.onModuleInit();
   });

@@ -1,8 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { tmpdir } from 'node:os';
 import { AppConfig } from '../../config/app-config.js';
-import { DatabaseMigrator } from '../../database/database-migrator.js';
-import { createShopDb } from '../../database/database.factory.js';
 import type { ShopDb } from '../../database/shop-db.js';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
 import { ConflictHttpException } from '../../lifecycle/exceptions/conflict-http.exception.js';
@@ -12,6 +9,7 @@ import type { AuthenticatedUser } from '../../security/security-context.js';
 import type { CheckoutDto } from './checkout.dto.js';
 import { CheckoutService } from './checkout.service.js';
 import { OrderPlacedEvent } from './order-placed.event.js';
+import { memoryShopDb } from '../../database/testing/memory-shop-db.js';
 
 const ADDRESS: CheckoutDto = { name: 'Ann Example', street: '1 Rue de la Paix', postcode: '75002', city: 'Paris', country: 'FR' };
 
@@ -25,8 +23,7 @@ describe('CheckoutService on SQLite', () => {
   let category: number;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     events = new EventEmitter2();
     placed = [];
     events.on(OrderPlacedEvent.NAME, (event: OrderPlacedEvent) => placed.push(event));

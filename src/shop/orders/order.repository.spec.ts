@@ -1,7 +1,4 @@
 import type { Request, Response } from 'express';
-import { tmpdir } from 'node:os';
-import { DatabaseMigrator } from '../../database/database-migrator.js';
-import { createShopDb } from '../../database/database.factory.js';
 import type { ShopDb } from '../../database/shop-db.js';
 import { KernelRequest } from '../../lifecycle/http/kernel-request.js';
 import { KernelContext } from '../../lifecycle/kernel-context.js';
@@ -9,6 +6,7 @@ import { AuthenticationRequiredException } from '../../security/firewall/authent
 import { securityOf } from '../../security/security-context.js';
 import { OrderByReferenceConverter } from './order-by-reference.converter.js';
 import { OrderRepository } from './order.repository.js';
+import { memoryShopDb } from '../../database/testing/memory-shop-db.js';
 
 describe('OrderRepository and OrderByReferenceConverter on SQLite', () => {
   let db: ShopDb;
@@ -17,8 +15,7 @@ describe('OrderRepository and OrderByReferenceConverter on SQLite', () => {
   let bob: number;
 
   beforeEach(async () => {
-    db = createShopDb('sqlite::memory:', { baseDir: tmpdir() });
-    await new DatabaseMigrator(db, 'test').migrateToLatest();
+    db = await memoryShopDb();
     orders = new OrderRepository(db);
     const users = await db.insertInto('users').values([{ email: 'ann@example.com', password_hash: 'x' }, { email: 'bob@example.com', password_hash: 'x' }]).returning('id').execute();
     [ann, bob] = users.map((u) => u.id);
