@@ -20,7 +20,16 @@ const config = {
   overrides: [
     {
       files: ['src/lifecycle/**/*.ts'],
-      rules: { 'no-restricted-imports': ['error', { patterns: [boundary(['profiler', 'shop', 'security', 'session', 'database', 'users'], 'The kernel (src/lifecycle)')] }] },
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              boundary(['profiler', 'shop', 'security', 'session', 'database', 'users'], 'The kernel (src/lifecycle)'),
+            ],
+          },
+        ],
+      },
     },
     {
       files: ['src/profiler/**/*.ts'],
@@ -35,6 +44,9 @@ const config = {
 
 /** A no-restricted-imports pattern refusing imports from these top-level folders of src/. */
 function boundary(rooms, who) {
-  return { group: rooms.map((room) => `**/${room}/**`), message: `${who} must not import ${rooms.join(', ')} code (see docs/ARCHITECTURE.md).` };
+  return {
+    group: rooms.map((room) => `**/${room}/**`),
+    message: `${who} must not import ${rooms.join(', ')} code (see docs/ARCHITECTURE.md).`,
+  };
 }
 export { config as 'module.exports' };

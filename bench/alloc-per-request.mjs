@@ -37,7 +37,10 @@ async function start(kind, dist) {
     env: { ...cleanEnv(), ...appEnv(kind, join(TMP, `${kind}-${p}`)), PORT: String(p), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  return { ...(await waitForServer(child, `http://127.0.0.1:${p}`, `${dist}/main.js (${kind})`)), ask: askServer(child) };
+  return {
+    ...(await waitForServer(child, `http://127.0.0.1:${p}`, `${dist}/main.js (${kind})`)),
+    ask: askServer(child),
+  };
 }
 
 /** Self bytes per function (`name file:line`), from a sampling heap profile. */
@@ -45,7 +48,9 @@ function bytesByFunction(profile) {
   const bytes = new Map();
   const visit = (node) => {
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url ? `${url.replace(/^.*\/(dist[^/]*|node_modules)\//, '$1/').replace(/^file:\/\//, '')}:${lineNumber + 1}` : '(native)';
+    const where = url
+      ? `${url.replace(/^.*\/(dist[^/]*|node_modules)\//, '$1/').replace(/^file:\/\//, '')}:${lineNumber + 1}`
+      : '(native)';
     const key = `${functionName || '(anonymous)'} ${where}`;
     bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
     for (const child of node.children) visit(child);
@@ -70,14 +75,20 @@ for (const dist of ['dist', ...COMPARE]) {
     server.child.kill('SIGTERM');
     const bytes = bytesByFunction(JSON.parse(readFileSync(file, 'utf8')));
     const total = [...bytes.values()].reduce((a, b) => a + b, 0);
-    runs.push({ name: dist === 'dist' ? scenario : `${scenario}@${dist.replace(/^dist-/, '')}`, bytes, total, requests: result.requests });
+    runs.push({
+      name: dist === 'dist' ? scenario : `${scenario}@${dist.replace(/^dist-/, '')}`,
+      bytes,
+      total,
+      requests: result.requests,
+    });
   }
 }
 
 const kb = (b, n) => (b / 1024 / n).toFixed(2);
 for (const run of runs) {
   console.log(`\n${run.name}: ${kb(run.total, run.requests)} KB allocated per request (${run.requests} requests)`);
-  for (const [key, b] of [...run.bytes].sort((x, y) => y[1] - x[1]).slice(0, TOP)) console.log(`${kb(b, run.requests).padStart(8)}  ${key}`);
+  for (const [key, b] of [...run.bytes].sort((x, y) => y[1] - x[1]).slice(0, TOP))
+    console.log(`${kb(b, run.requests).padStart(8)}  ${key}`);
 }
 await sleep(300);
 rmSync(TMP, { recursive: true, force: true });

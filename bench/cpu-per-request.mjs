@@ -44,13 +44,21 @@ pinLoadGenerator();
 let port = 39100;
 async function start(kind) {
   const p = port++;
-  const [command, args] = serverCommand([...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []), SERVERS[kind].script]);
+  const [command, args] = serverCommand([
+    ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []),
+    SERVERS[kind].script,
+  ]);
   const child = spawn(command, args, {
-    cwd: ROOT, env: { ...cleanEnv(), ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...SERVERS[kind].env, PORT: String(p), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   return waitForServer(child, `http://127.0.0.1:${p}`, `${kind} (${SERVERS[kind].script})`);
 }
-const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const cpuTicks = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
 
 for (const s of [...SCENARIOS]) {
   const [kind, path] = PLAN[s];
@@ -62,9 +70,18 @@ for (const s of [...SCENARIOS]) {
   }
 }
 const servers = {};
-for (const s of SCENARIOS) { const kind = PLAN[s][0]; servers[kind] ??= await start(kind); }
+for (const s of SCENARIOS) {
+  const kind = PLAN[s][0];
+  servers[kind] ??= await start(kind);
+}
 const results = Object.fromEntries(SCENARIOS.map((s) => [s, []]));
-for (const s of SCENARIOS) await load({ url: urlOf(servers[PLAN[s][0]], PLAN[s][1]), connections: 10, amount: REQUESTS / 2, headers: { accept: 'text/html' } });
+for (const s of SCENARIOS)
+  await load({
+    url: urlOf(servers[PLAN[s][0]], PLAN[s][1]),
+    connections: 10,
+    amount: REQUESTS / 2,
+    headers: { accept: 'text/html' },
+  });
 for (let r = 0; r < ROUNDS; r++) {
   // The order is reversed every other round, as bench/run.mjs does, so that no build is always measured first: in a
   // fixed order, two copies of one build measure differently.
@@ -72,18 +89,28 @@ for (let r = 0; r < ROUNDS; r++) {
     const server = servers[PLAN[s][0]];
     await sleep(300);
     const before = cpuTicks(server.child.pid);
-    const res = await load({ url: urlOf(server, PLAN[s][1]), connections: 10, amount: REQUESTS, headers: { accept: 'text/html' } });
+    const res = await load({
+      url: urlOf(server, PLAN[s][1]),
+      connections: 10,
+      amount: REQUESTS,
+      headers: { accept: 'text/html' },
+    });
     await sleep(500); // the profiles written after the responses
     const after = cpuTicks(server.child.pid);
-    results[s].push({ us: ((after - before) / TICK) * 1e6 / res.requests, rps: res.rps });
+    results[s].push({ us: (((after - before) / TICK) * 1e6) / res.requests, rps: res.rps });
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const base = { '/': median(results.baseline?.map((x) => x.us) ?? [NaN]), '404': median(results['baseline-404']?.map((x) => x.us) ?? [NaN]) };
+const base = {
+  '/': median(results.baseline?.map((x) => x.us) ?? [NaN]),
+  404: median(results['baseline-404']?.map((x) => x.us) ?? [NaN]),
+};
 for (const s of SCENARIOS) {
   const us = median(results[s].map((x) => x.us));
   const ref = s.includes('404') ? base['404'] : base['/'];
-  console.log(`${s.padEnd(24)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`);
+  console.log(
+    `${s.padEnd(24)} ${us.toFixed(1).padStart(7)} µs/req  (${results[s].map((x) => x.us.toFixed(0)).join(', ')})  rps ${median(results[s].map((x) => x.rps)).toFixed(0)}  cpu-ratio ${Number.isFinite(ref) ? (ref / us).toFixed(2) : '–'}`,
+  );
 }
 // A compared build's rounds against this build's, round by round: the median of the paired differences is steadier
 // than the difference of two medians when the machine's speed drifts between rounds.
@@ -92,7 +119,9 @@ for (const s of SCENARIOS) {
   if (at === -1 || !results[s.slice(0, at)]) continue;
   const diffs = results[s].map((x, r) => x.us - results[s.slice(0, at)][r].us);
   const sorted = [...diffs].sort((a, b) => a - b);
-  console.log(`${s.padEnd(24)} minus ${s.slice(0, at)}: median ${median(diffs) >= 0 ? '+' : ''}${median(diffs).toFixed(1)} µs/req per round (from ${sorted[0].toFixed(0)} to ${sorted[sorted.length - 1].toFixed(0)})`);
+  console.log(
+    `${s.padEnd(24)} minus ${s.slice(0, at)}: median ${median(diffs) >= 0 ? '+' : ''}${median(diffs).toFixed(1)} µs/req per round (from ${sorted[0].toFixed(0)} to ${sorted[sorted.length - 1].toFixed(0)})`,
+  );
 }
 for (const { child } of Object.values(servers)) child.kill('SIGTERM');
 await sleep(500);

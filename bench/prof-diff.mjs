@@ -24,8 +24,14 @@ function perRequest(file) {
   if (!existsSync(windowFile)) throw new Error(`${windowFile} is missing: profiles made by bench/run.mjs have one`);
   const window = JSON.parse(readFileSync(windowFile, 'utf8'));
   if (!(window.requests > 0)) throw new Error(`${windowFile} has no request count (a profile kept by an older bench)`);
-  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), { since: window.since, until: window.until, top: Infinity });
-  const functions = new Map(summary.functions.map((f) => [`${f.name}\u0000${f.location}`, { ...f, us: f.micros / window.requests }]));
+  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), {
+    since: window.since,
+    until: window.until,
+    top: Infinity,
+  });
+  const functions = new Map(
+    summary.functions.map((f) => [`${f.name}\u0000${f.location}`, { ...f, us: f.micros / window.requests }]),
+  );
   return { functions, us: (summary.busyMs * 1000) / window.requests, requests: window.requests };
 }
 
@@ -46,6 +52,11 @@ const lines = [
   '',
   '| Δ µs | before | after | function | where |',
   '|---:|---:|---:|---|---|',
-  ...rows.slice(0, top).map((r) => `| ${r.delta >= 0 ? '+' : ''}${us(r.delta)} | ${us(r.before)} | ${us(r.after)} | \`${r.name}\` | ${r.location} |`),
+  ...rows
+    .slice(0, top)
+    .map(
+      (r) =>
+        `| ${r.delta >= 0 ? '+' : ''}${us(r.delta)} | ${us(r.before)} | ${us(r.after)} | \`${r.name}\` | ${r.location} |`,
+    ),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -10,7 +10,17 @@
 //          --no-cpu-prof --store-scale (full mode: also run bench/store-scale.mjs and paste its output)
 //          --profile=<scenario>[,…] only CPU-profile those scenarios (--cpu-prof-seconds=S) and print the summaries
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -48,10 +58,12 @@ const CONFIG = {
   out: resolve(ROOT, option('out', 'BENCHMARKS.md')),
   storeScale: flag('store-scale'),
 };
-if (CONFIG.rounds < 3 && !flag('allow-few-rounds')) throw new Error('At least 3 rounds (A B A B …): --rounds=3 or more');
+if (CONFIG.rounds < 3 && !flag('allow-few-rounds'))
+  throw new Error('At least 3 rounds (A B A B …): --rounds=3 or more');
 
 const started = new Date();
-const log = (message) => process.stderr.write(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
+const log = (message) =>
+  process.stderr.write(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(3)}s] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The machine, and where each process runs
@@ -93,17 +105,25 @@ function newestMtime(dir) {
 }
 
 function build() {
-  const appBuilt = existsSync(join(ROOT, 'dist/main.js')) && statSync(join(ROOT, 'dist/main.js')).mtimeMs >= newestMtime(join(ROOT, 'src'));
+  const appBuilt =
+    existsSync(join(ROOT, 'dist/main.js')) &&
+    statSync(join(ROOT, 'dist/main.js')).mtimeMs >= newestMtime(join(ROOT, 'src'));
   if (!CONFIG.build) log('--no-build: using dist/ and bench/baseline/dist/ as they are');
   else if (appBuilt && !FULL) log('dist/ is newer than src/: application build skipped (the full mode always builds)');
   else {
     log('building the application (npm run build)…');
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const baselineBuilt = existsSync(join(ROOT, 'bench/baseline/dist/main.js')) && statSync(join(ROOT, 'bench/baseline/dist/main.js')).mtimeMs >= newestMtime(join(ROOT, 'bench/baseline/src'));
+  const baselineBuilt =
+    existsSync(join(ROOT, 'bench/baseline/dist/main.js')) &&
+    statSync(join(ROOT, 'bench/baseline/dist/main.js')).mtimeMs >= newestMtime(join(ROOT, 'bench/baseline/src'));
   if (!baselineBuilt || (CONFIG.build && FULL)) {
     log('building the baseline (tsc -p bench/baseline)…');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'bench/baseline/tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'bench/baseline/tsconfig.json')],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
   }
 }
 
@@ -114,7 +134,8 @@ const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-bench-'));
 
 const SHOWN_ENV = {
   off: 'APP_ENV=prod APP_DEBUG=0 PROFILER_ENABLED=0 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none',
-  profiled: 'APP_ENV=dev APP_DEBUG=1 PROFILER_ENABLED=1 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none PROFILER_DSN=sqlite:<tmp>/profiler.sqlite DATABASE_URL=sqlite:<tmp>/shop.sqlite',
+  profiled:
+    'APP_ENV=dev APP_DEBUG=1 PROFILER_ENABLED=1 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none PROFILER_DSN=sqlite:<tmp>/profiler.sqlite DATABASE_URL=sqlite:<tmp>/shop.sqlite',
 };
 
 const children = new Set();
@@ -159,7 +180,11 @@ async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false 
       clearTimeout(timer);
     },
   };
-  if (ipc) server.ask = askServer(child, (error) => `${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`);
+  if (ipc)
+    server.ask = askServer(
+      child,
+      (error) => `${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`,
+    );
   return server;
 }
 
@@ -167,7 +192,9 @@ async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false 
 /** The pids of a process's children (every thread's), from /proc: the store's prune worker is one while it runs. */
 function childPids(pid) {
   try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+    );
   } catch {
     return [];
   }
@@ -223,15 +250,68 @@ const BASELINE = {
 
 /** The scenarios: server 'off' (APP_DEBUG=0) or 'profiled' (APP_DEBUG=1, every request recorded and stored). */
 const SCENARIOS = [
-  { id: 'static-off', label: 'Static page `/`, profiler off (APP_DEBUG=0)', server: 'off', path: '/', status: 200, baseline: 'static', target: { rps: 0.95 } },
-  { id: 'static-profiled', label: 'Static page `/`, profiler recording + storing', server: 'profiled', path: '/', status: 200, baseline: 'static', target: { rps: 0.8, p99: 1.5, sustained: true } },
-  { id: 'debug-404', label: 'Unmatched path: debug 404 page (2-exception chain, excerpts, logs)', server: 'profiled', path: NOT_FOUND_PATH, status: 404, baseline: 'notFound', target: { rps: 0.45 } },
-  { id: 'catalogue', label: 'Catalogue `/products?page=2` (DB queries), profiled', server: 'profiled', path: '/products?page=2', status: 200, baseline: 'static' },
+  {
+    id: 'static-off',
+    label: 'Static page `/`, profiler off (APP_DEBUG=0)',
+    server: 'off',
+    path: '/',
+    status: 200,
+    baseline: 'static',
+    target: { rps: 0.95 },
+  },
+  {
+    id: 'static-profiled',
+    label: 'Static page `/`, profiler recording + storing',
+    server: 'profiled',
+    path: '/',
+    status: 200,
+    baseline: 'static',
+    target: { rps: 0.8, p99: 1.5, sustained: true },
+  },
+  {
+    id: 'debug-404',
+    label: 'Unmatched path: debug 404 page (2-exception chain, excerpts, logs)',
+    server: 'profiled',
+    path: NOT_FOUND_PATH,
+    status: 404,
+    baseline: 'notFound',
+    target: { rps: 0.45 },
+  },
+  {
+    id: 'catalogue',
+    label: 'Catalogue `/products?page=2` (DB queries), profiled',
+    server: 'profiled',
+    path: '/products?page=2',
+    status: 200,
+    baseline: 'static',
+  },
   // No target: the profiler-off reference for the catalogue's analysis, in full mode only (the quick mode keeps to the
   // issue's scenarios and its two minutes).
-  { id: 'catalogue-off', label: 'Catalogue `/products?page=2` (DB queries), profiler off', server: 'off', path: '/products?page=2', status: 200, baseline: 'static', fullOnly: true },
-  { id: 'profiler-search', label: 'Profile search `/_profiler/search?limit=10` (`/_profiler/?limit=10` redirects there)', server: 'profiled', path: '/_profiler/search?limit=10', status: 200, baseline: 'static' },
-  { id: 'profiler-panel', label: 'Profile panel `/_profiler/<token>?panel=request`', server: 'profiled', path: (ctx) => `/_profiler/${ctx.token}?panel=request`, status: 200, baseline: 'static' },
+  {
+    id: 'catalogue-off',
+    label: 'Catalogue `/products?page=2` (DB queries), profiler off',
+    server: 'off',
+    path: '/products?page=2',
+    status: 200,
+    baseline: 'static',
+    fullOnly: true,
+  },
+  {
+    id: 'profiler-search',
+    label: 'Profile search `/_profiler/search?limit=10` (`/_profiler/?limit=10` redirects there)',
+    server: 'profiled',
+    path: '/_profiler/search?limit=10',
+    status: 200,
+    baseline: 'static',
+  },
+  {
+    id: 'profiler-panel',
+    label: 'Profile panel `/_profiler/<token>?panel=request`',
+    server: 'profiled',
+    path: (ctx) => `/_profiler/${ctx.token}?panel=request`,
+    status: 200,
+    baseline: 'static',
+  },
 ];
 /** The scenarios this run measures (--profile may still name any of SCENARIOS). */
 const RUN_SCENARIOS = SCENARIOS.filter((s) => FULL || !s.fullOnly);
@@ -285,7 +365,9 @@ async function throughput(servers) {
   // Warm-up: each server and scenario for CONFIG.warmup seconds, and at least CONFIG.warmupRequests requests on
   // each server. The profiled server gets the traffic of five scenarios; without a count, the baseline and the
   // profiler-off server would still be reaching their optimised code during the first rounds.
-  log(`warm-up: ${CONFIG.warmup} s per server and scenario${CONFIG.warmupRequests > 0 ? `, at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server` : ''}`);
+  log(
+    `warm-up: ${CONFIG.warmup} s per server and scenario${CONFIG.warmupRequests > 0 ? `, at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server` : ''}`,
+  );
   const warmed = new Map();
   const warm = async (server, spec, what) => {
     const r = await run(server, spec, what, CONFIG.warmup);
@@ -293,12 +375,23 @@ async function throughput(servers) {
   };
   for (const [key, spec] of Object.entries(BASELINE)) await warm(servers.baseline, spec, `warm-up baseline ${key}`);
   for (const s of RUN_SCENARIOS) await warm(servers[s.server], { ...s, path: pathOf(s) }, `warm-up ${s.id}`);
-  for (const [server, spec] of [[servers.baseline, BASELINE.static], [servers.off, { path: '/', status: 200 }]]) {
+  for (const [server, spec] of [
+    [servers.baseline, BASELINE.static],
+    [servers.off, { path: '/', status: 200 }],
+  ]) {
     const missing = CONFIG.warmupRequests - (warmed.get(server) ?? 0);
-    if (missing > 0) checkStatuses(`warm-up ${server.name}`, await load({ url: `${server.base}${spec.path}`, headers: HTML, amount: missing }), spec.status);
+    if (missing > 0)
+      checkStatuses(
+        `warm-up ${server.name}`,
+        await load({ url: `${server.base}${spec.path}`, headers: HTML, amount: missing }),
+        spec.status,
+      );
   }
 
-  const results = { baseline: { static: [], notFound: [] }, app: Object.fromEntries(RUN_SCENARIOS.map((s) => [s.id, []])) };
+  const results = {
+    baseline: { static: [], notFound: [] },
+    app: Object.fromEntries(RUN_SCENARIOS.map((s) => [s.id, []])),
+  };
   for (let round = 1; round <= CONFIG.rounds; round++) {
     ctx.token = await freshToken(servers.profiled);
     // One round: the baseline's page, the app's page-like scenarios, the baseline's 404, the app's 404; every other
@@ -313,20 +406,33 @@ async function throughput(servers) {
     for (const step of steps) {
       // A scenario that names a profile gets one written just now: the runs before it in the round may have stored
       // enough profiles for retention (PROFILER_MAX_PROFILES) to remove the round's first token (a round of 404s).
-      if (step.side === 'app' && typeof step.scenario.path === 'function') ctx.token = await freshToken(servers.profiled);
+      if (step.side === 'app' && typeof step.scenario.path === 'function')
+        ctx.token = await freshToken(servers.profiled);
       // A short unmeasured run first: a server that sat idle while the others were measured gets its heap and
       // code back to a loaded state before its measured run.
-      const [server, spec] = step.side === 'baseline' ? [servers.baseline, BASELINE[step.key]] : [servers[step.scenario.server], { ...step.scenario, path: pathOf(step.scenario) }];
+      const [server, spec] =
+        step.side === 'baseline'
+          ? [servers.baseline, BASELINE[step.key]]
+          : [servers[step.scenario.server], { ...step.scenario, path: pathOf(step.scenario) }];
       if (CONFIG.prewarm > 0) await run(server, spec, `round ${round} pre-warm`, CONFIG.prewarm);
       if (step.side === 'baseline') {
-        const r = await run(servers.baseline, BASELINE[step.key], `round ${round} baseline ${step.key}`, CONFIG.duration);
+        const r = await run(
+          servers.baseline,
+          BASELINE[step.key],
+          `round ${round} baseline ${step.key}`,
+          CONFIG.duration,
+        );
         results.baseline[step.key].push(r);
-        log(`round ${round}/${CONFIG.rounds} baseline ${step.key.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`);
+        log(
+          `round ${round}/${CONFIG.rounds} baseline ${step.key.padEnd(15)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`,
+        );
       } else {
         const s = step.scenario;
         const r = await run(servers[s.server], { ...s, path: pathOf(s) }, `round ${round} ${s.id}`, CONFIG.duration);
         results.app[s.id].push(r);
-        log(`round ${round}/${CONFIG.rounds} ${s.id.padEnd(24)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.drainSeconds !== undefined ? `  (${r.pendingAtEnd} profiles waiting at the end, written in ${r.drainSeconds.toFixed(1)} s more; ${r.dropped} dropped so far)` : ''}`);
+        log(
+          `round ${round}/${CONFIG.rounds} ${s.id.padEnd(24)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.drainSeconds !== undefined ? `  (${r.pendingAtEnd} profiles waiting at the end, written in ${r.drainSeconds.toFixed(1)} s more; ${r.dropped} dropped so far)` : ''}`,
+        );
       }
     }
   }
@@ -360,9 +466,31 @@ function tabulate(results) {
     row.ratio = row.appRps / row.baseRps;
     row.p99Ratio = row.appP99 / row.baseP99;
     const verdicts = [];
-    if (s.target?.rps !== undefined) verdicts.push({ what: `req/s ≥ ${s.target.rps.toFixed(2)} × baseline`, met: row.ratio >= s.target.rps, actual: row.ratio, goal: s.target.rps, kind: 'rps' });
-    if (s.target?.rps !== undefined && s.target.sustained && row.sustainedRatio !== undefined) verdicts.push({ what: `sustained req/s (profiles written included) ≥ ${s.target.rps.toFixed(2)} × baseline`, met: row.sustainedRatio >= s.target.rps, actual: row.sustainedRatio, goal: s.target.rps, kind: 'rps', prefix: 'sustained ' });
-    if (s.target?.p99 !== undefined) verdicts.push({ what: `p99 ≤ ${s.target.p99.toFixed(1)} × baseline`, met: row.p99Ratio <= s.target.p99, actual: row.p99Ratio, goal: s.target.p99, kind: 'p99' });
+    if (s.target?.rps !== undefined)
+      verdicts.push({
+        what: `req/s ≥ ${s.target.rps.toFixed(2)} × baseline`,
+        met: row.ratio >= s.target.rps,
+        actual: row.ratio,
+        goal: s.target.rps,
+        kind: 'rps',
+      });
+    if (s.target?.rps !== undefined && s.target.sustained && row.sustainedRatio !== undefined)
+      verdicts.push({
+        what: `sustained req/s (profiles written included) ≥ ${s.target.rps.toFixed(2)} × baseline`,
+        met: row.sustainedRatio >= s.target.rps,
+        actual: row.sustainedRatio,
+        goal: s.target.rps,
+        kind: 'rps',
+        prefix: 'sustained ',
+      });
+    if (s.target?.p99 !== undefined)
+      verdicts.push({
+        what: `p99 ≤ ${s.target.p99.toFixed(1)} × baseline`,
+        met: row.p99Ratio <= s.target.p99,
+        actual: row.p99Ratio,
+        goal: s.target.p99,
+        kind: 'p99',
+      });
     row.verdicts = verdicts;
     return row;
   });
@@ -398,14 +526,23 @@ async function drain(server) {
     await sleep(STATS_POLL_MS);
     stats = await storeStats(server);
   }
-  return { pendingAtEnd: first.pending, drainSeconds: first.pending > 0 ? (performance.now() - started) / 1000 : 0, dropped: stats.dropped, stillPending: stats.pending };
+  return {
+    pendingAtEnd: first.pending,
+    drainSeconds: first.pending > 0 ? (performance.now() - started) / 1000 : 0,
+    dropped: stats.dropped,
+    stillPending: stats.pending,
+  };
 }
 
 /** The profile store's figures from the search page: stored, waiting to be written, dropped since start. */
 async function storeStats(server) {
   const html = await getText(`${server.base}/_profiler/search?limit=10`);
   const number = (re) => Number((re.exec(html)?.[1] ?? '0').replace(/[^\d]/g, ''));
-  return { stored: number(/([\d,.\u202f]+) profiles stored/), pending: number(/([\d,.\u202f]+) waiting to be written/), dropped: number(/([\d,.\u202f]+) dropped since start/) };
+  return {
+    stored: number(/([\d,.\u202f]+) profiles stored/),
+    pending: number(/([\d,.\u202f]+) waiting to be written/),
+    dropped: number(/([\d,.\u202f]+) dropped since start/),
+  };
 }
 
 async function memory() {
@@ -419,7 +556,13 @@ async function memory() {
   const samples = [];
   const measure = async () => {
     const { memory: m } = await server.ask('memory');
-    return { rss: vmRssKb(server.pid) * 1024, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    return {
+      rss: vmRssKb(server.pid) * 1024,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    };
   };
   const sample = async (requests) => {
     // Right after the step (a full GC first): what the process holds under load, profiles waiting to be written
@@ -435,11 +578,25 @@ async function memory() {
     // Settled also means the store's background work is over: retention prunes once a minute in a child process
     // (PruneWorker; its memory is its own), which stops 5 s after its last chunk; worker threads beyond the WAL
     // checkpointer are waited for as well.
-    while ((childPids(server.pid).length > 0 || (await server.ask('memory')).workers > baseWorkers) && Date.now() < deadline + 15_000) await sleep(500);
+    while (
+      (childPids(server.pid).length > 0 || (await server.ask('memory')).workers > baseWorkers) &&
+      Date.now() < deadline + 15_000
+    )
+      await sleep(500);
     await sleep(300);
     const settled = await measure();
-    samples.push({ requests, loaded, settled, pendingAtEnd: atEnd.pending, stored: stats.stored, dropped: stats.dropped, pendingSettled: stats.pending });
-    log(`memory after ${requests.toLocaleString('en')} requests: ${atEnd.pending} profiles waiting; loaded RSS ${(loaded.rss / 2 ** 20).toFixed(1)} MB, heap ${(loaded.heapUsed / 2 ** 20).toFixed(1)} MB; settled RSS ${(settled.rss / 2 ** 20).toFixed(1)} MB, heap ${(settled.heapUsed / 2 ** 20).toFixed(1)} MB; ${stats.stored} stored, ${stats.dropped} dropped`);
+    samples.push({
+      requests,
+      loaded,
+      settled,
+      pendingAtEnd: atEnd.pending,
+      stored: stats.stored,
+      dropped: stats.dropped,
+      pendingSettled: stats.pending,
+    });
+    log(
+      `memory after ${requests.toLocaleString('en')} requests: ${atEnd.pending} profiles waiting; loaded RSS ${(loaded.rss / 2 ** 20).toFixed(1)} MB, heap ${(loaded.heapUsed / 2 ** 20).toFixed(1)} MB; settled RSS ${(settled.rss / 2 ** 20).toFixed(1)} MB, heap ${(settled.heapUsed / 2 ** 20).toFixed(1)} MB; ${stats.stored} stored, ${stats.dropped} dropped`,
+    );
   };
   // The workers that always run (the store's WAL checkpointer); a prune worker comes on top of them.
   const baseWorkers = (await server.ask('memory')).workers;
@@ -450,7 +607,8 @@ async function memory() {
       const amount = Math.min(CONFIG.memoryStep, CONFIG.memoryRequests - done);
       const r = await load({ url: `${server.base}/`, requests: MEMORY_MIX, amount });
       const bad = Object.entries(r.statuses).filter(([code]) => !['200', '404'].includes(code));
-      if (bad.length || r.errors) warnings.push(`memory step at ${done}: ${JSON.stringify(r.statuses)} errors ${r.errors}`);
+      if (bad.length || r.errors)
+        warnings.push(`memory step at ${done}: ${JSON.stringify(r.statuses)} errors ${r.errors}`);
       done += r.requests;
       await sample(done);
     }
@@ -458,7 +616,8 @@ async function memory() {
     await server.stop();
   }
   // From the 10,000th request; a quick run that stops earlier counts from its middle sample.
-  const from = samples.find((x) => x.requests >= 10_000 && x !== samples.at(-1)) ?? samples[Math.floor(samples.length / 2)];
+  const from =
+    samples.find((x) => x.requests >= 10_000 && x !== samples.at(-1)) ?? samples[Math.floor(samples.length / 2)];
   const last = samples.at(-1);
   return {
     samples,
@@ -498,16 +657,22 @@ async function cpuProfile(scenario) {
   mkdirSync(keep, { recursive: true });
   const kept = join(keep, `${scenario.id}.cpuprofile`);
   copyFileSync(join(dir, file), kept);
-  writeFileSync(kept.replace(/\.cpuprofile$/, '.window.json'), `${JSON.stringify({ since, until, requests: result.requests })}\n`);
+  writeFileSync(
+    kept.replace(/\.cpuprofile$/, '.window.json'),
+    `${JSON.stringify({ since, until, requests: result.requests })}\n`,
+  );
   const summary = summarise(JSON.parse(readFileSync(kept, 'utf8')), { since, until, top: 20 });
-  log(`CPU profile of ${scenario.id}: ${result.rps.toFixed(0)} req/s under the profiler, kept in ${relative(ROOT, kept)}`);
+  log(
+    `CPU profile of ${scenario.id}: ${result.rps.toFixed(0)} req/s under the profiler, kept in ${relative(ROOT, kept)}`,
+  );
   return { scenario, summary, file: relative(ROOT, kept), rps: result.rps };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
-const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+const fmt = (n, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const signedMb = (bytes) => `${bytes >= 0 ? '+' : '−'}${(Math.abs(bytes) / 2 ** 20).toFixed(1)} MB`;
 
@@ -522,8 +687,26 @@ function markdownTable(rows) {
     '|---|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const r of rows) {
-    const target = [r.scenario.target?.rps !== undefined ? `≥ ${r.scenario.target.rps.toFixed(2)}×` : null, r.scenario.target?.p99 !== undefined ? `p99 ≤ ${r.scenario.target.p99}×` : null].filter(Boolean).join(', ') || '–';
-    const verdict = r.verdicts.length === 0 ? '–' : r.verdicts.every((v) => v.met) ? '**met**' : `**missed** (${r.verdicts.filter((v) => !v.met).map((v) => v.kind === 'rps' ? `${v.prefix ?? ''}${fmt(v.actual, 2)}× vs ${fmt(v.goal, 2)}×` : `p99 ${fmt(v.actual, 2)}× vs ≤ ${fmt(v.goal, 1)}×`).join('; ')})`;
+    const target =
+      [
+        r.scenario.target?.rps !== undefined ? `≥ ${r.scenario.target.rps.toFixed(2)}×` : null,
+        r.scenario.target?.p99 !== undefined ? `p99 ≤ ${r.scenario.target.p99}×` : null,
+      ]
+        .filter(Boolean)
+        .join(', ') || '–';
+    const verdict =
+      r.verdicts.length === 0
+        ? '–'
+        : r.verdicts.every((v) => v.met)
+          ? '**met**'
+          : `**missed** (${r.verdicts
+              .filter((v) => !v.met)
+              .map((v) =>
+                v.kind === 'rps'
+                  ? `${v.prefix ?? ''}${fmt(v.actual, 2)}× vs ${fmt(v.goal, 2)}×`
+                  : `p99 ${fmt(v.actual, 2)}× vs ≤ ${fmt(v.goal, 1)}×`,
+              )
+              .join('; ')})`;
     lines.push(
       `| ${r.scenario.label} (${r.scenario.baseline === 'notFound' ? 'vs its 404' : 'vs its page'}) | ${fmt(r.appRps)} | ${fmt(r.baseRps)} | ${fmt(r.ratio, 2)} (${fmt(Math.min(...r.roundRatios), 2)}–${fmt(Math.max(...r.roundRatios), 2)}) | ${fmt(r.appP50, 2)} / ${fmt(r.baseP50, 2)} | ${fmt(r.appP99, 2)} / ${fmt(r.baseP99, 2)} | ${fmt(r.p99Ratio, 2)} | ${target} | ${verdict} |`,
     );
@@ -532,7 +715,17 @@ function markdownTable(rows) {
 }
 
 function consoleTable(rows, mem) {
-  const header = ['scenario', 'app req/s', 'base req/s', 'ratio', 'sustained', 'p50 app/base ms', 'p99 app/base ms', 'target', 'verdict'];
+  const header = [
+    'scenario',
+    'app req/s',
+    'base req/s',
+    'ratio',
+    'sustained',
+    'p50 app/base ms',
+    'p99 app/base ms',
+    'target',
+    'verdict',
+  ];
   const body = rows.map((r) => [
     r.scenario.id,
     fmt(r.appRps),
@@ -541,15 +734,31 @@ function consoleTable(rows, mem) {
     r.sustainedRps === undefined ? '-' : `${fmt(r.sustainedRps)} (${fmt(r.sustainedRatio, 2)})`,
     `${fmt(r.appP50, 2)} / ${fmt(r.baseP50, 2)}`,
     `${fmt(r.appP99, 2)} / ${fmt(r.baseP99, 2)}`,
-    [r.scenario.target?.rps !== undefined ? `≥${r.scenario.target.rps}×` : '', r.scenario.target?.p99 !== undefined ? `p99≤${r.scenario.target.p99}×` : ''].filter(Boolean).join(' ') || '-',
-    r.verdicts.length === 0 ? '-' : r.verdicts.every((v) => v.met) ? 'met' : `MISSED (${r.verdicts.filter((v) => !v.met).map((v) => (v.kind === 'rps' ? `${v.prefix ?? ''}${fmt(v.actual, 2)}×` : `p99 ${fmt(v.actual, 2)}×`)).join(', ')})`,
+    [
+      r.scenario.target?.rps !== undefined ? `≥${r.scenario.target.rps}×` : '',
+      r.scenario.target?.p99 !== undefined ? `p99≤${r.scenario.target.p99}×` : '',
+    ]
+      .filter(Boolean)
+      .join(' ') || '-',
+    r.verdicts.length === 0
+      ? '-'
+      : r.verdicts.every((v) => v.met)
+        ? 'met'
+        : `MISSED (${r.verdicts
+            .filter((v) => !v.met)
+            .map((v) => (v.kind === 'rps' ? `${v.prefix ?? ''}${fmt(v.actual, 2)}×` : `p99 ${fmt(v.actual, 2)}×`))
+            .join(', ')})`,
   ]);
   if (mem) {
     body.push([
       `memory (${fmt(mem.from.requests)}→${fmt(mem.last.requests)} req)`,
       `RSS ${signedMb(mem.rssGrowth)}`,
       `heap ${signedMb(mem.heapGrowth)}`,
-      '', '', '', '', '≤ 30 MB',
+      '',
+      '',
+      '',
+      '',
+      '≤ 30 MB',
       Math.max(mem.rssGrowth, mem.heapGrowth) <= 30 * 2 ** 20 ? 'met' : 'MISSED',
     ]);
   }
@@ -566,41 +775,71 @@ function keptSection(existing, name) {
 
 function machine() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(', ');
-  return { cpu, cores: CPUS, load, os: `${os.type()} ${os.release()} ${os.arch()}`, memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB` };
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+  return {
+    cpu,
+    cores: CPUS,
+    load,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  };
 }
 
 function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, wallSeconds }) {
   const existing = existsSync(CONFIG.out) ? readFileSync(CONFIG.out, 'utf8') : '';
   const m = machine();
   const memMet = mem ? Math.max(mem.rssGrowth, mem.heapGrowth) <= 30 * 2 ** 20 : null;
-  const analysis = keptSection(existing, 'analysis') ?? '_Nothing written yet: what the figures and profiles mean, and what would close each missed target._';
-  const store = storeScale ?? keptSection(existing, 'store-scale') ?? [
-    '_Not run by `npm run bench`: bench/store-scale.mjs (1,000,000 profiles, several minutes) belongs to the store\'s',
-    'owner. Run `npm run build && node bench/store-scale.mjs` and paste its output here, or `npm run bench -- --full',
-    '--store-scale`, which runs it and pastes it._',
-  ].join('\n');
+  const analysis =
+    keptSection(existing, 'analysis') ??
+    '_Nothing written yet: what the figures and profiles mean, and what would close each missed target._';
+  const store =
+    storeScale ??
+    keptSection(existing, 'store-scale') ??
+    [
+      "_Not run by `npm run bench`: bench/store-scale.mjs (1,000,000 profiles, several minutes) belongs to the store's",
+      'owner. Run `npm run build && node bench/store-scale.mjs` and paste its output here, or `npm run bench -- --full',
+      '--store-scale`, which runs it and pastes it._',
+    ].join('\n');
   const cmd = `npm run bench${FULL ? ' -- --full' : ''}`;
   const busy = Number(loadBefore.split(',')[0]) > 0.5 || Number(loadAfter.split(',')[0]) > 2.5;
   const out = [];
   out.push('# Benchmarks');
   out.push('');
-  out.push('Generated by `bench/run.mjs` (issue 7). The tables and figures below are rewritten by every run; the sections between');
+  out.push(
+    'Generated by `bench/run.mjs` (issue 7). The tables and figures below are rewritten by every run; the sections between',
+  );
   out.push('`<!-- … -->` markers (analysis, store at scale) are kept.');
   out.push('');
   out.push('## Run');
   out.push('');
   out.push(`- Date: ${started.toISOString()} (${MODE} mode, ${fmt(wallSeconds)} s wall)`);
   out.push(`- Node ${process.version}, ${m.os}; ${m.cpu}, ${m.cores} cores, ${m.memory}`);
-  out.push(`- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was not idle** (load average above 0.5 before or 2.5 after: other work on the machine, or what ran just before): absolute figures are noisier; the ratios come from baseline and application runs alternated within each round.' : ''}`);
+  out.push(
+    `- Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${busy ? ' **The machine was not idle** (load average above 0.5 before or 2.5 after: other work on the machine, or what ran just before): absolute figures are noisier; the ratios come from baseline and application runs alternated within each round.' : ''}`,
+  );
   out.push(`- Command: \`${cmd}\`${argv.length ? ` (arguments: \`${argv.join(' ')}\`)` : ''}`);
-  out.push(`- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start${CONFIG.warmupRequests > 0 ? ` (at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server)` : ''} and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`);
-  out.push(`- Pinning: ${PINNED ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)` : 'none (taskset or a second core missing)'}.`);
-  out.push('- Baseline: `bench/baseline` (a bare NestJS 12 app, platform-express, one controller answering `/` with a copy of the shop\'s home page, Nest\'s default 404 elsewhere), `node bench/baseline/dist/main.js`.');
-  out.push('- Application: `node dist/main.js` (`npm run build`), fresh `VAR_DIR` in a temporary directory (the demo catalogue is loaded at start in dev).');
+  out.push(
+    `- Load: autocannon ${autocannonVersion()} in the bench's own process, ${CONFIG.connections} connections, no pipelining, ${CONFIG.duration} s a run, ${CONFIG.rounds} rounds (baseline and application alternated, order reversed every other round), ${CONFIG.warmup} s warm-up per server and scenario at start${CONFIG.warmupRequests > 0 ? ` (at least ${CONFIG.warmupRequests.toLocaleString('en')} requests per server)` : ''} and ${CONFIG.prewarm} s unmeasured just before each measured run; latencies are every response's time (all statuses).`,
+  );
+  out.push(
+    `- Pinning: ${PINNED ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)` : 'none (taskset or a second core missing)'}.`,
+  );
+  out.push(
+    "- Baseline: `bench/baseline` (a bare NestJS 12 app, platform-express, one controller answering `/` with a copy of the shop's home page, Nest's default 404 elsewhere), `node bench/baseline/dist/main.js`.",
+  );
+  out.push(
+    '- Application: `node dist/main.js` (`npm run build`), fresh `VAR_DIR` in a temporary directory (the demo catalogue is loaded at start in dev).',
+  );
   out.push(`  - profiler off: \`${SHOWN_ENV.off}\``);
-  out.push(`  - profiled: \`${SHOWN_ENV.profiled}\` (one process serves every profiled scenario; the store grows during the run)`);
-  out.push('  - `VIEW_CACHE=1`: compiled templates are kept in memory (the default outside APP_ENV=dev); `NODE_ENV=production` turns Express\'s view cache on in builds that do not read VIEW_CACHE yet.');
+  out.push(
+    `  - profiled: \`${SHOWN_ENV.profiled}\` (one process serves every profiled scenario; the store grows during the run)`,
+  );
+  out.push(
+    "  - `VIEW_CACHE=1`: compiled templates are kept in memory (the default outside APP_ENV=dev); `NODE_ENV=production` turns Express's view cache on in builds that do not read VIEW_CACHE yet.",
+  );
   out.push('- Requests send `Accept: text/html`; the 404 path is `' + NOT_FOUND_PATH + '`.');
   out.push('');
   out.push('## Throughput and latency (medians over the rounds)');
@@ -609,16 +848,29 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('');
   const profiledRows = rows.filter((r) => r.sustainedRps !== undefined);
   if (profiledRows.length) {
-    out.push('Profiled scenarios: the profiles are written after the responses (ProfileWriteBuffer: JSON, zstd and SQLite), so a run may end with');
-    out.push('profiles still waiting; the bench waits until they are written before the next run. "Sustained" counts that time');
-    out.push('(requests ÷ (run + time to write the rest)): what the server keeps up with when every request is stored.');
+    out.push(
+      'Profiled scenarios: the profiles are written after the responses (ProfileWriteBuffer: JSON, zstd and SQLite), so a run may end with',
+    );
+    out.push(
+      'profiles still waiting; the bench waits until they are written before the next run. "Sustained" counts that time',
+    );
+    out.push(
+      '(requests ÷ (run + time to write the rest)): what the server keeps up with when every request is stored.',
+    );
     out.push('');
-    out.push('| scenario | req/s during the run | sustained req/s | sustained ratio | waiting at the end of a run | written in | dropped |');
+    out.push(
+      '| scenario | req/s during the run | sustained req/s | sustained ratio | waiting at the end of a run | written in | dropped |',
+    );
     out.push('|---|---:|---:|---:|---:|---:|---:|');
-    for (const r of profiledRows) out.push(`| ${r.scenario.id} | ${fmt(r.appRps)} | ${fmt(r.sustainedRps)} | ${fmt(r.sustainedRatio, 2)} | ${fmt(r.pendingAtEnd)} | ${fmt(r.drainSeconds, 1)} s | ${fmt(r.dropped)} |`);
+    for (const r of profiledRows)
+      out.push(
+        `| ${r.scenario.id} | ${fmt(r.appRps)} | ${fmt(r.sustainedRps)} | ${fmt(r.sustainedRatio, 2)} | ${fmt(r.pendingAtEnd)} | ${fmt(r.drainSeconds, 1)} s | ${fmt(r.dropped)} |`,
+      );
     out.push('');
   }
-  out.push(`Bytes per response (headers included): ${rows.map((r) => `${r.scenario.id} ${fmt(r.appBytes)} B (baseline ${fmt(r.baseBytes)} B)`).join('; ')}.`);
+  out.push(
+    `Bytes per response (headers included): ${rows.map((r) => `${r.scenario.id} ${fmt(r.appBytes)} B (baseline ${fmt(r.baseBytes)} B)`).join('; ')}.`,
+  );
   out.push('');
   if (warnings.length) {
     out.push('Warnings during the run:');
@@ -629,32 +881,63 @@ function writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, w
   out.push('## Memory');
   out.push('');
   if (mem) {
-    out.push(`A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`);
-    out.push(`in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`);
-    out.push('After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right');
-    out.push('after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker (a child process), started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).');
+    out.push(
+      `A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`,
+    );
+    out.push(
+      `in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`,
+    );
+    out.push(
+      'After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right',
+    );
+    out.push(
+      'after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker (a child process), started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).',
+    );
     out.push('');
-    out.push('| requests | waiting at step end | stored | dropped | RSS loaded | heap used loaded | RSS settled | heap used settled | heap total settled | external settled |');
+    out.push(
+      '| requests | waiting at step end | stored | dropped | RSS loaded | heap used loaded | RSS settled | heap used settled | heap total settled | external settled |',
+    );
     out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const x of mem.samples) out.push(`| ${fmt(x.requests)} | ${fmt(x.pendingAtEnd)} | ${fmt(x.stored)} | ${fmt(x.dropped)} | ${mb(x.loaded.rss)} | ${mb(x.loaded.heapUsed)} | ${mb(x.settled.rss)} | ${mb(x.settled.heapUsed)} | ${mb(x.settled.heapTotal)} | ${mb(x.settled.external)} |`);
+    for (const x of mem.samples)
+      out.push(
+        `| ${fmt(x.requests)} | ${fmt(x.pendingAtEnd)} | ${fmt(x.stored)} | ${fmt(x.dropped)} | ${mb(x.loaded.rss)} | ${mb(x.loaded.heapUsed)} | ${mb(x.settled.rss)} | ${mb(x.settled.heapUsed)} | ${mb(x.settled.heapTotal)} | ${mb(x.settled.external)} |`,
+      );
     out.push('');
-    out.push(`Growth from request ${fmt(mem.from.requests)} to ${fmt(mem.last.requests)}, settled: RSS ${signedMb(mem.rssGrowth)}, heap used ${signedMb(mem.heapGrowth)}; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap used ${signedMb(mem.loadedHeapGrowth)}. Target ≤ 30 MB (settled figures): **${memMet ? 'met' : 'missed'}**${memMet ? '' : ` (by ${mb(Math.max(mem.rssGrowth, mem.heapGrowth) - 30 * 2 ** 20)})`}.${mem.last.requests < 100_000 ? ` (${MODE} mode: ${fmt(mem.last.requests)} requests, not the 100,000 of the target; see the full run.)` : ''}`);
+    out.push(
+      `Growth from request ${fmt(mem.from.requests)} to ${fmt(mem.last.requests)}, settled: RSS ${signedMb(mem.rssGrowth)}, heap used ${signedMb(mem.heapGrowth)}; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap used ${signedMb(mem.loadedHeapGrowth)}. Target ≤ 30 MB (settled figures): **${memMet ? 'met' : 'missed'}**${memMet ? '' : ` (by ${mb(Math.max(mem.rssGrowth, mem.heapGrowth) - 30 * 2 ** 20)})`}.${mem.last.requests < 100_000 ? ` (${MODE} mode: ${fmt(mem.last.requests)} requests, not the 100,000 of the target; see the full run.)` : ''}`,
+    );
   } else out.push('_Not measured in this run._');
   out.push('');
   out.push('## Targets');
   out.push('');
-  for (const r of rows) for (const v of r.verdicts) {
-    const by = v.met ? '' : v.kind === 'rps' ? ` — missed by ${fmt((v.goal - v.actual) * 100, 0)} points (${fmt(v.actual, 2)}× of ${fmt(v.goal, 2)}×; the app would need ${fmt(v.goal * r.baseRps)} req/s, ${fmt((v.goal / v.actual - 1) * 100, 0)} % more)` : ` — missed: ${fmt(v.actual, 2)}× of at most ${fmt(v.goal, 1)}× (${fmt(r.appP99, 2)} ms against ${fmt(r.baseP99, 2)} ms)`;
-    out.push(`- ${r.scenario.label}: ${v.what}: **${v.met ? 'met' : 'missed'}** (${v.kind === 'rps' ? `${fmt(v.actual, 2)}×` : `${fmt(v.actual, 2)}×`})${by}`);
-  }
-  if (mem) out.push(`- Memory growth ≤ 30 MB from the ${fmt(mem.from.requests)}th request: **${memMet ? 'met' : 'missed'}** (settled: RSS ${signedMb(mem.rssGrowth)}, heap ${signedMb(mem.heapGrowth)} over ${fmt(mem.last.requests - mem.from.requests)} requests; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap ${signedMb(mem.loadedHeapGrowth)})`);
+  for (const r of rows)
+    for (const v of r.verdicts) {
+      const by = v.met
+        ? ''
+        : v.kind === 'rps'
+          ? ` — missed by ${fmt((v.goal - v.actual) * 100, 0)} points (${fmt(v.actual, 2)}× of ${fmt(v.goal, 2)}×; the app would need ${fmt(v.goal * r.baseRps)} req/s, ${fmt((v.goal / v.actual - 1) * 100, 0)} % more)`
+          : ` — missed: ${fmt(v.actual, 2)}× of at most ${fmt(v.goal, 1)}× (${fmt(r.appP99, 2)} ms against ${fmt(r.baseP99, 2)} ms)`;
+      out.push(
+        `- ${r.scenario.label}: ${v.what}: **${v.met ? 'met' : 'missed'}** (${v.kind === 'rps' ? `${fmt(v.actual, 2)}×` : `${fmt(v.actual, 2)}×`})${by}`,
+      );
+    }
+  if (mem)
+    out.push(
+      `- Memory growth ≤ 30 MB from the ${fmt(mem.from.requests)}th request: **${memMet ? 'met' : 'missed'}** (settled: RSS ${signedMb(mem.rssGrowth)}, heap ${signedMb(mem.heapGrowth)} over ${fmt(mem.last.requests - mem.from.requests)} requests; loaded: RSS ${signedMb(mem.loadedRssGrowth)}, heap ${signedMb(mem.loadedHeapGrowth)})`,
+    );
   out.push('');
   out.push('## Where the time goes (CPU profiles)');
   out.push('');
   if (profiles.length) {
-    out.push(`Each: a fresh server under \`node --cpu-prof\`, 3 s warm-up, then ${CONFIG.cpuProfSeconds} s of the scenario's load; only the loaded window`);
-    out.push('is summarised (`node bench/lib/cpuprofile-summary.mjs bench/results/<scenario>.cpuprofile` reads the window from the `.window.json` beside it). Self time as a share of the busy time;');
-    out.push('dist/ frames mapped to src/ through the source maps. The profiles are kept in `bench/results/` (git-ignored; open them in Chrome DevTools).');
+    out.push(
+      `Each: a fresh server under \`node --cpu-prof\`, 3 s warm-up, then ${CONFIG.cpuProfSeconds} s of the scenario's load; only the loaded window`,
+    );
+    out.push(
+      'is summarised (`node bench/lib/cpuprofile-summary.mjs bench/results/<scenario>.cpuprofile` reads the window from the `.window.json` beside it). Self time as a share of the busy time;',
+    );
+    out.push(
+      'dist/ frames mapped to src/ through the source maps. The profiles are kept in `bench/results/` (git-ignored; open them in Chrome DevTools).',
+    );
     for (const p of profiles) {
       out.push('');
       out.push(`### ${p.scenario.label}`);
@@ -696,12 +979,16 @@ async function main() {
       const scenario = SCENARIOS.find((s) => s.id === id);
       if (!scenario) throw new Error(`no scenario ${id} (${SCENARIOS.map((s) => s.id).join(', ')})`);
       const p = await cpuProfile(scenario);
-      process.stdout.write(`\n## ${scenario.label}\n\n${fmt(p.rps)} req/s under the profiler; ${p.file}\n\n${formatSummary(p.summary)}\n`);
+      process.stdout.write(
+        `\n## ${scenario.label}\n\n${fmt(p.rps)} req/s under the profiler; ${p.file}\n\n${formatSummary(p.summary)}\n`,
+      );
     }
     return;
   }
   const loadBefore = machine().load;
-  log(`${MODE} mode: ${CONFIG.rounds} rounds × ${CONFIG.duration} s, ${CONFIG.connections} connections; ${PINNED ? `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}` : 'no pinning'}; tmp ${TMP}`);
+  log(
+    `${MODE} mode: ${CONFIG.rounds} rounds × ${CONFIG.duration} s, ${CONFIG.connections} connections; ${PINNED ? `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}` : 'no pinning'}; tmp ${TMP}`,
+  );
   build();
   const servers = {};
   let rows;
@@ -723,7 +1010,12 @@ async function main() {
       mem = await memory();
     } catch (error) {
       log(`memory measurement failed: ${error.stack ?? error}`);
-      warnings.push(`memory measurement failed: ${String(error.message ?? error).split('\n').slice(0, 12).join(' / ')}`);
+      warnings.push(
+        `memory measurement failed: ${String(error.message ?? error)
+          .split('\n')
+          .slice(0, 12)
+          .join(' / ')}`,
+      );
     }
   }
   const profiles = [];
@@ -741,16 +1033,25 @@ async function main() {
   let storeScale = null;
   if (CONFIG.storeScale) {
     log('store at scale: node bench/store-scale.mjs (several minutes)…');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bench/store-scale.mjs')], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'bench/store-scale.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     storeScale = `\`node bench/store-scale.mjs\` (exit ${r.status}), run by \`npm run bench -- --full --store-scale\` on ${new Date().toISOString()}:\n\n\`\`\`\n${(r.stdout + (r.status ? r.stderr : '')).trim()}\n\`\`\``;
   }
   const loadAfter = machine().load;
   const wallSeconds = (Date.now() - started.getTime()) / 1000;
-  process.stdout.write(`\nShopkernel vs bare NestJS 12 (${MODE} mode, ${CONFIG.rounds} rounds × ${CONFIG.duration} s, medians; Node ${process.version}, ${machine().cpu}, ${CPUS} cores)\n\n`);
+  process.stdout.write(
+    `\nShopkernel vs bare NestJS 12 (${MODE} mode, ${CONFIG.rounds} rounds × ${CONFIG.duration} s, medians; Node ${process.version}, ${machine().cpu}, ${CPUS} cores)\n\n`,
+  );
   process.stdout.write(`${consoleTable(rows, mem)}\n\n`);
   // A quick run's p99 comes from runs of about a second, where one collection or one slow batch write is the 99th
   // percentile: it has read MISSED where the full run met the target (1.74x against 1.08x, 2026-11-25).
-  if (!FULL) process.stdout.write(`Quick mode: ${CONFIG.rounds} rounds of ${CONFIG.duration} s; the verdicts are rough, the p99 ones especially; the full mode (npm run bench:full) gives the figures to commit.\n\n`);
+  if (!FULL)
+    process.stdout.write(
+      `Quick mode: ${CONFIG.rounds} rounds of ${CONFIG.duration} s; the verdicts are rough, the p99 ones especially; the full mode (npm run bench:full) gives the figures to commit.\n\n`,
+    );
   if (warnings.length) process.stdout.write(`Warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n\n`);
   if (CONFIG.write) writeReport({ rows, mem, profiles, storeScale, loadBefore, loadAfter, wallSeconds });
   log(`done in ${fmt(wallSeconds)} s`);

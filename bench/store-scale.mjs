@@ -30,14 +30,24 @@ import { parsePostgresProfilerDsn } from '../dist/profiler/storage/postgres/post
 import { sampleProfile } from '../dist/profiler/storage/testing/sample-profile.fixture.js';
 import { TokenRegistry } from '../dist/profiler/tokens/token-registry.js';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '')).map((a) => (a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, 'true'])));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a) => a.replace(/^--/, ''))
+    .map((a) => (a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, 'true'])),
+);
 const PROFILES = Number(args.profiles ?? 1_000_000);
 const FILE = args.file ?? join(tmpdir(), 'shopkernel-store-scale.sqlite');
 /** A PostgreSQL store (--dsn) instead of the SQLite file. */
 const DSN = args.dsn ?? null;
 const PG = DSN === null ? null : parsePostgresProfilerDsn(DSN);
-const WHERE = PG ? `${PG.connectionString.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:******@')} (schema ${PG.schema})` : FILE;
-const openStore = () => (PG ? new PostgresProfilerStorage({ ...PG, logger: { warn: (m) => log(`warning: ${m}`) } }) : new SqliteProfilerStorage({ file: FILE }));
+const WHERE = PG
+  ? `${PG.connectionString.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:******@')} (schema ${PG.schema})`
+  : FILE;
+const openStore = () =>
+  PG
+    ? new PostgresProfilerStorage({ ...PG, logger: { warn: (m) => log(`warning: ${m}`) } })
+    : new SqliteProfilerStorage({ file: FILE });
 /** One query on the PostgreSQL store's database, outside the store. */
 async function pgQuery(sql, params = []) {
   const client = new pg.Client({ connectionString: PG.connectionString });
@@ -64,7 +74,7 @@ const ms = (n) => `${n.toFixed(2)} ms`;
 /** Times over four weeks: busy days, quiet nights, and now and then a burst (a load test, a crawler). */
 function* times(count, from, to) {
   let state = 12345;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
   const gaps = [];
   let burst = 0;
   let sum = 0;
@@ -109,7 +119,8 @@ async function fill(storage, tokens, count, from, to, indexBase) {
     if (batch.length === BATCH) {
       await storage.write(batch);
       batch = [];
-      if (written % 100_000 === 0) log(`  ${written} written, ${((written / (performance.now() - started)) * 1000).toFixed(0)} profiles/s`);
+      if (written % 100_000 === 0)
+        log(`  ${written} written, ${((written / (performance.now() - started)) * 1000).toFixed(0)} profiles/s`);
     }
   }
   if (batch.length) await storage.write(batch);
@@ -126,7 +137,9 @@ function percentile(sorted, p) {
  * garbage collections (its heap holds the benchmark's data).
  */
 async function pruneInChild(keep) {
-  const module = PG ? 'dist/profiler/storage/postgres/postgres-profiler.storage.js' : 'dist/profiler/storage/sqlite/sqlite-profiler.storage.js';
+  const module = PG
+    ? 'dist/profiler/storage/postgres/postgres-profiler.storage.js'
+    : 'dist/profiler/storage/sqlite/sqlite-profiler.storage.js';
   const storageModule = pathToFileURL(join(PROJECT, module)).href;
   const code = `
     import { ${PG ? 'PostgresProfilerStorage' : 'SqliteProfilerStorage'} as Storage } from ${JSON.stringify(storageModule)};
@@ -171,7 +184,9 @@ async function measure(name, runs, call) {
   const p50 = percentile(samples, 50);
   const p95 = percentile(samples, 95);
   const total = last && typeof last === 'object' && 'total' in last ? String(last.total) : '';
-  log(`| ${name.padEnd(46)} | ${total.padStart(8)} | ${ms(p50).padStart(10)} | ${ms(p95).padStart(10)} |${p95 > 20 ? ' over 20 ms' : ''}`);
+  log(
+    `| ${name.padEnd(46)} | ${total.padStart(8)} | ${ms(p50).padStart(10)} | ${ms(p95).padStart(10)} |${p95 > 20 ? ' over 20 ms' : ''}`,
+  );
   return { name, p50, p95 };
 }
 
@@ -188,8 +203,17 @@ async function measureHttp(tokenAt, runs) {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      APP_ENV: 'dev', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', VAR_DIR: varDir, VIEW_CACHE: '1',
-      DATABASE_URL: 'sqlite::memory:', PROFILER_DSN: DSN ?? `sqlite:${FILE}`, PROFILER_MAX_PROFILES: '0', PROFILER_MAX_AGE: '0',
+      APP_ENV: 'dev',
+      APP_DEBUG: '1',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      VAR_DIR: varDir,
+      VIEW_CACHE: '1',
+      DATABASE_URL: 'sqlite::memory:',
+      PROFILER_DSN: DSN ?? `sqlite:${FILE}`,
+      PROFILER_MAX_PROFILES: '0',
+      PROFILER_MAX_AGE: '0',
       // The profiler's own pages are not profiled here: the store stays as filled (a needle that matches nothing
       // would otherwise match these requests' URLs, and their tokens are not in this script's registry).
       PROFILER_EXCLUDED_PATHS: '^/_profiler/',
@@ -214,12 +238,18 @@ async function measureHttp(tokenAt, runs) {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`GET ${path}: ${res.statusCode} ${body.slice(0, 300)}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(body)
+            : reject(new Error(`GET ${path}: ${res.statusCode} ${body.slice(0, 300)}`)),
+        );
       });
       req.on('error', reject);
       req.end();
     });
-  const found = (html) => ({ total: (/<h2 id="results">([^<]*)<\/h2>/.exec(html)?.[1] ?? '').replace(' results found', '') });
+  const found = (html) => ({
+    total: (/<h2 id="results">([^<]*)<\/h2>/.exec(html)?.[1] ?? '').replace(' results found', ''),
+  });
   const results = [];
   try {
     // Warm-up: compiled templates, JIT, first queries.
@@ -227,7 +257,10 @@ async function measureHttp(tokenAt, runs) {
       await get('/_profiler/search?limit=10');
       await get(`/_profiler/${tokenAt(i * 7 + 3)}`);
     }
-    const page = async (name, path) => results.push(await measure(name, runs, async (i) => found(await get(typeof path === 'function' ? path(i) : path))));
+    const page = async (name, path) =>
+      results.push(
+        await measure(name, runs, async (i) => found(await get(typeof path === 'function' ? path(i) : path))),
+      );
     await page('GET /_profiler/search?limit=10', '/_profiler/search?limit=10');
     await page('GET search ?url=localhost (~60%)', '/_profiler/search?limit=10&url=localhost');
     await page('GET search ?url=/product/ (~26%)', '/_profiler/search?limit=10&url=%2Fproduct%2F');
@@ -267,11 +300,17 @@ async function main() {
   }
   let stored = await storage.count();
   log(`# Profile store at scale: ${WHERE}`);
-  log(`Machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start (other processes compete for the CPUs)`);
+  log(
+    `Machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start (other processes compete for the CPUs)`,
+  );
   if (stored < PROFILES) {
     log(`Filling ${PROFILES - stored} profiles in batches of ${BATCH} ...`);
     const { seconds } = await fill(storage, tokens, PROFILES - stored, END - SPAN, END, stored);
-    log(`Filled in ${seconds.toFixed(0)} s (${((PROFILES - stored) / seconds).toFixed(0)} profiles/s, compression included)`);
+    log(
+      `Filled in ${seconds.toFixed(0)} s (${((PROFILES - stored) / seconds).toFixed(0)} profiles/s, compression included)`,
+    );
     stored = await storage.count();
     // Reopen, as an application restart would: measures seeding the token registry from a full store. Flush the
     // OS's dirty pages first, so that the gigabytes just written do not slow down what is measured next.
@@ -279,7 +318,16 @@ async function main() {
     execFileSync('sync');
     if (PG) {
       const t = performance.now();
-      for (const table of ['profiler_profile', 'profiler_profile_data', 'profiler_token', 'profiler_kind_count', 'profiler_ip_kind_count', 'profiler_url_count', 'profiler_skeleton_count', 'profiler_skeleton_status_count']) {
+      for (const table of [
+        'profiler_profile',
+        'profiler_profile_data',
+        'profiler_token',
+        'profiler_kind_count',
+        'profiler_ip_kind_count',
+        'profiler_url_count',
+        'profiler_skeleton_count',
+        'profiler_skeleton_status_count',
+      ]) {
         await pgQuery(`VACUUM ANALYZE ${pgTable(table)}`);
       }
       log(`VACUUM ANALYZE took ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -317,13 +365,15 @@ async function main() {
   } else {
     const probe = new Database(FILE);
     probe.pragma('wal_checkpoint(TRUNCATE)');
-    if (args.dbstat) parts = probe.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
+    if (args.dbstat)
+      parts = probe.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
     probe.close();
   }
   const bytes = await storage.size();
   log(`Bytes on disk: ${bytes} (${(bytes / stored).toFixed(0)} bytes per profile)`);
   if (args.dbstat) {
-    for (const row of parts) log(`  ${row.name.padEnd(28)} ${String(row.bytes).padStart(12)}  ${(row.bytes / stored).toFixed(1)} B/profile`);
+    for (const row of parts)
+      log(`  ${row.name.padEnd(28)} ${String(row.bytes).padStart(12)}  ${(row.bytes / stored).toFixed(1)} B/profile`);
   }
 
   const latest = (await storage.find({ limit: 1 })).rows[0].time;
@@ -332,7 +382,9 @@ async function main() {
   log('');
   const results = [];
   const header = () => {
-    log(`| ${'query (limit 10 unless said)'.padEnd(46)} | ${'total'.padStart(8)} | ${'p50'.padStart(10)} | ${'p95'.padStart(10)} |`);
+    log(
+      `| ${'query (limit 10 unless said)'.padEnd(46)} | ${'total'.padStart(8)} | ${'p50'.padStart(10)} | ${'p95'.padStart(10)} |`,
+    );
     log(`|${'-'.repeat(48)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(12)}|`);
   };
   // kind: which target of issue 7 a query belongs to ('combined' and 'other' are reported, not targets).
@@ -340,8 +392,10 @@ async function main() {
   const q = async (kind, name, criteria) =>
     results.push({
       kind,
-      ...(await measure(kind === 'combined' ? `${name} (${Math.max(10, Math.floor(RUNS / 10))} runs)` : name, kind === 'combined' ? Math.max(10, Math.floor(RUNS / 10)) : RUNS, (i) =>
-        storage.find(typeof criteria === 'function' ? criteria(i) : criteria),
+      ...(await measure(
+        kind === 'combined' ? `${name} (${Math.max(10, Math.floor(RUNS / 10))} runs)` : name,
+        kind === 'combined' ? Math.max(10, Math.floor(RUNS / 10)) : RUNS,
+        (i) => storage.find(typeof criteria === 'function' ? criteria(i) : criteria),
       )),
     });
   header();
@@ -357,9 +411,23 @@ async function main() {
   await q('filter', 'application + method POST', { kinds: APPLICATION, method: 'POST', limit: 10 });
   await q('filter', 'application + method DELETE (rare)', { kinds: APPLICATION, method: 'DELETE', limit: 10 });
   await q('filter', 'application + ip 127.0.0.1', { kinds: APPLICATION, ip: '127.0.0.1', limit: 10 });
-  await q('filter', 'application + ip one rare address', (i) => ({ kinds: APPLICATION, ip: `192.168.2.${100 + (i % 50)}`, limit: 10 }));
-  await q('time', 'application + time range: last hour', { kinds: APPLICATION, start: latest - 3_600_000, end: latest, limit: 10 });
-  await q('time', 'application + time range: odd bounds, ~10 days', (i) => ({ kinds: APPLICATION, start: latest - 20 * DAY + i * 61_111, end: latest - 10 * DAY - i * 7_777, limit: 10 }));
+  await q('filter', 'application + ip one rare address', (i) => ({
+    kinds: APPLICATION,
+    ip: `192.168.2.${100 + (i % 50)}`,
+    limit: 10,
+  }));
+  await q('time', 'application + time range: last hour', {
+    kinds: APPLICATION,
+    start: latest - 3_600_000,
+    end: latest,
+    limit: 10,
+  });
+  await q('time', 'application + time range: odd bounds, ~10 days', (i) => ({
+    kinds: APPLICATION,
+    start: latest - 20 * DAY + i * 61_111,
+    end: latest - 10 * DAY - i * 7_777,
+    limit: 10,
+  }));
   await q('filter', 'ip 127.0.0.1 (prefix, ~45%)', { ip: '127.0.0.1', limit: 10 });
   await q('filter', 'ip 192.168. (prefix, ~25%)', { ip: '192.168.', limit: 10 });
   await q('filter', 'ip 10.3. (prefix, rare)', { ip: '10.3.', limit: 10 });
@@ -374,8 +442,14 @@ async function main() {
   await q('filter', 'status 500', { statusCode: '500', limit: 10 });
   await q('filter', 'url "checkout" (~6%)', { url: 'checkout', limit: 10 });
   await q('filter', 'url "/product/" (~26%)', { url: '/product/', limit: 10 });
-  await q('filter', 'url a product, "wool-hat" etc. (~0.2%)', (i) => ({ url: `${pick(['red', 'wool', 'silk', 'denim', 'vintage'], i)}-${pick(['shoe', 'hat', 'bag', 'belt', 'scarve'], i >> 2)}`, limit: 10 }));
-  await q('filter', 'url a product page, exact (rare)', (i) => ({ url: `/product/${pick(['red', 'wool', 'silk', 'denim'], i)}-${pick(['shoe', 'hat', 'bag', 'belt'], i >> 2)}-${(i % 300) + 1}`, limit: 10 }));
+  await q('filter', 'url a product, "wool-hat" etc. (~0.2%)', (i) => ({
+    url: `${pick(['red', 'wool', 'silk', 'denim', 'vintage'], i)}-${pick(['shoe', 'hat', 'bag', 'belt', 'scarve'], i >> 2)}`,
+    limit: 10,
+  }));
+  await q('filter', 'url a product page, exact (rare)', (i) => ({
+    url: `/product/${pick(['red', 'wool', 'silk', 'denim'], i)}-${pick(['shoe', 'hat', 'bag', 'belt'], i >> 2)}-${(i % 300) + 1}`,
+    limit: 10,
+  }));
   await q('filter', 'url "search?q=" (~6%)', { url: 'search?q=', limit: 10 });
   await q('filter', 'url "localhost" (~60%)', { url: 'localhost', limit: 10 });
   await q('filter', 'url "shop.test/cart" (~4%)', { url: 'shop.test/cart', limit: 10 });
@@ -386,33 +460,70 @@ async function main() {
   await q('filter', 'token prefix, 1 character', (i) => ({ token: pick('0123456789abcdef', i), limit: 10 }));
   await q('filter', 'token prefix, 3 characters', (i) => ({ token: randomToken(i).slice(0, 3), limit: 10 }));
   await q('time', 'time range: last hour', { start: latest - 3_600_000, end: latest, limit: 10 });
-  await q('time', 'time range: one day, two weeks ago', { start: latest - 14 * DAY, end: latest - 13 * DAY, limit: 10 });
-  await q('time', 'time range: odd bounds, ~10 days', (i) => ({ start: latest - 20 * DAY + i * 61_111, end: latest - 10 * DAY - i * 7_777, limit: 10 }));
+  await q('time', 'time range: one day, two weeks ago', {
+    start: latest - 14 * DAY,
+    end: latest - 13 * DAY,
+    limit: 10,
+  });
+  await q('time', 'time range: odd bounds, ~10 days', (i) => ({
+    start: latest - 20 * DAY + i * 61_111,
+    end: latest - 10 * DAY - i * 7_777,
+    limit: 10,
+  }));
   await q('nothing', 'matches nothing: ip 203.0.113.', { ip: '203.0.113.', limit: 10 });
   await q('nothing', 'matches nothing: url "zzqx"', { url: 'zzqx', limit: 10 });
   await q('nothing', 'matches nothing: url "/zz9"', { url: '/zz9', limit: 10 });
   await q('nothing', 'matches nothing: status 599', { statusCode: '599', limit: 10 });
   await q('nothing', 'matches nothing: method TRACE', { method: 'TRACE', limit: 10 });
-  await q('combined', 'combined: GET + 4xx + last week', { method: 'GET', statusCode: '4', start: latest - 7 * DAY, end: latest, limit: 10 });
+  await q('combined', 'combined: GET + 4xx + last week', {
+    method: 'GET',
+    statusCode: '4',
+    start: latest - 7 * DAY,
+    end: latest,
+    limit: 10,
+  });
   await q('combined', 'combined: GET + 404', { method: 'GET', statusCode: '404', limit: 10 });
   await q('combined', 'combined: 192.168. + POST', { ip: '192.168.', method: 'POST', limit: 10 });
   await q('combined', 'combined: url "cart" + status 4', { url: 'cart', statusCode: '4', limit: 10 });
-  await q('combined', 'combined: url "/product/" + GET + 404', { url: '/product/', method: 'GET', statusCode: '404', limit: 10 });
-  await q('combined', 'combined: url "checkout" + one day', { url: 'checkout', start: latest - 14 * DAY, end: latest - 13 * DAY, limit: 10 });
-  results.push({ kind: 'read', ...(await measure('read(token) of a random profile', RUNS * 2, (i) => storage.read(randomToken(i * 31 + 5)))) });
-  results.push({ kind: 'other', ...(await measure('neighbours(token)', RUNS, (i) => storage.neighbours(randomToken(i * 17 + 3)))) });
-  results.push({ kind: 'other', ...(await measure('children(token)', RUNS, (i) => storage.children(randomToken(i * 11 + 1)))) });
+  await q('combined', 'combined: url "/product/" + GET + 404', {
+    url: '/product/',
+    method: 'GET',
+    statusCode: '404',
+    limit: 10,
+  });
+  await q('combined', 'combined: url "checkout" + one day', {
+    url: 'checkout',
+    start: latest - 14 * DAY,
+    end: latest - 13 * DAY,
+    limit: 10,
+  });
+  results.push({
+    kind: 'read',
+    ...(await measure('read(token) of a random profile', RUNS * 2, (i) => storage.read(randomToken(i * 31 + 5)))),
+  });
+  results.push({
+    kind: 'other',
+    ...(await measure('neighbours(token)', RUNS, (i) => storage.neighbours(randomToken(i * 17 + 3)))),
+  });
+  results.push({
+    kind: 'other',
+    ...(await measure('children(token)', RUNS, (i) => storage.children(randomToken(i * 11 + 1)))),
+  });
   // Writes: the whole call (encoding and compression included), and how long the event loop was blocked
   // (the transaction). Ten batches first, unmeasured: an application writing all along has the pages cached.
   let batches = Array.from({ length: 50 }, (_, i) =>
-    Array.from({ length: 200 }, (_, j) => sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() })),
+    Array.from({ length: 200 }, (_, j) =>
+      sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() }),
+    ),
   );
   for (const batch of batches.splice(0, 10)) await storage.write(batch);
   const writeDelay = monitorEventLoopDelay({ resolution: 1 });
   writeDelay.enable();
   await measure('write() of a batch of 200 new profiles', batches.length, (i) => storage.write(batches[i]));
   writeDelay.disable();
-  log(`  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`);
+  log(
+    `  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`,
+  );
   batches = null; // a smaller heap: this process's own garbage collections count in the event-loop blocks below
 
   let http = [];
@@ -433,17 +544,29 @@ async function main() {
   const pruneMs = pruned.ms;
   tokens.release(removed);
   const pruneBlock = pruned.longest;
-  log(`prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s (in a process of its own); event loop blocked: p99 ${pruned.p99.toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`);
+  log(
+    `prune() removed ${removed.length} profiles in ${(pruneMs / 1000).toFixed(2)} s (in a process of its own); event loop blocked: p99 ${pruned.p99.toFixed(1)} ms, longest ${pruneBlock.toFixed(1)} ms`,
+  );
 
   // Then by age, the next PRUNED / 2 or so (read from the store), with traffic as an application
   // would have, each timed: a search (the newest 10) every 20 ms, and a batch of 20 profiles written every 100 ms
   // (the write buffer's batches). A write's time includes waiting for the prune chunk under way.
   let cutoff;
   if (PG) {
-    cutoff = Number((await pgQuery(`SELECT time FROM ${pgTable('profiler_profile')} ORDER BY time, id LIMIT 1 OFFSET $1`, [Math.floor(PRUNED / 2)]))[0]?.time ?? latest);
+    cutoff = Number(
+      (
+        await pgQuery(`SELECT time FROM ${pgTable('profiler_profile')} ORDER BY time, id LIMIT 1 OFFSET $1`, [
+          Math.floor(PRUNED / 2),
+        ])
+      )[0]?.time ?? latest,
+    );
   } else {
     const oldest = new Database(FILE, { readonly: true });
-    cutoff = oldest.prepare('SELECT time FROM profile ORDER BY id LIMIT 1 OFFSET ?').pluck().get(Math.floor(PRUNED / 2)) ?? latest;
+    cutoff =
+      oldest
+        .prepare('SELECT time FROM profile ORDER BY id LIMIT 1 OFFSET ?')
+        .pluck()
+        .get(Math.floor(PRUNED / 2)) ?? latest;
     oldest.close();
   }
   const during = { writes: [], searches: [] };
@@ -451,7 +574,9 @@ async function main() {
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const writer = (async () => {
     for (let k = 0; pruning; k++) {
-      const batch = Array.from({ length: 20 }, (_, j) => sampleProfile(PROFILES * 4 + k * 20 + j, { time: latest + 100_000 + k * 20 + j, token: tokens.next() }));
+      const batch = Array.from({ length: 20 }, (_, j) =>
+        sampleProfile(PROFILES * 4 + k * 20 + j, { time: latest + 100_000 + k * 20 + j, token: tokens.next() }),
+      );
       const s = performance.now();
       await storage.write(batch);
       during.writes.push(performance.now() - s);
@@ -477,19 +602,35 @@ async function main() {
   const searchesDuring = sorted(during.searches);
   const writesDuring = sorted(during.writes);
   log(`prune() by age removed ${byAge.length} more in ${(ageMs / 1000).toFixed(2)} s, with traffic meanwhile:`);
-  log(`  ${searchesDuring.length} searches: p50 ${ms(percentile(searchesDuring, 50))}, p95 ${ms(percentile(searchesDuring, 95))}, longest ${ms(searchesDuring.at(-1) ?? 0)}`);
-  log(`  ${writesDuring.length} writes of 20 profiles: p50 ${ms(percentile(writesDuring, 50))}, longest ${ms(writesDuring.at(-1) ?? 0)} (waiting for the prune chunk under way)`);
-  log(`Garbage collections of this process: ${gcs.length}, longest ${Math.max(0, ...gcs).toFixed(1)} ms (this script's own: the prune by count above ran in a process of its own)`);
+  log(
+    `  ${searchesDuring.length} searches: p50 ${ms(percentile(searchesDuring, 50))}, p95 ${ms(percentile(searchesDuring, 95))}, longest ${ms(searchesDuring.at(-1) ?? 0)}`,
+  );
+  log(
+    `  ${writesDuring.length} writes of 20 profiles: p50 ${ms(percentile(writesDuring, 50))}, longest ${ms(writesDuring.at(-1) ?? 0)} (waiting for the prune chunk under way)`,
+  );
+  log(
+    `Garbage collections of this process: ${gcs.length}, longest ${Math.max(0, ...gcs).toFixed(1)} ms (this script's own: the prune by count above ran in a process of its own)`,
+  );
 
   // The targets of issue 7 (item 3), each with its figure.
   const worst = (list) => list.reduce((a, b) => (b.p95 > a.p95 ? b : a), { p95: 0, name: '(none)' });
-  const target = (name, met, figure) => log(`| ${name.padEnd(62)} | ${figure.padEnd(52)} | ${met ? 'met' : 'MISSED'} |`);
+  const target = (name, met, figure) =>
+    log(`| ${name.padEnd(62)} | ${figure.padEnd(52)} | ${met ? 'met' : 'MISSED'} |`);
   log('');
-  log(`## Targets (store of ${stored} profiles; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs)`);
+  log(
+    `## Targets (store of ${stored} profiles; load average now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} CPUs)`,
+  );
   log('');
   log(`| ${'target'.padEnd(62)} | ${'figure'.padEnd(52)} | result |`);
   log(`|${'-'.repeat(64)}|${'-'.repeat(54)}|--------|`);
-  for (const [kind, label] of [['latest', 'latest 10'], ['filter', 'each filter alone'], ['nothing', 'a filter that matches nothing'], ['time', 'a time range']]) {
+  for (const [kind, label] of [
+    ['latest', 'latest 10'],
+    ['filter', 'each filter alone'],
+    ['nothing', 'a filter that matches nothing'],
+    ['time', 'a time range'],
+  ]) {
     const w = worst(results.filter((r) => r.kind === kind));
     target(`search p95 <= 20 ms: ${label}`, w.p95 <= 20, `worst p95 ${ms(w.p95)} (${w.name})`);
   }
@@ -498,14 +639,38 @@ async function main() {
   if (http.length) {
     const pages = http.filter((r) => r.name.includes('<token>'));
     const searches = http.filter((r) => !r.name.includes('<token>'));
-    target('profile page p95 <= 20 ms: over HTTP', worst(pages).p95 <= 20, `worst p95 ${ms(worst(pages).p95)} (${worst(pages).name})`);
-    target('search page p95 <= 20 ms: over HTTP', worst(searches).p95 <= 20, `worst p95 ${ms(worst(searches).p95)} (${worst(searches).name})`);
+    target(
+      'profile page p95 <= 20 ms: over HTTP',
+      worst(pages).p95 <= 20,
+      `worst p95 ${ms(worst(pages).p95)} (${worst(pages).name})`,
+    );
+    target(
+      'search page p95 <= 20 ms: over HTTP',
+      worst(searches).p95 <= 20,
+      `worst p95 ${ms(worst(searches).p95)} (${worst(searches).name})`,
+    );
   }
-  target('<= 4 KB on disk per typical profile', bytes / stored <= 4096, `${(bytes / stored).toFixed(0)} bytes per profile`);
-  target(`pruning ${PRUNED} profiles <= 2 s`, pruneMs <= 2000 && removed.length >= PRUNED, `${(pruneMs / 1000).toFixed(2)} s for ${removed.length}`);
-  target('... without blocking requests: longest event-loop block <= 20 ms', pruneBlock <= 20, `longest block ${pruneBlock.toFixed(1)} ms`);
+  target(
+    '<= 4 KB on disk per typical profile',
+    bytes / stored <= 4096,
+    `${(bytes / stored).toFixed(0)} bytes per profile`,
+  );
+  target(
+    `pruning ${PRUNED} profiles <= 2 s`,
+    pruneMs <= 2000 && removed.length >= PRUNED,
+    `${(pruneMs / 1000).toFixed(2)} s for ${removed.length}`,
+  );
+  target(
+    '... without blocking requests: longest event-loop block <= 20 ms',
+    pruneBlock <= 20,
+    `longest block ${pruneBlock.toFixed(1)} ms`,
+  );
   const searchP95 = percentile(searchesDuring, 95) ?? 0;
-  target('... without blocking requests: searches during a prune, p95 <= 20 ms', searchP95 <= 20, `p95 ${ms(searchP95)} (${searchesDuring.length} searches)`);
+  target(
+    '... without blocking requests: searches during a prune, p95 <= 20 ms',
+    searchP95 <= 20,
+    `p95 ${ms(searchP95)} (${searchesDuring.length} searches)`,
+  );
   const combined = worst(results.filter((r) => r.kind === 'combined'));
   log(`(not a target) combined filters: worst p95 ${ms(combined.p95)} (${combined.name})`);
   log('');
@@ -513,7 +678,14 @@ async function main() {
   if (args.reuse) {
     const missing = PROFILES - (await storage.count());
     log(`Writing ${missing} profiles back for the next --reuse run ...`);
-    await fill(storage, tokens, missing, latest + 1000, latest + 1000 + Math.floor((SPAN * missing) / PROFILES), PROFILES * 3);
+    await fill(
+      storage,
+      tokens,
+      missing,
+      latest + 1000,
+      latest + 1000 + Math.floor((SPAN * missing) / PROFILES),
+      PROFILES * 3,
+    );
   }
   await storage.close();
 }

@@ -56,6 +56,10 @@ function registerPartials(dir: string, prefix = ''): void {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) registerPartials(join(dir, entry.name), `${prefix}${entry.name}/`);
-    else if (entry.name.endsWith('.hbs')) hbs.registerPartial(`${prefix}${entry.name.slice(0, -4)}`.replace(/-/g, '_'), readFileSync(join(dir, entry.name), 'utf8'));
+    else if (entry.name.endsWith('.hbs'))
+      hbs.registerPartial(
+        `${prefix}${entry.name.slice(0, -4)}`.replace(/-/g, '_'),
+        readFileSync(join(dir, entry.name), 'utf8'),
+      );
   }
 }

@@ -12,6 +12,18 @@ import { OrdersModule } from './shop/orders/orders.module.js';
 import { HomeModule } from './shop/home/home.module.js';
 
 @Module({
-  imports: [ConfigModule, LifecycleModule, ProfilerModule, DatabaseModule, SessionModule, SecurityModule, HomeModule, CatalogueModule, AccountsModule, OrdersModule, CartModule],
+  imports: [
+    ConfigModule,
+    LifecycleModule,
+    ProfilerModule,
+    DatabaseModule,
+    SessionModule,
+    SecurityModule,
+    HomeModule,
+    CatalogueModule,
+    AccountsModule,
+    OrdersModule,
+    CartModule,
+  ],
 })
 export class AppModule {}

@@ -20,7 +20,8 @@ async function bootstrap(): Promise<void> {
   app.get(ProcessCrashHandler).install();
   const base = `http://${config.host}:${config.port}`;
   process.stdout.write(`Shopkernel (${config.env}${config.debug ? ', debug' : ''}) listening on ${base}\n`);
-  if (config.profiler.enabled) process.stdout.write(`Profiler: ${base}/_profiler/ (store: ${maskDsn(config.profiler.dsn)})\n`);
+  if (config.profiler.enabled)
+    process.stdout.write(`Profiler: ${base}/_profiler/ (store: ${maskDsn(config.profiler.dsn)})\n`);
 }
 
 // A profile store that cannot be opened is one line naming it and the cause: its stack would only say where it was

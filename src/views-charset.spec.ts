@@ -8,21 +8,31 @@ import { PROJECT_DIR } from './config/app-config.js';
  * and a slower UTF-8 encoding to write it (a `›` in the error page cost its 48 KB page about 5 % of a 404's time).
  * These templates spell such characters as HTML entities; text from the application's data may still need UTF-16.
  */
-describe('the debug pages\' templates (views/error, views/profiler)', () => {
+describe("the debug pages' templates (views/error, views/profiler)", () => {
   const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.hbs') || entry.name.endsWith('.css') ? [join(dir, entry.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? files(join(dir, entry.name))
+        : entry.name.endsWith('.hbs') || entry.name.endsWith('.css')
+          ? [join(dir, entry.name)]
+          : [],
+    );
 
   /** `file: character` for each character of the files above `max`, outside Handlebars comments. */
   const beyond = (max: number, paths: string[]): string[] =>
     paths.flatMap((file) => {
-      const text = readFileSync(file, 'utf8').replace(/\{\{!--[\s\S]*?--\}\}/g, '').replace(/\{\{![\s\S]*?\}\}/g, '');
+      const text = readFileSync(file, 'utf8')
+        .replace(/\{\{!--[\s\S]*?--\}\}/g, '')
+        .replace(/\{\{![\s\S]*?\}\}/g, '');
       return [...text].filter((c) => c.codePointAt(0)! > max).map((c) => `${file.slice(PROJECT_DIR.length + 1)}: ${c}`);
     });
 
   it('holds only Latin-1 characters outside comments (others as HTML entities)', () => {
     // The shop's own templates follow the same rule (docs/EXTENDING.md, "Templates"), but a page of the application
     // may need a `€`: only the profiler's and the error page's templates, the tooling's hot pages, are held to it here.
-    expect(beyond(0xff, [join(PROJECT_DIR, 'views', 'error'), join(PROJECT_DIR, 'views', 'profiler')].flatMap(files))).toEqual([]);
+    expect(
+      beyond(0xff, [join(PROJECT_DIR, 'views', 'error'), join(PROJECT_DIR, 'views', 'profiler')].flatMap(files)),
+    ).toEqual([]);
   });
 
   it('holds only ASCII in the templates of every debug 404: the error page', () => {

@@ -26,13 +26,19 @@ describe('async kernel listeners (e2e)', () => {
     unhandled.length = 0;
   });
 
-  const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST).set('Accept', 'application/json');
+  const get = (path: string) =>
+    request(app.getHttpServer()).get(path).set('Host', HOST).set('Accept', 'application/json');
 
   it('waits for a listener that returns a promise before the later listeners, the handler and the response', async () => {
     const res = await get('/async/page').expect(200);
     expect(res.body).toEqual({ handled: true });
     expect(res.headers['x-async-response']).toBe('waited');
-    expect(journal).toEqual(['request listener done', 'controller listener started', 'controller listener done', 'handler']);
+    expect(journal).toEqual([
+      'request listener done',
+      'controller listener started',
+      'controller listener done',
+      'handler',
+    ]);
     // The Events panel counts the await in the listener's time.
     const called = profileData(await storedProfile(app, res.headers['x-debug-token'])).events.called;
     const controller = called.find((c) => c.listener === 'AsyncListeners::onKernelController')!;
@@ -44,21 +50,28 @@ describe('async kernel listeners (e2e)', () => {
   it.each([
     ['request', 'The async request listener failed after its await'],
     ['controller', 'The async controller listener failed after its await'],
-  ])('answers a rejection in kernel.%s as a throw: kernel.exception makes the 500, the handler never runs, nothing is unhandled', async (where, message) => {
-    const res = await get('/async/page').set('X-Fail-In', where).expect(500);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body.exceptions.map((e: { class: string; message: string }) => [e.class, e.message])).toEqual([['Error', message]]);
-    expect(journal).not.toContain('handler');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(unhandled).toEqual([]);
-  });
+  ])(
+    'answers a rejection in kernel.%s as a throw: kernel.exception makes the 500, the handler never runs, nothing is unhandled',
+    async (where, message) => {
+      const res = await get('/async/page').set('X-Fail-In', where).expect(500);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.exceptions.map((e: { class: string; message: string }) => [e.class, e.message])).toEqual([
+        ['Error', message],
+      ]);
+      expect(journal).not.toContain('handler');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    },
+  );
 
   it('logs a rejection in kernel.terminate as CRITICAL, after the response, and leaves nothing unhandled', async () => {
     await get('/async/page').set('X-Fail-In', 'terminate').expect(200);
     const context = app.get(KernelProbe).last;
     const critical = () => context.logs.filter((e) => e.levelName === 'CRITICAL').map((e) => e.message);
     for (let i = 0; i < 100 && critical().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(critical()).toEqual(['Exception in kernel.terminate: Error: The async terminate listener failed after its await']);
+    expect(critical()).toEqual([
+      'Exception in kernel.terminate: Error: The async terminate listener failed after its await',
+    ]);
     expect(unhandled).toEqual([]);
   });
 });

@@ -21,8 +21,6 @@ const FIXTURES = {
 } as const;
 type Fixture = keyof typeof FIXTURES;
 
-
-
 describeOnEachDatabase('Cart', 'cart', cartContract);
 
 function cartContract(database: () => Promise<TestDatabase>): void {
@@ -40,7 +38,12 @@ function cartContract(database: () => Promise<TestDatabase>): void {
     for (const [key, product] of Object.entries(FIXTURES) as Array<[Fixture, (typeof FIXTURES)[Fixture]]>) {
       const row = await shop
         .insertInto('products')
-        .values({ ...product, description: `${product.name}, for the cart tests.`, image_url: null, category_id: category.id })
+        .values({
+          ...product,
+          description: `${product.name}, for the cart tests.`,
+          image_url: null,
+          category_id: category.id,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       ids[key] = row.id;
@@ -56,13 +59,24 @@ function cartContract(database: () => Promise<TestDatabase>): void {
     await shop.deleteFrom('carts').execute();
     await shop.deleteFrom('sessions').execute();
     for (const key of Object.keys(FIXTURES) as Fixture[]) {
-      await shop.updateTable('products').set({ stock: FIXTURES[key].stock, price_cents: FIXTURES[key].price_cents }).where('id', '=', ids[key]).execute();
+      await shop
+        .updateTable('products')
+        .set({ stock: FIXTURES[key].stock, price_cents: FIXTURES[key].price_cents })
+        .where('id', '=', ids[key])
+        .execute();
     }
   });
 
   const server = () => app.getHttpServer();
   const countRows = async (table: 'carts' | 'sessions' | 'cart_lines'): Promise<number> =>
-    Number((await shop.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await shop
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** A visitor: a cookie jar, and the `cart` CSRF token read from a product page's add-to-cart form. */
   async function visitor(): Promise<{ agent: ReturnType<typeof request.agent>; token: string }> {
@@ -73,12 +87,19 @@ function cartContract(database: () => Promise<TestDatabase>): void {
     return { agent, token };
   }
 
-  const addForm = (agent: ReturnType<typeof request.agent>, fields: Record<string, string | number>) => agent.post('/cart/lines').type('form').send(fields);
-  const add = (v: { agent: ReturnType<typeof request.agent>; token: string }, product: Fixture, quantity: number | string) =>
-    addForm(v.agent, { _csrf_token: v.token, productId: ids[product], quantity });
+  const addForm = (agent: ReturnType<typeof request.agent>, fields: Record<string, string | number>) =>
+    agent.post('/cart/lines').type('form').send(fields);
+  const add = (
+    v: { agent: ReturnType<typeof request.agent>; token: string },
+    product: Fixture,
+    quantity: number | string,
+  ) => addForm(v.agent, { _csrf_token: v.token, productId: ids[product], quantity });
 
   async function cartPage(agent: ReturnType<typeof request.agent>): Promise<HTMLElement> {
-    const res = await agent.get('/cart').expect(200).expect('Content-Type', /text\/html/);
+    const res = await agent
+      .get('/cart')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     return parse(res.text);
   }
   const lineRows = (html: HTMLElement) =>
@@ -89,7 +110,8 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       quantity: tr.querySelector('input[name=quantity]')?.getAttribute('value'),
       lineTotal: text(tr.querySelector('.line-total')),
     }));
-  const violations = (html: HTMLElement) => html.querySelectorAll('ul.violations li').map((li) => [li.getAttribute('data-field'), text(li)]);
+  const violations = (html: HTMLElement) =>
+    html.querySelectorAll('ul.violations li').map((li) => [li.getAttribute('data-field'), text(li)]);
   const headerCount = (html: HTMLElement) => text(html.querySelector('a.cart-link'));
 
   describe('the product page', () => {
@@ -117,7 +139,15 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(res.headers.location).toBe('/cart');
       const html = await cartPage(v.agent);
       expect(text(html.querySelector('.flash.success'))).toBe(`Added 2 × ${FIXTURES.lamp.name} to your cart.`);
-      expect(lineRows(html)).toEqual([{ name: FIXTURES.lamp.name, href: `/products/${FIXTURES.lamp.slug}`, unitPrice: '€25.00', quantity: '2', lineTotal: '€50.00' }]);
+      expect(lineRows(html)).toEqual([
+        {
+          name: FIXTURES.lamp.name,
+          href: `/products/${FIXTURES.lamp.slug}`,
+          unitPrice: '€25.00',
+          quantity: '2',
+          lineTotal: '€50.00',
+        },
+      ]);
       expect(html.querySelector('a.checkout')?.getAttribute('href')).toBe('/checkout');
       expect(headerCount(html)).toBe('Cart (2)');
       // The flash is shown once.
@@ -130,7 +160,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const v = await visitor();
       await add(v, 'mug', 2).expect(303);
       await add(v, 'mug', 3).expect(303);
-      expect(lineRows(await cartPage(v.agent))).toMatchObject([{ name: FIXTURES.mug.name, quantity: '5', lineTotal: '€64.50' }]);
+      expect(lineRows(await cartPage(v.agent))).toMatchObject([
+        { name: FIXTURES.mug.name, quantity: '5', lineTotal: '€64.50' },
+      ]);
       expect(await countRows('cart_lines')).toBe(1);
     });
 
@@ -138,7 +170,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const v = await visitor();
       await add(v, 'mug', 1).expect(303);
       await add(v, 'lamp', 1).expect(303);
-      const changed = await v.agent.post(`/cart/lines/${ids.mug}`).type('form').send({ _csrf_token: v.token, quantity: '4' }).expect(303);
+      const changed = await v.agent
+        .post(`/cart/lines/${ids.mug}`)
+        .type('form')
+        .send({ _csrf_token: v.token, quantity: '4' })
+        .expect(303);
       expect(changed.headers.location).toBe('/cart');
       let html = await cartPage(v.agent);
       // Every flash since the last page, in order, each once.
@@ -157,7 +193,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(line.querySelector('form.remove-line')?.getAttribute('action')).toBe(`/cart/lines/${ids.mug}/delete`);
       expect(line.querySelector('form.remove-line input[name=_csrf_token]')?.getAttribute('value')).toBe(v.token);
 
-      await v.agent.post(`/cart/lines/${ids.mug}`).type('form').send({ _csrf_token: v.token, quantity: '0' }).expect(303);
+      await v.agent
+        .post(`/cart/lines/${ids.mug}`)
+        .type('form')
+        .send({ _csrf_token: v.token, quantity: '0' })
+        .expect(303);
       html = await cartPage(v.agent);
       expect(text(html.querySelector('.flash'))).toBe(`Removed ${FIXTURES.mug.name} from your cart.`);
       expect(lineRows(html).map((l) => l.name)).toEqual([FIXTURES.lamp.name]);
@@ -173,7 +213,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const v = await visitor();
       await v.agent.post(`/cart/lines/${ids.mug}/delete`).type('form').send({ _csrf_token: v.token }).expect(404);
       await add(v, 'mug', 1).expect(303);
-      await v.agent.post(`/cart/lines/${ids.lamp}`).type('form').send({ _csrf_token: v.token, quantity: '2' }).expect(404);
+      await v.agent
+        .post(`/cart/lines/${ids.lamp}`)
+        .type('form')
+        .send({ _csrf_token: v.token, quantity: '2' })
+        .expect(404);
       await v.agent.post(`/cart/lines/${ids.lamp}/delete`).type('form').send({ _csrf_token: v.token }).expect(404);
       await v.agent.post('/cart/lines/abc/delete').type('form').send({ _csrf_token: v.token }).expect(404);
       const unknown = await addForm(v.agent, { _csrf_token: v.token, productId: 99_999_999, quantity: 1 }).expect(404);
@@ -184,12 +228,20 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const v = await visitor();
       await add(v, 'mug', 1).expect(303);
       let html = await cartPage(v.agent);
-      expect([text(html.querySelector('#cart-subtotal')), text(html.querySelector('#cart-shipping')), text(html.querySelector('#cart-total'))]).toEqual(['€12.90', '€4.90', '€17.80']);
+      expect([
+        text(html.querySelector('#cart-subtotal')),
+        text(html.querySelector('#cart-shipping')),
+        text(html.querySelector('#cart-total')),
+      ]).toEqual(['€12.90', '€4.90', '€17.80']);
       expect(text(html.querySelector('.free-shipping'))).toBe('Add €37.10 more for free shipping (from €50.00).');
       // 12.90 + 2 × 25.00 = 62.90: free shipping.
       await add(v, 'lamp', 2).expect(303);
       html = await cartPage(v.agent);
-      expect([text(html.querySelector('#cart-subtotal')), text(html.querySelector('#cart-shipping')), text(html.querySelector('#cart-total'))]).toEqual(['€62.90', 'Free', '€62.90']);
+      expect([
+        text(html.querySelector('#cart-subtotal')),
+        text(html.querySelector('#cart-shipping')),
+        text(html.querySelector('#cart-total')),
+      ]).toEqual(['€62.90', 'Free', '€62.90']);
       expect(html.querySelector('.free-shipping')).toBeNull();
       // Exactly €50.00 ships free.
       await v.agent.post(`/cart/lines/${ids.mug}/delete`).type('form').send({ _csrf_token: v.token }).expect(303);
@@ -199,7 +251,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
 
     it('refuses more than the stock (400, "Only N left in stock."), and a product out of stock', async () => {
       const v = await visitor();
-      let res = await add(v, 'scarce', 4).expect(400).expect('Content-Type', /text\/html/);
+      let res = await add(v, 'scarce', 4)
+        .expect(400)
+        .expect('Content-Type', /text\/html/);
       expect(violations(parse(res.text))).toEqual([['quantity', 'Only 3 left in stock.']]);
       expect(text(parse(res.text).querySelector('p.empty'))).toBe('Your cart is empty.');
       await add(v, 'scarce', 2).expect(303);
@@ -207,7 +261,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(violations(parse(res.text))).toEqual([['quantity', 'Only 3 left in stock. Your cart already has 2.']]);
       // The page shows the cart as it is (2 in it), never a 500.
       expect(lineRows(parse(res.text))).toMatchObject([{ name: FIXTURES.scarce.name, quantity: '2' }]);
-      res = await v.agent.post(`/cart/lines/${ids.scarce}`).type('form').send({ _csrf_token: v.token, quantity: '5' }).expect(400);
+      res = await v.agent
+        .post(`/cart/lines/${ids.scarce}`)
+        .type('form')
+        .send({ _csrf_token: v.token, quantity: '5' })
+        .expect(400);
       const line = parse(res.text).querySelector(`tr.cart-line[data-product-id="${ids.scarce}"]`)!;
       expect(line.querySelectorAll('ul.violations li').map(text)).toEqual(['Only 3 left in stock.']);
       res = await add(v, 'soldOut', 1).expect(400);
@@ -220,14 +278,19 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       ['100', 'quantity', 'quantity must be a whole number from 1 to 99.'],
       ['abc', 'quantity', 'quantity must be a whole number from 1 to 99.'],
       ['1.5', 'quantity', 'quantity must be a whole number from 1 to 99.'],
-    ])('answers an add with quantity %p with the cart page, 400 and the violation', async (quantity, field, message) => {
-      const v = await visitor();
-      const res = await add(v, 'mug', quantity).expect(400).expect('Content-Type', /text\/html/);
-      const html = parse(res.text);
-      expect(violations(html)).toEqual([[field, message]]);
-      expect(text(html.querySelector('h1'))).toBe('Your cart');
-      expect(await countRows('carts')).toBe(0);
-    });
+    ])(
+      'answers an add with quantity %p with the cart page, 400 and the violation',
+      async (quantity, field, message) => {
+        const v = await visitor();
+        const res = await add(v, 'mug', quantity)
+          .expect(400)
+          .expect('Content-Type', /text\/html/);
+        const html = parse(res.text);
+        expect(violations(html)).toEqual([[field, message]]);
+        expect(text(html.querySelector('h1'))).toBe('Your cart');
+        expect(await countRows('carts')).toBe(0);
+      },
+    );
 
     it('lists every violation of a form: a missing quantity, a missing product, an unknown field', async () => {
       const v = await visitor();
@@ -240,25 +303,38 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       ]);
       await add(v, 'mug', 1).expect(303);
       for (const quantity of ['-1', '100', 'x', '']) {
-        res = await v.agent.post(`/cart/lines/${ids.mug}`).type('form').send({ _csrf_token: v.token, quantity }).expect(400);
+        res = await v.agent
+          .post(`/cart/lines/${ids.mug}`)
+          .type('form')
+          .send({ _csrf_token: v.token, quantity })
+          .expect(400);
         const line = parse(res.text).querySelector(`tr.cart-line[data-product-id="${ids.mug}"]`)!;
-        expect(line.querySelectorAll('ul.violations li').map(text)).toEqual(['quantity must be a whole number from 0 to 99.']);
+        expect(line.querySelectorAll('ul.violations li').map(text)).toEqual([
+          'quantity must be a whole number from 0 to 99.',
+        ]);
       }
       expect(lineRows(await cartPage(v.agent))).toMatchObject([{ quantity: '1' }]);
     });
 
     it('escapes what the visitor typed when it shows it back', async () => {
       const v = await visitor();
-      const res = await addForm(v.agent, { _csrf_token: v.token, productId: ids.mug, quantity: 1, '<img src=x>': '1' }).expect(400);
+      const res = await addForm(v.agent, {
+        _csrf_token: v.token,
+        productId: ids.mug,
+        quantity: 1,
+        '<img src=x>': '1',
+      }).expect(400);
       expect(res.text).not.toContain('<img src=x>');
       expect(violations(parse(res.text))).toContainEqual(['<img src=x>', 'property <img src=x> should not exist']);
     });
 
-    it('refuses a form without the CSRF token, or with a wrong one or another visitor\'s (403)', async () => {
+    it("refuses a form without the CSRF token, or with a wrong one or another visitor's (403)", async () => {
       const v = await visitor();
       const other = await visitor();
       await addForm(v.agent, { productId: ids.mug, quantity: 1 }).expect(403);
-      const wrong = await addForm(v.agent, { _csrf_token: 'x'.repeat(43), productId: ids.mug, quantity: 1 }).expect(403);
+      const wrong = await addForm(v.agent, { _csrf_token: 'x'.repeat(43), productId: ids.mug, quantity: 1 }).expect(
+        403,
+      );
       expect(wrong.text).toContain('Invalid CSRF token.');
       await addForm(v.agent, { _csrf_token: other.token, productId: ids.mug, quantity: 1 }).expect(403);
       await add(v, 'mug', 1).expect(303);
@@ -271,24 +347,48 @@ function cartContract(database: () => Promise<TestDatabase>): void {
   describe('JSON API', () => {
     const json = (agent: ReturnType<typeof request.agent>) => ({
       get: () => agent.get('/api/cart').set('Accept', 'application/json'),
-      post: (body: unknown, token?: string) => withToken(agent.post('/api/cart/lines').set('Accept', 'application/json'), token).send(body as object),
+      post: (body: unknown, token?: string) =>
+        withToken(agent.post('/api/cart/lines').set('Accept', 'application/json'), token).send(body as object),
       patch: (productId: number | string, body: unknown, token?: string) =>
-        withToken(agent.patch(`/api/cart/lines/${productId}`).set('Accept', 'application/json'), token).send(body as object),
-      delete: (productId: number | string, token?: string) => withToken(agent.delete(`/api/cart/lines/${productId}`).set('Accept', 'application/json'), token),
+        withToken(agent.patch(`/api/cart/lines/${productId}`).set('Accept', 'application/json'), token).send(
+          body as object,
+        ),
+      delete: (productId: number | string, token?: string) =>
+        withToken(agent.delete(`/api/cart/lines/${productId}`).set('Accept', 'application/json'), token),
     });
-    const withToken = (req: request.Test, token?: string) => (token === undefined ? req : req.set('X-CSRF-Token', token));
+    const withToken = (req: request.Test, token?: string) =>
+      token === undefined ? req : req.set('X-CSRF-Token', token);
 
     it('round trip: show (with a token), add (201), change (200), remove (200)', async () => {
       const agent = request.agent(server());
       const api = json(agent);
-      const empty = await api.get().expect(200).expect('Content-Type', /application\/json/);
-      expect(empty.body).toEqual({ lines: [], subtotalCents: 0, shippingCents: 0, totalCents: 0, itemCount: 0, csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      const empty = await api
+        .get()
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
+      expect(empty.body).toEqual({
+        lines: [],
+        subtotalCents: 0,
+        shippingCents: 0,
+        totalCents: 0,
+        itemCount: 0,
+        csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
       const token: string = empty.body.csrfToken;
       expect(await countRows('carts')).toBe(0);
 
       const added = await api.post({ productId: ids.mug, quantity: 2 }, token).expect(201);
       expect(added.body).toEqual({
-        lines: [{ productId: ids.mug, slug: FIXTURES.mug.slug, name: FIXTURES.mug.name, unitPriceCents: 1290, quantity: 2, lineTotalCents: 2580 }],
+        lines: [
+          {
+            productId: ids.mug,
+            slug: FIXTURES.mug.slug,
+            name: FIXTURES.mug.name,
+            unitPriceCents: 1290,
+            quantity: 2,
+            lineTotalCents: 2580,
+          },
+        ],
         subtotalCents: 2580,
         shippingCents: 490,
         totalCents: 3070,
@@ -299,7 +399,12 @@ function cartContract(database: () => Promise<TestDatabase>): void {
 
       const changed = await api.patch(ids.mug, { quantity: 3 }, token).expect(200);
       expect(changed.body.lines.map((l: { quantity: number }) => l.quantity)).toEqual([3, 1]);
-      expect(changed.body).toMatchObject({ subtotalCents: 3 * 1290 + 2500, shippingCents: 0, totalCents: 3 * 1290 + 2500, itemCount: 4 });
+      expect(changed.body).toMatchObject({
+        subtotalCents: 3 * 1290 + 2500,
+        shippingCents: 0,
+        totalCents: 3 * 1290 + 2500,
+        itemCount: 4,
+      });
 
       const removed = await api.delete(ids.mug, token).expect(200);
       expect(removed.body.lines.map((l: { productId: number }) => l.productId)).toEqual([ids.lamp]);
@@ -313,7 +418,10 @@ function cartContract(database: () => Promise<TestDatabase>): void {
     it('answers 404 for an unknown product or a line the cart does not have', async () => {
       const api = json(request.agent(server()));
       const token: string = (await api.get().expect(200)).body.csrfToken;
-      const unknown = await api.post({ productId: 99_999_999, quantity: 1 }, token).expect(404).expect('Content-Type', /application\/problem\+json/);
+      const unknown = await api
+        .post({ productId: 99_999_999, quantity: 1 }, token)
+        .expect(404)
+        .expect('Content-Type', /application\/problem\+json/);
       expect(unknown.body).toMatchObject({ status: 404, detail: 'Product 99999999 not found.' });
       await api.patch(ids.mug, { quantity: 1 }, token).expect(404);
       await api.delete(ids.mug, token).expect(404);
@@ -321,17 +429,35 @@ function cartContract(database: () => Promise<TestDatabase>): void {
     });
 
     it.each([
-      [{ productId: 0, quantity: 1 }, [{ property: 'productId', messages: ['productId must be a product id (a whole number from 1).'] }]],
-      [{ productId: 1, quantity: 0 }, [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }]],
-      [{ productId: 1, quantity: 100 }, [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }]],
-      [{ productId: 1, quantity: 'abc' }, [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }]],
-      [{ productId: 1, quantity: true }, [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }]],
+      [
+        { productId: 0, quantity: 1 },
+        [{ property: 'productId', messages: ['productId must be a product id (a whole number from 1).'] }],
+      ],
+      [
+        { productId: 1, quantity: 0 },
+        [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }],
+      ],
+      [
+        { productId: 1, quantity: 100 },
+        [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }],
+      ],
+      [
+        { productId: 1, quantity: 'abc' },
+        [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }],
+      ],
+      [
+        { productId: 1, quantity: true },
+        [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }],
+      ],
       [{ productId: 1 }, [{ property: 'quantity', messages: ['quantity must be a whole number from 1 to 99.'] }]],
       [{ productId: 1, quantity: 1, price: 0 }, [{ property: 'price', messages: ['property price should not exist'] }]],
     ])('answers %j with 400 problem+json listing the violations', async (body, expected) => {
       const api = json(request.agent(server()));
       const token: string = (await api.get().expect(200)).body.csrfToken;
-      const res = await api.post(body, token).expect(400).expect('Content-Type', /application\/problem\+json/);
+      const res = await api
+        .post(body, token)
+        .expect(400)
+        .expect('Content-Type', /application\/problem\+json/);
       expect(res.body.status).toBe(400);
       expect(res.body.violations).toEqual(expected);
       expect(await countRows('carts')).toBe(0);
@@ -347,7 +473,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(soldOut.body.violations).toEqual([{ property: 'quantity', messages: ['This product is out of stock.'] }]);
       await api.post({ productId: ids.scarce, quantity: 3 }, token).expect(201);
       const patch = await api.patch(ids.scarce, { quantity: -1 }, token).expect(400);
-      expect(patch.body.violations).toEqual([{ property: 'quantity', messages: ['quantity must be a whole number from 0 to 99.'] }]);
+      expect(patch.body.violations).toEqual([
+        { property: 'quantity', messages: ['quantity must be a whole number from 0 to 99.'] },
+      ]);
       const over = await api.patch(ids.scarce, { quantity: 4 }, token).expect(400);
       expect(over.body.violations).toEqual([{ property: 'quantity', messages: ['Only 3 left in stock.'] }]);
       const malformed = await agent
@@ -360,7 +488,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(malformed.headers['content-type']).toMatch(/application\/problem\+json/);
       const array = await api.post([{ productId: ids.mug, quantity: 1 }], token);
       expect(array.status).toBe(400);
-      const nothing = await agent.post('/api/cart/lines').set('Accept', 'application/json').set('X-CSRF-Token', token).expect(400);
+      const nothing = await agent
+        .post('/api/cart/lines')
+        .set('Accept', 'application/json')
+        .set('X-CSRF-Token', token)
+        .expect(400);
       expect(nothing.body.violations.map((v: { property: string }) => v.property)).toEqual(['productId', 'quantity']);
       expect((await api.get().expect(200)).body.lines.map((l: { quantity: number }) => l.quantity)).toEqual([3]);
     });
@@ -370,7 +502,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const token: string = (await api.get().expect(200)).body.csrfToken;
       const missing = await api.post({ productId: ids.mug, quantity: 1 }).expect(403);
       expect(missing.body).toMatchObject({ status: 403, detail: 'Invalid CSRF token.' });
-      await api.post({ productId: ids.mug, quantity: 1 }, `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`).expect(403);
+      await api
+        .post({ productId: ids.mug, quantity: 1 }, `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`)
+        .expect(403);
       await api.post({ productId: ids.mug, quantity: 1 }, token).expect(201);
       await api.patch(ids.mug, { quantity: 2 }).expect(403);
       await api.delete(ids.mug, 'wrong').expect(403);
@@ -386,7 +520,11 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       // The session existed since the product page (its token): the add changed it, so it was saved again.
       expect(cookie).toBeDefined();
       const sessionCookie = cookie!.split(';')[0];
-      const again = await request(server()).get('/api/cart').set('Accept', 'application/json').set('Cookie', sessionCookie).expect(200);
+      const again = await request(server())
+        .get('/api/cart')
+        .set('Accept', 'application/json')
+        .set('Cookie', sessionCookie)
+        .expect(200);
       expect(again.body.lines).toMatchObject([{ productId: ids.mug, quantity: 2 }]);
       // The session holds the cart's id, and the cart row the session's id.
       const cart = await shop.selectFrom('carts').selectAll().executeTakeFirstOrThrow();
@@ -439,25 +577,46 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       expect(headerCount(parse(res.text))).toBe('Cart (5)');
       // A page with the visitor's count is theirs: never in a shared cache.
       expect(res.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
-      expect(headerCount(parse((await v.agent.get(`/products/${FIXTURES.lamp.slug}`).expect(200)).text))).toBe('Cart (5)');
+      expect(headerCount(parse((await v.agent.get(`/products/${FIXTURES.lamp.slug}`).expect(200)).text))).toBe(
+        'Cart (5)',
+      );
 
       // The Cart panel of a page that only read the summary.
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      expect(profileData(profile).cart).toMatchObject({ owner: 'session', itemCount: 5, subtotalCents: 2 * 1290 + 3 * 2500, lines: null, changes: [] });
+      expect(profileData(profile).cart).toMatchObject({
+        owner: 'session',
+        itemCount: 5,
+        subtotalCents: 2 * 1290 + 3 * 2500,
+        lines: null,
+        changes: [],
+      });
       // A visitor without a cart costs the header no query.
       const stranger = await request(server()).get('/products').expect(200);
-      const queries: Array<{ sql: string }> = profileData(await storedProfile(app, stranger.headers['x-debug-token'])).database.queries;
+      const queries: Array<{ sql: string }> = profileData(await storedProfile(app, stranger.headers['x-debug-token']))
+        .database.queries;
       expect(queries.map((q) => q.sql).filter((sql) => sql.includes('"carts"'))).toEqual([]);
     });
   });
 
   describe('attachToUser (called by the login)', () => {
     const user = async (email: string): Promise<number> =>
-      (await shop.insertInto('users').values({ email, password_hash: 'not-a-hash' }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await shop
+          .insertInto('users')
+          .values({ email, password_hash: 'not-a-hash' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     const linesOf = async (userId: number) =>
-      (await shop.selectFrom('carts').innerJoin('cart_lines', 'cart_lines.cart_id', 'carts.id').select(['cart_lines.product_id', 'cart_lines.quantity']).where('carts.user_id', '=', userId).orderBy('cart_lines.product_id').execute()).map(
-        (l) => [l.product_id, l.quantity],
-      );
+      (
+        await shop
+          .selectFrom('carts')
+          .innerJoin('cart_lines', 'cart_lines.cart_id', 'carts.id')
+          .select(['cart_lines.product_id', 'cart_lines.quantity'])
+          .where('carts.user_id', '=', userId)
+          .orderBy('cart_lines.product_id')
+          .execute()
+      ).map((l) => [l.product_id, l.quantity]);
 
     it('moves the anonymous cart to a user who has none, and takes cart_id out of the session', async () => {
       const cart = app.get(CartService);
@@ -489,19 +648,27 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const anonymousId = session.get<number>(CART_ID_ATTRIBUTE)!;
       await cart.attachToUser(session, userId);
       // mug 3 + 4 = 7; scarce 2 + 2 = 4, only 3 in stock; lamp new.
-      expect(await linesOf(userId)).toEqual([[ids.mug, 7], [ids.lamp, 1], [ids.scarce, 3]].sort((a, b) => a[0] - b[0]));
-      expect(await shop.selectFrom('carts').select('id').where('id', '=', anonymousId).executeTakeFirst()).toBeUndefined();
+      expect(await linesOf(userId)).toEqual(
+        [
+          [ids.mug, 7],
+          [ids.lamp, 1],
+          [ids.scarce, 3],
+        ].sort((a, b) => a[0] - b[0]),
+      );
+      expect(
+        await shop.selectFrom('carts').select('id').where('id', '=', anonymousId).executeTakeFirst(),
+      ).toBeUndefined();
       expect(session.has(CART_ID_ATTRIBUTE)).toBe(false);
       expect(await countRows('carts')).toBe(1);
     });
 
-    it('shows the user their cart, not the session\'s, once logged in', async () => {
+    it("shows the user their cart, not the session's, once logged in", async () => {
       const cart = app.get(CartService);
       const userId = await user(`cart-owner-${Date.now()}@example.test`);
       const session = new Session(null);
       await cart.add({ kind: 'session', session }, ids.lamp, 1);
       expect((await cart.view({ kind: 'user', userId })).lines).toEqual([]);
-      expect((await cart.summary({ kind: 'user', userId }))).toBeUndefined();
+      expect(await cart.summary({ kind: 'user', userId })).toBeUndefined();
       expect((await cart.view({ kind: 'session', session })).lines.map((l) => l.productId)).toEqual([ids.lamp]);
     });
   });
@@ -515,7 +682,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       await storedProfile(app, token);
       const page = await request(server()).get(`/_profiler/${token}?panel=cart`).expect(200);
       const html = parse(page.text);
-      const changes = html.querySelectorAll('table.cart-changes tbody tr').map((tr) => tr.querySelectorAll('td').map(text));
+      const changes = html
+        .querySelectorAll('table.cart-changes tbody tr')
+        .map((tr) => tr.querySelectorAll('td').map(text));
       expect(changes).toEqual([['quantity changed', String(ids.mug), FIXTURES.mug.name, '1', '3']]);
       const lines = html.querySelectorAll('table.cart-lines tbody tr').map((tr) => tr.querySelectorAll('td').map(text));
       expect(lines).toEqual([[String(ids.mug), `${FIXTURES.mug.slug} ${FIXTURES.mug.name}`, '€12.90', '3', '€38.70']]);
@@ -525,7 +694,9 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       // The cart page's own profile: its lines, no change.
       const show = await v.agent.get('/cart').expect(200);
       await storedProfile(app, show.headers['x-debug-token']);
-      const panel = parse((await request(server()).get(`/_profiler/${show.headers['x-debug-token']}?panel=cart`).expect(200)).text);
+      const panel = parse(
+        (await request(server()).get(`/_profiler/${show.headers['x-debug-token']}?panel=cart`).expect(200)).text,
+      );
       expect(panel.querySelectorAll('table.cart-lines tbody tr')).toHaveLength(1);
       expect(panel.querySelector('table.cart-changes')).toBeNull();
     });

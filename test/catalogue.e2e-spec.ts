@@ -24,9 +24,8 @@ const SORTED: Record<string, (a: Seeded, b: Seeded) => number> = {
   price_desc: (a, b) => b.price_cents - a.price_cents || byteOrder(a.name, b.name) || a.id - b.id,
   newest: (a, b) => byteOrder(b.created_at, a.created_at) || b.id - a.id,
 };
-const euros = (cents: number): string => `€${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
-
-
+const euros = (cents: number): string =>
+  `€${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
 
 describeOnEachDatabase('Catalogue', 'catalogue', catalogueContract);
 
@@ -47,7 +46,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
   });
 
   async function page(path: string): Promise<HTMLElement> {
-    const res = await get(path).expect(200).expect('Content-Type', /text\/html/);
+    const res = await get(path)
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
     return parse(res.text);
   }
   const names = (html: HTMLElement): string[] => html.querySelectorAll('.product-card .product-name').map(text);
@@ -79,8 +80,12 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const second = await page('/products?sort=price_desc&page=2');
       expect(names(second)).toEqual(sorted.slice(24, 48).map((p) => p.name));
       expect(text(second.querySelector('.pagination p'))).toBe('Page 2 of 10');
-      expect(second.querySelector('.pagination a[rel=prev]')?.getAttribute('href')).toBe('/products?sort=price_desc&page=1');
-      expect(second.querySelector('.pagination a[rel=next]')?.getAttribute('href')).toBe('/products?sort=price_desc&page=3');
+      expect(second.querySelector('.pagination a[rel=prev]')?.getAttribute('href')).toBe(
+        '/products?sort=price_desc&page=1',
+      );
+      expect(second.querySelector('.pagination a[rel=next]')?.getAttribute('href')).toBe(
+        '/products?sort=price_desc&page=3',
+      );
       expect(text(second.querySelector('.pagination [aria-current=page]'))).toBe('2');
 
       const last = await page('/products?sort=price_desc&page=10');
@@ -88,7 +93,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(last.querySelector('.pagination a[rel=next]')).toBeNull();
 
       const searched = await page('/products?q=a&sort=newest');
-      expect(searched.querySelector('.pagination a[rel=next]')?.getAttribute('href')).toBe('/products?q=a&sort=newest&page=2');
+      expect(searched.querySelector('.pagination a[rel=next]')?.getAttribute('href')).toBe(
+        '/products?q=a&sort=newest&page=2',
+      );
     });
 
     it('answers 404 for a page after the last, and 400 for a page that is not a whole number from 1', async () => {
@@ -96,7 +103,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(beyond.text).toContain('Page 11 does not exist: the list has 10 pages.');
       for (const bad of ['abc', '0', '-1', '1.5', '']) {
         const res = await get(`/products?page=${bad}`).expect(400);
-        expect(res.text).toContain(`The &quot;page&quot; query parameter must be a whole number from 1, &quot;${bad}&quot; given.`);
+        expect(res.text).toContain(
+          `The &quot;page&quot; query parameter must be a whole number from 1, &quot;${bad}&quot; given.`,
+        );
       }
       await get('/products?page=1&page=2').expect(400);
     });
@@ -106,22 +115,31 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const profile = await storedProfile(app, res.headers['x-debug-token']);
       const called: Array<{ event: string; listener: string; priority: number }> = profileData(profile).events.called;
       const request = called.filter((c) => c.event === 'kernel.request');
-      expect(request[request.length - 1]).toMatchObject({ listener: 'PaginationListener::onKernelRequest', priority: 4 });
+      expect(request[request.length - 1]).toMatchObject({
+        listener: 'PaginationListener::onKernelRequest',
+        priority: 4,
+      });
       expect(called.map((c) => c.event)).not.toContain('kernel.controller');
     });
 
     it('answers 400 for an unknown sort, naming the valid ones', async () => {
       const res = await get('/products?sort=price').expect(400);
-      expect(res.text).toContain('Invalid sort &quot;price&quot;: expected one of name, price_asc, price_desc, newest.');
+      expect(res.text).toContain(
+        'Invalid sort &quot;price&quot;: expected one of name, price_asc, price_desc, newest.',
+      );
     });
 
     it('searches names and descriptions, case-insensitively', async () => {
       const target = PRODUCTS[37];
       const term = target.name.split(' ').slice(-1)[0].toUpperCase();
-      const matches = PRODUCTS.filter((p) => `${p.name} ${p.description}`.toLowerCase().includes(term.toLowerCase())).sort(SORTED.name);
+      const matches = PRODUCTS.filter((p) =>
+        `${p.name} ${p.description}`.toLowerCase().includes(term.toLowerCase()),
+      ).sort(SORTED.name);
       expect(matches.length).toBeGreaterThan(0);
       const html = await page(`/products?q=${encodeURIComponent(term)}`);
-      expect(text(html.querySelector('#result-count'))).toBe(`${matches.length} product${matches.length === 1 ? '' : 's'} for “${term}”`);
+      expect(text(html.querySelector('#result-count'))).toBe(
+        `${matches.length} product${matches.length === 1 ? '' : 's'} for “${term}”`,
+      );
       expect(names(html)).toEqual(matches.slice(0, 24).map((p) => p.name));
       expect(names(html)).toContain(target.name);
       expect(html.querySelector('#catalogue-q')?.getAttribute('value')).toBe(term);
@@ -143,7 +161,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
         const literal = PRODUCTS.filter((p) => `${p.name} ${p.description}`.toLowerCase().includes(q)).length;
         expect(literal).toBeLessThan(240);
         const html = await page(`/products?q=${encodeURIComponent(q)}`);
-        expect(text(html.querySelector('#result-count'))).toBe(`${literal} product${literal === 1 ? '' : 's'} for “${q}”`);
+        expect(text(html.querySelector('#result-count'))).toBe(
+          `${literal} product${literal === 1 ? '' : 's'} for “${q}”`,
+        );
       }
     });
 
@@ -157,7 +177,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(text(html.querySelector('#search-term'))).toBe(q);
       expect(html.querySelector('#search-term')?.childNodes.every((n) => n.nodeType === 3)).toBe(true);
       // The one script is the debug toolbar's, loaded from the profiler.
-      expect(html.querySelectorAll('script').map((script) => script.getAttribute('src')?.replace(/\?v=[0-9a-f]{12}$/, ''))).toEqual(['/_profiler/toolbar.js']);
+      expect(
+        html.querySelectorAll('script').map((script) => script.getAttribute('src')?.replace(/\?v=[0-9a-f]{12}$/, '')),
+      ).toEqual(['/_profiler/toolbar.js']);
       expect(html.querySelector('#catalogue-q')?.getAttribute('value')).toBe(q);
       expect(html.querySelector('.pagination a[rel=next]')).toBeNull();
     });
@@ -170,7 +192,12 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const html = await page(`/categories/${category.slug}?sort=price_asc`);
       expect(text(html.querySelector('h1'))).toBe(category.name);
       expect(text(html.querySelector('#result-count'))).toBe(`${mine.length} products`);
-      expect(names(html)).toEqual([...mine].sort(SORTED.price_asc).slice(0, 24).map((p) => p.name));
+      expect(names(html)).toEqual(
+        [...mine]
+          .sort(SORTED.price_asc)
+          .slice(0, 24)
+          .map((p) => p.name),
+      );
       expect(html.querySelector('.pagination')).toBeNull();
       expect(html.querySelector('form.catalogue-filter')?.getAttribute('action')).toBe(`/categories/${category.slug}`);
       await get(`/categories/${category.slug}?page=2`).expect(404);
@@ -186,7 +213,11 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
   describe('HTTP caching', () => {
     it('sends Cache-Control, Vary and an ETag on catalogue pages, and a bodiless 304 when If-None-Match has it', async () => {
       const soldOut = PRODUCTS.find((p) => p.stock === 0)!;
-      for (const path of ['/products?sort=price_asc', `/categories/${CATALOGUE.categories[0].slug}`, `/products/${soldOut.slug}`]) {
+      for (const path of [
+        '/products?sort=price_asc',
+        `/categories/${CATALOGUE.categories[0].slug}`,
+        `/products/${soldOut.slug}`,
+      ]) {
         const first = await get(path).expect(200);
         expect(first.headers['cache-control']).toBe('public, max-age=60');
         expect(first.headers.vary).toBe('Accept-Language');
@@ -210,7 +241,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const first = await get(path).expect(200);
       expect(first.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
       expect(first.headers.vary).toBe('Accept-Language');
-      const cookie = ([] as string[]).concat(first.headers['set-cookie'] ?? []).find((c) => c.startsWith('SHOPSESSID='));
+      const cookie = ([] as string[])
+        .concat(first.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('SHOPSESSID='));
       expect(cookie).toBeDefined();
       const session = cookie!.split(';')[0];
       const etag = first.headers.etag;
@@ -253,7 +286,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
 
     it('says when a product is sold out or nearly', async () => {
       const soldOut = find((p) => p.stock === 0);
-      expect(text((await page(`/products/${soldOut.slug}`)).querySelector('article.product .stock'))).toBe('Out of stock');
+      expect(text((await page(`/products/${soldOut.slug}`)).querySelector('article.product .stock'))).toBe(
+        'Out of stock',
+      );
       // The seed may have no product with 1–5 left: make one.
       const low = find((p) => p.stock > 5);
       await app.get(ShopDb).updateTable('products').set({ stock: 3 }).where('slug', '=', low.slug).execute();
@@ -270,9 +305,19 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const profile = await storedProfile(app, res.headers['x-debug-token']);
       const data = profileData(profile);
       const called: Array<{ event: string; listener: string; priority: number }> = data.events.called;
-      expect(called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController', priority: 0 }));
+      expect(called).toContainEqual(
+        expect.objectContaining({
+          event: 'kernel.controller',
+          listener: 'ParamConverterListener::onKernelController',
+          priority: 0,
+        }),
+      );
       expect(called.map((c) => c.event)).toContain('kernel.exception');
-      expect(data.exception!.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
+      expect(data.exception!.exceptions[0]).toMatchObject({
+        class: 'NotFoundHttpException',
+        message: 'Product "no-such-thing" not found.',
+        statusCode: 404,
+      });
     });
 
     it('loads a product for the handler through the same listener', async () => {
@@ -280,7 +325,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const res = await get(`/products/${product.slug}`).expect(200);
       const profile = await storedProfile(app, res.headers['x-debug-token']);
       const data = profileData(profile);
-      expect(data.events.called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }));
+      expect(data.events.called).toContainEqual(
+        expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }),
+      );
       expect(data.exception?.exceptions ?? []).toEqual([]);
     });
   });
@@ -300,7 +347,9 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       expect(res.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
       expect(res.headers['set-cookie']).toBeUndefined();
       const svg = svgOf(res);
-      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800" height="600" viewBox="0 0 800 600" role="img" aria-label="Ethiopian Espresso Roast, 1 kg">/);
+      expect(svg).toMatch(
+        /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800" height="600" viewBox="0 0 800 600" role="img" aria-label="Ethiopian Espresso Roast, 1 kg">/,
+      );
       expect(svg).toContain('<title>Ethiopian Espresso Roast, 1 kg</title>');
       expect(svg).toContain('>EE</text>');
       // No debug toolbar in an image, and nothing fetched from elsewhere.
@@ -310,7 +359,8 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const html = await page('/products?sort=newest');
       const sources = html.querySelectorAll('.product-card img').map((img) => img.getAttribute('src')!);
       expect(sources).toHaveLength(24);
-      for (const src of sources.slice(0, 3)) await get(src).expect(200).expect('Content-Type', 'image/svg+xml; charset=utf-8');
+      for (const src of sources.slice(0, 3))
+        await get(src).expect(200).expect('Content-Type', 'image/svg+xml; charset=utf-8');
     });
 
     it('answers 304 without a body when If-None-Match has the ETag, and draws the new name once it changes', async () => {
@@ -319,7 +369,11 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const etag = first.headers.etag;
       const again = await get(product.image_url).set('If-None-Match', etag).expect(304);
       expect(again.text).toBe('');
-      expect([again.headers.etag, again.headers['cache-control'], again.headers['content-type']]).toEqual([etag, 'public, max-age=86400', undefined]);
+      expect([again.headers.etag, again.headers['cache-control'], again.headers['content-type']]).toEqual([
+        etag,
+        'public, max-age=86400',
+        undefined,
+      ]);
       await get(product.image_url).set('If-None-Match', '"something-else"').expect(200);
       const shop = app.get(ShopDb);
       await shop.updateTable('products').set({ name: 'Renamed Roast' }).where('slug', '=', product.slug).execute();
@@ -337,10 +391,20 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
       const category = await shop.selectFrom('categories').select('id').orderBy('id').executeTakeFirstOrThrow();
       await shop
         .insertInto('products')
-        .values({ slug: 'image-test-lamp', name: `Lamp "Amber" <b>&</b> 'Co'`, description: 'A lamp.', price_cents: 990, stock: 1, image_url: null, category_id: category.id })
+        .values({
+          slug: 'image-test-lamp',
+          name: `Lamp "Amber" <b>&</b> 'Co'`,
+          description: 'A lamp.',
+          price_cents: 990,
+          stock: 1,
+          image_url: null,
+          category_id: category.id,
+        })
         .execute();
       try {
-        const res = await get('/images/products/image-test-lamp.svg').expect(200).expect('Content-Type', 'image/svg+xml; charset=utf-8');
+        const res = await get('/images/products/image-test-lamp.svg')
+          .expect(200)
+          .expect('Content-Type', 'image/svg+xml; charset=utf-8');
         const svg = svgOf(res);
         const escaped = 'Lamp &quot;Amber&quot; &lt;b&gt;&amp;&lt;/b&gt; &#39;Co&#39;';
         expect(svg).not.toContain('<b>');
@@ -354,18 +418,28 @@ function catalogueContract(database: () => Promise<TestDatabase>): void {
     });
 
     it('answers 404 for an unknown slug through the kernel (the parameter converter), and for another extension', async () => {
-      const res = await get('/images/products/no-such-thing.svg').expect(404).expect('Content-Type', 'text/html; charset=utf-8');
+      const res = await get('/images/products/no-such-thing.svg')
+        .expect(404)
+        .expect('Content-Type', 'text/html; charset=utf-8');
       expect(res.text).toContain('Product &quot;no-such-thing&quot; not found.');
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers.etag).toBeUndefined();
       const profile = await storedProfile(app, res.headers['x-debug-token']);
       const data = profileData(profile);
-      expect(data.events.called).toContainEqual(expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }));
-      expect(data.exception!.exceptions[0]).toMatchObject({ class: 'NotFoundHttpException', message: 'Product "no-such-thing" not found.', statusCode: 404 });
+      expect(data.events.called).toContainEqual(
+        expect.objectContaining({ event: 'kernel.controller', listener: 'ParamConverterListener::onKernelController' }),
+      );
+      expect(data.exception!.exceptions[0]).toMatchObject({
+        class: 'NotFoundHttpException',
+        message: 'Product "no-such-thing" not found.',
+        statusCode: 404,
+      });
       const json = await get('/images/products/no-such-thing.svg').set('Accept', 'application/json').expect(404);
       expect(json.body).toMatchObject({ status: 404, detail: 'Product "no-such-thing" not found.' });
       const png = await get(`/images/products/${PRODUCTS[0].slug}.png`).expect(404);
-      expect(png.text).toContain(`No route found for &quot;GET http://${HOST}/images/products/${PRODUCTS[0].slug}.png&quot;`);
+      expect(png.text).toContain(
+        `No route found for &quot;GET http://${HOST}/images/products/${PRODUCTS[0].slug}.png&quot;`,
+      );
     });
   });
 }

@@ -14,9 +14,10 @@ describe('The compiled application (its own process)', () => {
   let app: AppProcess;
   let base: string;
   /** Where the router throws its not-found exception, in the TypeScript source. */
-  const throwLine = readFileSync(join(PROJECT_DIR, 'src/lifecycle/listeners/router.listener.ts'), 'utf8')
-    .split('\n')
-    .findIndex((l) => l.includes('throw new NotFoundHttpException(')) + 1;
+  const throwLine =
+    readFileSync(join(PROJECT_DIR, 'src/lifecycle/listeners/router.listener.ts'), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('throw new NotFoundHttpException(')) + 1;
 
   beforeAll(async () => {
     app = await startApp(buildApp(), { PROFILER_DSN: 'sqlite::memory:', LOG_LEVEL: 'error' });
@@ -36,10 +37,14 @@ describe('The compiled application (its own process)', () => {
     const page = parse(res.text);
     const logged = page.querySelector('#logs tr.level-row-error td:nth-child(3)')!;
     expect(logged.text).toContain(`at ${where} line ${throwLine}`);
-    expect(logged.querySelector('a.file-link')!.getAttribute('href')).toBe(`/_profiler/open?file=${where}#L${throwLine}`);
+    expect(logged.querySelector('a.file-link')!.getAttribute('href')).toBe(
+      `/_profiler/open?file=${where}#L${throwLine}`,
+    );
     expect(page.querySelector('.excerpt-file')!.text).toBe(`${where}:${throwLine}`);
     expect(res.text).not.toContain('.test-build/');
     // Printed too (LOG_LEVEL=error): the line a developer reads in the terminal.
-    expect(app.output()).toContain(`request.ERROR: Uncaught Exception NotFoundHttpException: "No route found for "GET ${base}/no/such/page"" at ${where} line ${throwLine}`);
+    expect(app.output()).toContain(
+      `request.ERROR: Uncaught Exception NotFoundHttpException: "No route found for "GET ${base}/no/such/page"" at ${where} line ${throwLine}`,
+    );
   });
 });

@@ -26,7 +26,10 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
 
   beforeAll(async () => {
     target = await database();
-    app = await createTestApp({ imports: [DatabaseFixturesModule], ...(target.url ? { env: { DATABASE_URL: target.url } } : {}) });
+    app = await createTestApp({
+      imports: [DatabaseFixturesModule],
+      ...(target.url ? { env: { DATABASE_URL: target.url } } : {}),
+    });
     await seedCatalogue(app.get(ShopDb));
   });
 
@@ -45,7 +48,12 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
   }
 
   /** The row of the product query (`where "slug" = ?`). */
-  const productRow = (rows: HTMLElement[]) => rows.find((tr) => text(tr.querySelector('pre.sql')).includes('where "products"."slug" =') || text(tr.querySelector('pre.sql')).includes('where "slug" ='))!;
+  const productRow = (rows: HTMLElement[]) =>
+    rows.find(
+      (tr) =>
+        text(tr.querySelector('pre.sql')).includes('where "products"."slug" =') ||
+        text(tr.querySelector('pre.sql')).includes('where "slug" ='),
+    )!;
 
   const form = (row: HTMLElement) => ({
     action: row.querySelector('form.db-explain-form')!.getAttribute('action')!.replace(/#.*$/, ''),
@@ -73,7 +81,10 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
   it('sends the profiler page with a script nonce and the copy script', async () => {
     const res = await http().get(`/products/${SLUG}`).set('Host', HOST).expect(200);
     await storedProfile(app, res.headers['x-debug-token']);
-    const panel = await http().get(`/_profiler/${res.headers['x-debug-token']}?panel=database`).set('Host', HOST).expect(200);
+    const panel = await http()
+      .get(`/_profiler/${res.headers['x-debug-token']}?panel=database`)
+      .set('Host', HOST)
+      .expect(200);
     const nonce = /script-src 'nonce-([0-9a-f]{32})'/.exec(panel.headers['content-security-policy'])?.[1];
     expect(nonce).toBeDefined();
     const script = parse(panel.text).querySelector('script')!;
@@ -101,10 +112,20 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
     expect(write.querySelector('form.db-explain-form')).toBeNull();
     const number = write.getAttribute('id')!.replace('query-', '');
     // A forged token first; then the server's own token for that query, as a page would have it if it offered one.
-    const res = await http().post(`/_profiler/${token}/explain`).set('Host', HOST).type('form').send({ query: number, _token: 'x' }).expect(403);
+    const res = await http()
+      .post(`/_profiler/${token}/explain`)
+      .set('Host', HOST)
+      .type('form')
+      .send({ query: number, _token: 'x' })
+      .expect(403);
     expect(res.text).toContain('Invalid CSRF token');
     const csrf = app.get(ExplainCsrf).token(token, Number(number));
-    const refused = await http().post(`/_profiler/${token}/explain`).set('Host', HOST).type('form').send({ query: number, _token: csrf }).expect(422);
+    const refused = await http()
+      .post(`/_profiler/${token}/explain`)
+      .set('Host', HOST)
+      .type('form')
+      .send({ query: number, _token: csrf })
+      .expect(422);
     expect(refused.text).toContain('Only a SELECT can be explained: this statement contains UPDATE.');
   });
 
@@ -113,14 +134,31 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
     const { action, query, csrf } = form(productRow(rows));
     const post = (host = HOST) => http().post(action).set('Host', host).type('form');
     await post().send({ query }).expect(403);
-    await post().send({ query, _token: `${csrf.slice(0, -2)}AA` }).expect(403);
-    await post().send({ query: String(Number(query) + 1), _token: csrf }).expect(403);
-    await post().set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example').send({ query, _token: csrf }).expect(403);
+    await post()
+      .send({ query, _token: `${csrf.slice(0, -2)}AA` })
+      .expect(403);
+    await post()
+      .send({ query: String(Number(query) + 1), _token: csrf })
+      .expect(403);
+    await post()
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Origin', 'https://evil.example')
+      .send({ query, _token: csrf })
+      .expect(403);
     await post().set('Origin', 'https://evil.example').send({ query, _token: csrf }).expect(403);
-    await post().set('Sec-Fetch-Site', 'same-origin').set('Origin', `http://${HOST}`).send({ query, _token: csrf }).expect(200);
+    await post()
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Origin', `http://${HOST}`)
+      .send({ query, _token: csrf })
+      .expect(200);
     await post().send({ query: 'abc', _token: csrf }).expect(400);
     await post().send({}).expect(400);
-    await http().post(`/_profiler/${token}/explain`).set('Host', HOST).type('form').send({ query: '999', _token: app.get(ExplainCsrf).token(token, 999) }).expect(404);
+    await http()
+      .post(`/_profiler/${token}/explain`)
+      .set('Host', HOST)
+      .type('form')
+      .send({ query: '999', _token: app.get(ExplainCsrf).token(token, 999) })
+      .expect(404);
     const refused = await post('public.example').send({ query, _token: csrf }).expect(404);
     expect(refused.text).not.toContain('EXPLAIN');
   });

@@ -20,7 +20,18 @@ import { describeOnEachDatabase, type TestDatabase as ShopTestDatabase } from '.
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
-const TABLES = ['cart_lines', 'carts', 'categories', 'order_lines', 'orders', 'products', 'rate_limits', 'remember_me_tokens', 'sessions', 'users'];
+const TABLES = [
+  'cart_lines',
+  'carts',
+  'categories',
+  'order_lines',
+  'orders',
+  'products',
+  'rate_limits',
+  'remember_me_tokens',
+  'sessions',
+  'users',
+];
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
 
 const describePostgres = describePostgresIfAvailable('PostgreSQL tests');
@@ -65,7 +76,16 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual(['0001-catalogue', '0002-accounts', '0003-carts-orders', '0004-remember-me', '0005-order-addresses', '0006-local-product-images', '0007-remember-me-grace', '0008-rate-limits']);
+    expect(await migrator.migrateToLatest()).toEqual([
+      '0001-catalogue',
+      '0002-accounts',
+      '0003-carts-orders',
+      '0004-remember-me',
+      '0005-order-addresses',
+      '0006-local-product-images',
+      '0007-remember-me-grace',
+      '0008-rate-limits',
+    ]);
     expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
     expect(await migrator.migrateToLatest()).toEqual([]);
     expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
@@ -82,8 +102,19 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it("points the pictures of a catalogue seeded with external images at the shop's own (0006), leaving others alone", async () => {
     await new DatabaseMigrator(db, 'test database').migrateToLatest();
-    const category = await db.insertInto('categories').values({ slug: 'tea', name: 'Tea' }).returning('id').executeTakeFirstOrThrow();
-    const product = (slug: string, image_url: string | null) => ({ slug, name: slug, price_cents: 990, stock: 1, category_id: category.id, image_url });
+    const category = await db
+      .insertInto('categories')
+      .values({ slug: 'tea', name: 'Tea' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const product = (slug: string, image_url: string | null) => ({
+      slug,
+      name: slug,
+      price_cents: 990,
+      stock: 1,
+      category_id: category.id,
+      image_url,
+    });
     await db
       .insertInto('products')
       .values([
@@ -100,56 +131,151 @@ function dataLayerContract(database: () => TestDatabase): void {
       { slug: 'white-tea', image_url: null },
     ]);
     await localProductImages.down(db);
-    expect((await images()).map((p) => p.image_url)).toEqual(['https://cdn.example.com/black-tea.jpg', 'https://picsum.photos/seed/green-tea/800/600', null]);
+    expect((await images()).map((p) => p.image_url)).toEqual([
+      'https://cdn.example.com/black-tea.jpg',
+      'https://picsum.photos/seed/green-tea/800/600',
+      null,
+    ]);
   });
 
   it('refuses negative stock (CHECK), on insert and on update', async () => {
     await new DatabaseMigrator(db, 'test database').migrateToLatest();
-    const category = await db.insertInto('categories').values({ slug: 'tea', name: 'Tea' }).returning('id').executeTakeFirstOrThrow();
+    const category = await db
+      .insertInto('categories')
+      .values({ slug: 'tea', name: 'Tea' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const product = { slug: 'green-tea', name: 'Green Tea', price_cents: 990, category_id: category.id };
-    expect(await failureOf(db.insertInto('products').values({ ...product, stock: -1 }).execute())).toMatch(/products_stock_not_negative/);
-    const { id } = await db.insertInto('products').values({ ...product, stock: 1 }).returning('id').executeTakeFirstOrThrow();
-    expect(await failureOf(db.updateTable('products').set((eb) => ({ stock: eb('stock', '-', 2) })).where('id', '=', id).execute())).toMatch(/products_stock_not_negative/);
-    await db.updateTable('products').set((eb) => ({ stock: eb('stock', '-', 1) })).where('id', '=', id).execute();
-    expect(await db.selectFrom('products').select(['stock', 'search_text']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ stock: 0, search_text: 'green tea ' });
+    expect(
+      await failureOf(
+        db
+          .insertInto('products')
+          .values({ ...product, stock: -1 })
+          .execute(),
+      ),
+    ).toMatch(/products_stock_not_negative/);
+    const { id } = await db
+      .insertInto('products')
+      .values({ ...product, stock: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(
+      await failureOf(
+        db
+          .updateTable('products')
+          .set((eb) => ({ stock: eb('stock', '-', 2) }))
+          .where('id', '=', id)
+          .execute(),
+      ),
+    ).toMatch(/products_stock_not_negative/);
+    await db
+      .updateTable('products')
+      .set((eb) => ({ stock: eb('stock', '-', 1) }))
+      .where('id', '=', id)
+      .execute();
+    expect(
+      await db.selectFrom('products').select(['stock', 'search_text']).where('id', '=', id).executeTakeFirstOrThrow(),
+    ).toEqual({ stock: 0, search_text: 'green tea ' });
   });
 
   it('seeds the catalogue, and seeds it again in place without touching users and orders', async () => {
     await new DatabaseMigrator(db, 'test database').migrateToLatest();
     const first = await seedCatalogue(db);
-    expect(first).toEqual({ categories: 10, products: 240, inserted: 240, updated: 0, removedProducts: 0, removedCategories: 0 });
+    expect(first).toEqual({
+      categories: 10,
+      products: 240,
+      inserted: 240,
+      updated: 0,
+      removedProducts: 0,
+      removedCategories: 0,
+    });
     const counts = () =>
       db
         .selectFrom('products')
-        .select((eb) => [eb.fn.countAll<number>().as('products'), eb.fn.count<number>('slug').distinct().as('slugs'), eb.fn.count<number>('category_id').distinct().as('categories')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('products'),
+          eb.fn.count<number>('slug').distinct().as('slugs'),
+          eb.fn.count<number>('category_id').distinct().as('categories'),
+        ])
         .executeTakeFirstOrThrow();
     expect(await counts()).toEqual({ products: 240, slugs: 240, categories: 10 });
-    expect(await db.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 10 });
-    const espresso = await db.selectFrom('products').selectAll().where('slug', '=', 'ethiopian-espresso-roast-1-kg').executeTakeFirstOrThrow();
-    expect(espresso).toMatchObject({ name: 'Ethiopian Espresso Roast, 1 kg', price_cents: 2890, stock: 43, created_at: '2025-06-30T09:00:00.000Z' });
+    expect(
+      await db
+        .selectFrom('categories')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 10 });
+    const espresso = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('slug', '=', 'ethiopian-espresso-roast-1-kg')
+      .executeTakeFirstOrThrow();
+    expect(espresso).toMatchObject({
+      name: 'Ethiopian Espresso Roast, 1 kg',
+      price_cents: 2890,
+      stock: 43,
+      created_at: '2025-06-30T09:00:00.000Z',
+    });
 
     // A customer with an order and a cart, and a product sold out since.
-    const user = await db.insertInto('users').values({ email: 'ada@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
-    const order = await db.insertInto('orders').values({ reference: 'SK-000001', user_id: user.id, subtotal_cents: 2890, total_cents: 2890 }).returning('id').executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto('users')
+      .values({ email: 'ada@example.com', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const order = await db
+      .insertInto('orders')
+      .values({ reference: 'SK-000001', user_id: user.id, subtotal_cents: 2890, total_cents: 2890 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db
       .insertInto('order_lines')
-      .values({ order_id: order.id, product_id: espresso.id, product_slug: espresso.slug, product_name: espresso.name, unit_price_cents: 2890, quantity: 1, line_total_cents: 2890 })
+      .values({
+        order_id: order.id,
+        product_id: espresso.id,
+        product_slug: espresso.slug,
+        product_name: espresso.name,
+        unit_price_cents: 2890,
+        quantity: 1,
+        line_total_cents: 2890,
+      })
       .execute();
-    const cart = await db.insertInto('carts').values({ session_id: 'session-1' }).returning('id').executeTakeFirstOrThrow();
+    const cart = await db
+      .insertInto('carts')
+      .values({ session_id: 'session-1' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db.insertInto('cart_lines').values({ cart_id: cart.id, product_id: espresso.id, quantity: 2 }).execute();
     await db.updateTable('products').set({ stock: 0, name: 'Renamed' }).where('id', '=', espresso.id).execute();
 
     const second = await seedCatalogue(db);
-    expect(second).toEqual({ categories: 10, products: 240, inserted: 0, updated: 240, removedProducts: 0, removedCategories: 0 });
+    expect(second).toEqual({
+      categories: 10,
+      products: 240,
+      inserted: 0,
+      updated: 240,
+      removedProducts: 0,
+      removedCategories: 0,
+    });
     expect(await counts()).toEqual({ products: 240, slugs: 240, categories: 10 });
-    expect(await db.selectFrom('products').select(['id', 'name', 'stock']).where('slug', '=', espresso.slug).executeTakeFirstOrThrow()).toEqual({
+    expect(
+      await db
+        .selectFrom('products')
+        .select(['id', 'name', 'stock'])
+        .where('slug', '=', espresso.slug)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
       id: espresso.id,
       name: 'Ethiopian Espresso Roast, 1 kg',
       stock: 43,
     });
     expect(await db.selectFrom('users').select('email').execute()).toEqual([{ email: 'ada@example.com' }]);
-    expect(await db.selectFrom('order_lines').select(['product_id', 'product_name']).execute()).toEqual([{ product_id: espresso.id, product_name: espresso.name }]);
-    expect(await db.selectFrom('cart_lines').select(['product_id', 'quantity']).execute()).toEqual([{ product_id: espresso.id, quantity: 2 }]);
+    expect(await db.selectFrom('order_lines').select(['product_id', 'product_name']).execute()).toEqual([
+      { product_id: espresso.id, product_name: espresso.name },
+    ]);
+    expect(await db.selectFrom('cart_lines').select(['product_id', 'quantity']).execute()).toEqual([
+      { product_id: espresso.id, quantity: 2 },
+    ]);
   });
 }
 
@@ -174,7 +300,11 @@ describe('Data layer on SQLite (e2e)', () => {
     const pragmas = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
     const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
     const timeout = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
-    expect([pragmas.rows[0].journal_mode, keys.rows[0].foreign_keys, timeout.rows[0].timeout]).toEqual(['wal', 1, 5000]);
+    expect([pragmas.rows[0].journal_mode, keys.rows[0].foreign_keys, timeout.rows[0].timeout]).toEqual([
+      'wal',
+      1,
+      5000,
+    ]);
     await db.destroy();
   });
 
@@ -196,13 +326,25 @@ describe('Data layer on SQLite (e2e)', () => {
     );
     // The failed migration left nothing behind (each migration runs in a transaction).
     const after = new Database(broken);
-    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['kysely_migration', 'kysely_migration_lock', 'products']);
+    expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual([
+      'kysely_migration',
+      'kysely_migration_lock',
+      'products',
+    ]);
     after.close();
   });
 
   it('loads the demo catalogue into an empty development database at start, and only into an empty one', async () => {
     const count = async (app: { get: (token: typeof ShopDb) => ShopDb }) =>
-      Number((await app.get(ShopDb).selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await app
+            .get(ShopDb)
+            .selectFrom('products')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const testApp = await createTestApp({ env: { DATABASE_URL: 'sqlite::memory:' } });
     expect(await count(testApp)).toBe(0);
     await testApp.close();
@@ -244,22 +386,38 @@ describePostgres('Data layer on PostgreSQL (e2e)', () => {
 
   dataLayerContract(() => ({
     url: inSchema(POSTGRES_URL, schema),
-    tables: async (db) => (await db.introspection.getTables()).filter((t) => t.schema === schema).map((t) => t.name).sort(),
+    tables: async (db) =>
+      (await db.introspection.getTables())
+        .filter((t) => t.schema === schema)
+        .map((t) => t.name)
+        .sort(),
   }));
 
   it('reads counts as numbers and times as ISO text, as on SQLite', async () => {
     const db = createShopDb(inSchema(POSTGRES_URL, schema), { baseDir: tmpdir() });
     await new DatabaseMigrator(db, 'test database').migrateToLatest();
-    const user = await db.insertInto('users').values({ email: 'ada@example.com', password_hash: 'x', created_at: '2025-01-31T12:00:00.000Z' }).returning(['id', 'created_at']).executeTakeFirstOrThrow();
+    const user = await db
+      .insertInto('users')
+      .values({ email: 'ada@example.com', password_hash: 'x', created_at: '2025-01-31T12:00:00.000Z' })
+      .returning(['id', 'created_at'])
+      .executeTakeFirstOrThrow();
     expect(user.created_at).toBe('2025-01-31T12:00:00.000Z');
-    expect(await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 1 });
+    expect(
+      await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 1 });
     const { rows } = await sql<{ now: string }>`select now() as now`.execute(db);
     expect(rows[0].now).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     await db.destroy();
   });
 
   it('serves the application, migrated on start', async () => {
-    const app = await createTestApp({ env: { DATABASE_URL: inSchema(POSTGRES_URL, schema) }, imports: [DatabaseFixturesModule] });
+    const app = await createTestApp({
+      env: { DATABASE_URL: inSchema(POSTGRES_URL, schema) },
+      imports: [DatabaseFixturesModule],
+    });
     try {
       await seedCatalogue(app.get(ShopDb));
       const res = await request(app.getHttpServer()).get('/dbfx/n-plus-one').set('Host', HOST).expect(200);
@@ -287,7 +445,10 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
 
   beforeAll(async () => {
     target = await database();
-    app = await createTestApp({ imports: [DatabaseFixturesModule], ...(target.url ? { env: { DATABASE_URL: target.url } } : {}) });
+    app = await createTestApp({
+      imports: [DatabaseFixturesModule],
+      ...(target.url ? { env: { DATABASE_URL: target.url } } : {}),
+    });
     await seedCatalogue(app.get(ShopDb));
   });
 
@@ -312,8 +473,14 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     const badge = html.querySelector('nav.menu a[data-panel="database"] .badge')!;
     expect([text(badge), badge.classList.contains('warning')]).toEqual(['14', true]);
     expect(text(html.querySelector('.panel h1'))).toBe('Database');
-    expect(html.querySelectorAll('.metric').map((m) => `${text(m.querySelector('.value'))} ${text(m.querySelector('.label'))}`)).toEqual(expect.arrayContaining(['14 Database queries', '3 Different statements', '2 Identical repeats']));
-    expect(text(html.querySelector('.panel p.muted'))).toBe(postgres() ? `Database: ${target.url} (postgres)` : 'Database: sqlite::memory: (sqlite)');
+    expect(
+      html
+        .querySelectorAll('.metric')
+        .map((m) => `${text(m.querySelector('.value'))} ${text(m.querySelector('.label'))}`),
+    ).toEqual(expect.arrayContaining(['14 Database queries', '3 Different statements', '2 Identical repeats']));
+    expect(text(html.querySelector('.panel p.muted'))).toBe(
+      postgres() ? `Database: ${target.url} (postgres)` : 'Database: sqlite::memory: (sqlite)',
+    );
 
     // The N+1 pattern stands out: a warning, and the similar queries first.
     const warnings = html.querySelectorAll('.db-warning');
@@ -330,10 +497,26 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
         callers: text(tr.querySelector('td.callers')),
       }));
     expect(groups('db-similar')).toEqual([
-      { count: '10', sets: '10', sql: products(), params: '', numbers: 'Queries #2, 3, 4, 5, 6, 7, 8, 9, 10, 11', callers: `${FIXTURE}:${loop}` },
+      {
+        count: '10',
+        sets: '10',
+        sql: products(),
+        params: '',
+        numbers: 'Queries #2, 3, 4, 5, 6, 7, 8, 9, 10, 11',
+        callers: `${FIXTURE}:${loop}`,
+      },
       { count: '3', sets: '1', sql: COUNT, params: '', numbers: 'Queries #12, 13, 14', callers: `${FIXTURE}:${count}` },
     ]);
-    expect(groups('db-identical')).toEqual([{ count: '3', sets: undefined, sql: COUNT, params: '[]', numbers: 'Queries #12, 13, 14', callers: `${FIXTURE}:${count}` }]);
+    expect(groups('db-identical')).toEqual([
+      {
+        count: '3',
+        sets: undefined,
+        sql: COUNT,
+        params: '[]',
+        numbers: 'Queries #12, 13, 14',
+        callers: `${FIXTURE}:${count}`,
+      },
+    ]);
 
     // Every query, in order, with its parameters and caller.
     const rows = html.querySelectorAll('table.db-queries tbody tr');
@@ -344,7 +527,9 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
       caller: text(tr.querySelector('td.caller')),
       time: text(tr.querySelectorAll('td')[2]),
     }));
-    const categoryIds = (await app.get(ShopDb).selectFrom('categories').select('id').orderBy('position').execute()).map((c) => c.id);
+    const categoryIds = (await app.get(ShopDb).selectFrom('categories').select('id').orderBy('position').execute()).map(
+      (c) => c.id,
+    );
     expect(cells.map(({ sql: s, params, caller }) => [s, params, caller])).toEqual([
       [CATEGORIES, '', `${FIXTURE}:${list}`],
       ...categoryIds.map((id) => [products(), `[${id}]`, `${FIXTURE}:${loop}`]),
@@ -360,10 +545,18 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     const res = await get('/dbfx/n-plus-one').expect(200);
     const token = res.headers['x-debug-token'];
     const profile = await storedProfile(app, token);
-    const logs = (profile.data.logs as { entries: { channel: string; level: number; message: string; context: Record<string, unknown> }[] }).entries;
+    const logs = (
+      profile.data.logs as {
+        entries: { channel: string; level: number; message: string; context: Record<string, unknown> }[];
+      }
+    ).entries;
     const database = logs.filter((e) => e.channel === 'database');
     expect(database.length).toBe(14);
-    expect(database[1]).toMatchObject({ level: 100, message: 'Query ({duration} ms): {sql}', context: { sql: products(), params: [expect.any(Number)] } });
+    expect(database[1]).toMatchObject({
+      level: 100,
+      message: 'Query ({duration} ms): {sql}',
+      context: { sql: products(), params: [expect.any(Number)] },
+    });
     const performance = (await get(`/_profiler/${token}?panel=performance&threshold=0`).expect(200)).text;
     const bars = parse(performance).querySelectorAll('svg.timeline g.tl-query');
     expect(bars.length).toBe(14);
@@ -379,7 +572,9 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     const badge = html.querySelector('nav.menu a[data-panel="database"] .badge')!;
     expect([text(badge), badge.classList.contains('error')]).toEqual(['1', true]);
     const row = html.querySelector('table.db-queries tbody tr.db-error')!;
-    expect(text(row.querySelector('pre.sql'))).toBe(`update "products" set "stock" = "stock" - ${param(1)} where "slug" = ${param(2)}`);
+    expect(text(row.querySelector('pre.sql'))).toBe(
+      `update "products" set "stock" = "stock" - ${param(1)} where "slug" = ${param(2)}`,
+    );
     expect(text(row.querySelector('code.params'))).toBe('[1000,"ethiopian-espresso-roast-1-kg"]');
     expect(text(row.querySelector('.db-error-message'))).toBe(`failed ${message}`);
   });
@@ -388,7 +583,12 @@ function databasePanelContract(database: () => Promise<ShopTestDatabase>): void 
     const res = await get('/dbfx/register').expect(200);
     const profile = await storedProfile(app, res.headers['x-debug-token']);
     const queries = (profile.data.database as { queries: { sql: string; params: unknown[] }[] }).queries;
-    expect(queries.map((q) => [q.sql, q.params])).toEqual([[`insert into "users" ("email", "password_hash") values (${param(1)}, ${param(2)}) returning "id"`, ['ada@example.com', '******']]]);
+    expect(queries.map((q) => [q.sql, q.params])).toEqual([
+      [
+        `insert into "users" ("email", "password_hash") values (${param(1)}, ${param(2)}) returning "id"`,
+        ['ada@example.com', '******'],
+      ],
+    ]);
     expect(JSON.stringify(profile.data)).not.toContain('secret-hash');
   });
 

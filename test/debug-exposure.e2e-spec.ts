@@ -29,11 +29,21 @@ const PROBES: Probe[] = [
   ...METHODS.map((method) => ({ method, headers: { Accept: 'application/json' } })),
   { method: 'GET', headers: { Origin: 'http://evil.example' } },
   { method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'GET' } },
-  { method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } },
+  {
+    method: 'OPTIONS',
+    headers: {
+      Origin: 'http://evil.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type',
+    },
+  },
 ];
 
 /** What a client can tell from an answer: status, header names and values (but the date), body. */
-function answer(res: request.Response, rename = (s: string) => s): { status: number; headers: Record<string, string>; body: string } {
+function answer(
+  res: request.Response,
+  rename = (s: string) => s,
+): { status: number; headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) if (name !== 'date') headers[name] = rename(String(value));
   return { status: res.status, headers, body: rename(res.text ?? '') };
@@ -41,7 +51,10 @@ function answer(res: request.Response, rename = (s: string) => s): { status: num
 
 function send(app: NestExpressApplication, probe: Probe, path: string, host: string): request.Test {
   const method = probe.method.toLowerCase() as 'get';
-  return request(app.getHttpServer())[method](path).set('Host', host).set(probe.headers ?? {});
+  const agent = request(app.getHttpServer());
+  return agent[method](path)
+    .set('Host', host)
+    .set(probe.headers ?? {});
 }
 
 describe.each([
@@ -65,7 +78,9 @@ describe.each([
     for (const path of PROFILER_PATHS) {
       for (const probe of PROBES) {
         const profiler = answer(await send(app, probe, path, host));
-        const unknown = answer(await send(app, probe, unknownTwin(path), host), (s) => s.replaceAll('/_qrofiler', '/_profiler'));
+        const unknown = answer(await send(app, probe, unknownTwin(path), host), (s) =>
+          s.replaceAll('/_qrofiler', '/_profiler'),
+        );
         const label = `${probe.method} ${path} ${JSON.stringify(probe.headers ?? {})}`;
         expect({ label, ...profiler }).toEqual({ label, ...unknown });
         expect([label, profiler.status]).not.toEqual([label, 301]);
@@ -91,7 +106,9 @@ describe('The profiler shares nothing with other origins, and answers only its h
   const server = () => app.getHttpServer();
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { CORS_ALLOW_ORIGINS: '*', CORS_ALLOW_CREDENTIALS: '0', PROFILER_ALLOWED_HOSTS: 'shop.test,.team.example' } });
+    app = await createTestApp({
+      env: { CORS_ALLOW_ORIGINS: '*', CORS_ALLOW_CREDENTIALS: '0', PROFILER_ALLOWED_HOSTS: 'shop.test,.team.example' },
+    });
     token = (await request(server()).get('/').set('Host', 'shop.test').expect(200)).headers['x-debug-token'];
     await settle();
   });
@@ -100,17 +117,32 @@ describe('The profiler shares nothing with other origins, and answers only its h
     await app.close();
   });
 
-  const pages = () => ['/_profiler/search?limit=10', `/_profiler/${token}`, `/_profiler/${token}?panel=config`, `/_profiler/${token}?panel=request`, `/_profiler/${token}.json`, '/_profiler/latest', '/_profiler/', '/_profiler'];
+  const pages = () => [
+    '/_profiler/search?limit=10',
+    `/_profiler/${token}`,
+    `/_profiler/${token}?panel=config`,
+    `/_profiler/${token}?panel=request`,
+    `/_profiler/${token}.json`,
+    '/_profiler/latest',
+    '/_profiler/',
+    '/_profiler',
+  ];
 
   it('sends no CORS header from any profiler route, to any origin, for any method, preflights included', async () => {
     for (const path of pages()) {
       for (const origin of ['http://evil.example', 'null', 'http://localhost:5173', 'http://shop.test']) {
         const res = await request(server()).get(path).set('Host', 'shop.test').set('Origin', origin);
         expect([path, res.status < 400]).toEqual([path, true]);
-        for (const name of Object.keys(res.headers)) expect([path, origin, name.startsWith('access-control-')]).toEqual([path, origin, false]);
+        for (const name of Object.keys(res.headers))
+          expect([path, origin, name.startsWith('access-control-')]).toEqual([path, origin, false]);
         for (const method of ['GET', 'POST', 'DELETE']) {
-          const preflight = await request(server()).options(path).set('Host', 'shop.test').set('Origin', origin).set('Access-Control-Request-Method', method);
-          for (const name of Object.keys(preflight.headers)) expect([path, method, name.startsWith('access-control-')]).toEqual([path, method, false]);
+          const preflight = await request(server())
+            .options(path)
+            .set('Host', 'shop.test')
+            .set('Origin', origin)
+            .set('Access-Control-Request-Method', method);
+          for (const name of Object.keys(preflight.headers))
+            expect([path, method, name.startsWith('access-control-')]).toEqual([path, method, false]);
           // Not a preflight answer: the router's own, 405 (Allow: GET) or 404 where no route takes the path without its slash.
           expect([path, method, preflight.status]).toEqual([path, method, path === '/_profiler' ? 404 : 405]);
         }
@@ -119,19 +151,38 @@ describe('The profiler shares nothing with other origins, and answers only its h
   });
 
   it('still shares the application with the allowed origins, and its pages then carry no toolbar', async () => {
-    const shared = await request(server()).get('/').set('Host', 'shop.test').set('Origin', 'http://evil.example').expect(200);
+    const shared = await request(server())
+      .get('/')
+      .set('Host', 'shop.test')
+      .set('Origin', 'http://evil.example')
+      .expect(200);
     expect(shared.headers['access-control-allow-origin']).toBe('*');
     expect(shared.text).not.toContain('sk-toolbar');
     const own = await request(server()).get('/').set('Host', 'shop.test').expect(200);
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
     expect(own.text).toContain('sk-toolbar');
-    const preflight = await request(server()).options('/api/cart').set('Host', 'shop.test').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET').expect(204);
+    const preflight = await request(server())
+      .options('/api/cart')
+      .set('Host', 'shop.test')
+      .set('Origin', 'http://evil.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .expect(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
   });
 
   it.each([
-    'localhost', 'localhost:3000', 'LOCALHOST', 'shop.localhost:3000', '127.0.0.1', '127.0.0.1:3000', '[::1]:3000', '192.168.1.20:3000',
-    'shop.test', 'Shop.Test:8080', 'team.example', 'dev.team.example',
+    'localhost',
+    'localhost:3000',
+    'LOCALHOST',
+    'shop.localhost:3000',
+    '127.0.0.1',
+    '127.0.0.1:3000',
+    '[::1]:3000',
+    '192.168.1.20:3000',
+    'shop.test',
+    'Shop.Test:8080',
+    'team.example',
+    'dev.team.example',
   ])('opens the profiler for Host %s', async (host) => {
     const res = await request(server()).get(`/_profiler/${token}`).set('Host', host).expect(200);
     expect(res.text).toContain(token);
@@ -139,11 +190,25 @@ describe('The profiler shares nothing with other origins, and answers only its h
   });
 
   it.each([
-    'rebind.attacker.example', 'attacker.example:3000', 'localhost.attacker.example', 'shop.test.attacker.example', 'team.example.attacker.example',
-    'xteam.example', '127.0.0.1.nip.io', 'evil',
+    'rebind.attacker.example',
+    'attacker.example:3000',
+    'localhost.attacker.example',
+    'shop.test.attacker.example',
+    'team.example.attacker.example',
+    'xteam.example',
+    '127.0.0.1.nip.io',
+    'evil',
   ])('answers the plain 404 of a missing path for Host %s, and hides the debug error page too', async (host) => {
-    const profile = await request(server()).get(`/_profiler/${token}`).set('Host', host).set('Accept', 'application/json').expect(404);
-    const missing = await request(server()).get(`/_qrofiler/${token}`).set('Host', host).set('Accept', 'application/json').expect(404);
+    const profile = await request(server())
+      .get(`/_profiler/${token}`)
+      .set('Host', host)
+      .set('Accept', 'application/json')
+      .expect(404);
+    const missing = await request(server())
+      .get(`/_qrofiler/${token}`)
+      .set('Host', host)
+      .set('Accept', 'application/json')
+      .expect(404);
     expect(profile.body).toEqual(missing.body);
     expect(profile.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' });
     const error = await request(server()).get('/fixture-free/nowhere').set('Host', host).expect(404);
@@ -156,7 +221,10 @@ describe('The profiler shares nothing with other origins, and answers only its h
     await settle();
     const { rows } = await storedProfiles(app, { url: 'rebind.attacker.example/_profiler/search' });
     expect(rows.map((r) => [r.method, r.statusCode])).toEqual([['POST', 404]]);
-    const panel = await request(server()).get(`/_profiler/${rows[0].token}?panel=routing`).set('Host', 'shop.test').expect(200);
+    const panel = await request(server())
+      .get(`/_profiler/${rows[0].token}?panel=routing`)
+      .set('Host', 'shop.test')
+      .expect(200);
     const text = panel.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(text).toContain('_profiler_search /_profiler/search GET Debug route, hidden from this client');
     expect(text).not.toContain('Method does not match');

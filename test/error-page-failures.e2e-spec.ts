@@ -38,7 +38,11 @@ describe('A debug template that throws while rendering (e2e)', () => {
     expect(source).toContain('<section id="logs">');
     await writeFile(template, source.replace('<section id="logs">', '<section id="logs">{{formatLogs logs}}'));
     // Without the profiler, whose toolbar would be injected before </body>: the page is exactly the renderer's.
-    app = await createTestApp({ imports: [KernelFixturesModule, ErrorFixturesModule], env: { PROFILER_ENABLED: '0' }, config: { projectDir } });
+    app = await createTestApp({
+      imports: [KernelFixturesModule, ErrorFixturesModule],
+      env: { PROFILER_ENABLED: '0' },
+      config: { projectDir },
+    });
     probe = app.get(KernelProbe);
   });
 
@@ -48,29 +52,67 @@ describe('A debug template that throws while rendering (e2e)', () => {
   });
 
   it.each([
-    { what: 'an unmatched path', method: 'get', path: '/nope', status: 404, statusLine: '404 Not Found', original: 'NotFoundHttpException: "No route found for "GET http://shop.test/nope""' },
-    { what: 'a controller error', method: 'get', path: '/errors/controller', status: 500, statusLine: '500 Internal Server Error', original: 'Error: "The stock ledger is out of balance"' },
-    { what: 'a wrong method', method: 'put', path: '/fixture/items', status: 405, statusLine: '405 Method Not Allowed', original: 'MethodNotAllowedHttpException: "No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)"' },
-  ] as const)('answers $what with its status and the minimal page, and logs both errors', async ({ method, path, status, statusLine, original }) => {
-    const res = await request(app.getHttpServer())[method](path).set('Host', HOST);
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['x-robots-tag']).toBe('noindex');
-    expect(res.headers['content-security-policy']).toBeUndefined();
-    if (status === 405) expect(res.headers.allow).toBe('GET, POST');
-    expect(res.text).toBe(minimalPage(statusLine));
-    expect(valid(res.text)).toBe(true);
-    const logs = (await probe.lastTerminated()).logs.map(describeEntry);
-    const uncaught = logs.findIndex((l) => l.startsWith(`${status >= 500 ? 'CRITICAL' : 'ERROR'} request Uncaught Exception ${original} at `));
-    const failed = logs.indexOf('CRITICAL request The error page could not be rendered: Error: Missing helper: "formatLogs"');
-    expect(uncaught).toBeGreaterThanOrEqual(0);
-    expect(failed).toBeGreaterThan(uncaught);
-  });
+    {
+      what: 'an unmatched path',
+      method: 'get',
+      path: '/nope',
+      status: 404,
+      statusLine: '404 Not Found',
+      original: 'NotFoundHttpException: "No route found for "GET http://shop.test/nope""',
+    },
+    {
+      what: 'a controller error',
+      method: 'get',
+      path: '/errors/controller',
+      status: 500,
+      statusLine: '500 Internal Server Error',
+      original: 'Error: "The stock ledger is out of balance"',
+    },
+    {
+      what: 'a wrong method',
+      method: 'put',
+      path: '/fixture/items',
+      status: 405,
+      statusLine: '405 Method Not Allowed',
+      original:
+        'MethodNotAllowedHttpException: "No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)"',
+    },
+  ] as const)(
+    'answers $what with its status and the minimal page, and logs both errors',
+    async ({ method, path, status, statusLine, original }) => {
+      const res = await request(app.getHttpServer())[method](path).set('Host', HOST);
+      expect(res.status).toBe(status);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-robots-tag']).toBe('noindex');
+      expect(res.headers['content-security-policy']).toBeUndefined();
+      if (status === 405) expect(res.headers.allow).toBe('GET, POST');
+      expect(res.text).toBe(minimalPage(statusLine));
+      expect(valid(res.text)).toBe(true);
+      const logs = (await probe.lastTerminated()).logs.map(describeEntry);
+      const uncaught = logs.findIndex((l) =>
+        l.startsWith(`${status >= 500 ? 'CRITICAL' : 'ERROR'} request Uncaught Exception ${original} at `),
+      );
+      const failed = logs.indexOf(
+        'CRITICAL request The error page could not be rendered: Error: Missing helper: "formatLogs"',
+      );
+      expect(uncaught).toBeGreaterThanOrEqual(0);
+      expect(failed).toBeGreaterThan(uncaught);
+    },
+  );
 
   it('still answers JSON clients with the debug problem+json (no template involved)', async () => {
-    const res = await request(app.getHttpServer()).get('/errors/controller').set('Host', HOST).set('Accept', 'application/json').expect(500);
-    expect(res.body).toMatchObject({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The stock ledger is out of balance' });
+    const res = await request(app.getHttpServer())
+      .get('/errors/controller')
+      .set('Host', HOST)
+      .set('Accept', 'application/json')
+      .expect(500);
+    expect(res.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'The stock ledger is out of balance',
+    });
     const logs = (await probe.lastTerminated()).logs.map((e) => e.message);
     expect(logs.filter((m) => m.startsWith('The error page could not be rendered'))).toEqual([]);
   });
@@ -100,7 +142,11 @@ describe('Log contexts the error page must survive (e2e)', () => {
     const cells = rows[0].querySelectorAll('td');
     expect(text(cells[0].querySelector('.level'))).toBe('WARNING');
     // The placeholder of a cyclic value prints it with its cycles marked, as the context does.
-    expect(text(cells[2]).startsWith('Basket basket-1 references itself: {"id":"basket-1","lines":[{"sku":"TEA-1","basket":"[circular]"}],"self":"[circular]"}')).toBe(true);
+    expect(
+      text(cells[2]).startsWith(
+        'Basket basket-1 references itself: {"id":"basket-1","lines":[{"sku":"TEA-1","basket":"[circular]"}],"self":"[circular]"}',
+      ),
+    ).toBe(true);
     expect(JSON.parse(cells[2].querySelector('.context')!.text)).toEqual({
       id: 'basket-1',
       basket: { id: 'basket-1', lines: [{ sku: 'TEA-1', basket: '[circular]' }], self: '[circular]' },
@@ -118,7 +164,9 @@ describe('Log contexts the error page must survive (e2e)', () => {
     const context = await probe.lastTerminated();
     // The page shows the log as it was when rendered: up to the uncaught exception's entry (the entries of
     // kernel.exception's own notifications, kernel.response and after come later).
-    const uncaught = context.logs.findIndex((e) => e.message.startsWith('Uncaught Exception Error: "Failed after a huge log"'));
+    const uncaught = context.logs.findIndex((e) =>
+      e.message.startsWith('Uncaught Exception Error: "Failed after a huge log"'),
+    );
     const shown = context.logs.slice(0, uncaught + 1);
     const total = shown.length;
     expect(total).toBeGreaterThan(HUGE_LOG_ENTRIES);
@@ -132,14 +180,18 @@ describe('Log contexts the error page must survive (e2e)', () => {
     const rows = all.filter((r) => !r.classList.contains('log-group'));
     expect(rows.length).toBe(1001);
     expect(all.length - rows.length).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.classList.contains('omitted')).map((r) => text(r))).toEqual([`… ${total - 1000} entries omitted …`]);
+    expect(rows.filter((r) => r.classList.contains('omitted')).map((r) => text(r))).toEqual([
+      `… ${total - 1000} entries omitted …`,
+    ]);
     expect(rows[500].classList.contains('omitted')).toBe(true);
     // The first entry of the request and its last, the uncaught exception, are both on the page.
     expect(text(rows[0].querySelectorAll('td')[2]).startsWith(shown[0].message)).toBe(true);
     const last = rows[rows.length - 1].querySelectorAll('td');
     expect(text(last[0].querySelector('.level'))).toBe('CRITICAL');
     expect(text(last[2]).startsWith('Uncaught Exception Error: "Failed after a huge log" at ')).toBe(true);
-    expect(context.logs.map((e) => e.message).filter((m) => m.startsWith('The error page could not be rendered'))).toEqual([]);
+    expect(
+      context.logs.map((e) => e.message).filter((m) => m.startsWith('The error page could not be rendered')),
+    ).toEqual([]);
   });
 });
 

@@ -61,7 +61,11 @@ const CASES: ErrorCase[] = [
     status: 403,
     class: 'ForbiddenException',
     message: () => 'Only staff may open the stock ledger',
-    thrownAt: { file: 'test/fixtures/error-fixtures.controller.ts', code: "throw new ForbiddenException('Only staff may open the stock ledger');", function: 'ErrorFixturesController.forbidden' },
+    thrownAt: {
+      file: 'test/fixtures/error-fixtures.controller.ts',
+      code: "throw new ForbiddenException('Only staff may open the stock ledger');",
+      function: 'ErrorFixturesController.forbidden',
+    },
   },
   {
     name: '500 thrown by a controller',
@@ -69,7 +73,11 @@ const CASES: ErrorCase[] = [
     status: 500,
     class: 'Error',
     message: () => 'The stock ledger is out of balance',
-    thrownAt: { file: 'test/fixtures/error-fixtures.controller.ts', code: "throw new Error('The stock ledger is out of balance');", function: 'ErrorFixturesController.controller' },
+    thrownAt: {
+      file: 'test/fixtures/error-fixtures.controller.ts',
+      code: "throw new Error('The stock ledger is out of balance');",
+      function: 'ErrorFixturesController.controller',
+    },
   },
   {
     name: '500 thrown by a kernel.request listener',
@@ -78,7 +86,11 @@ const CASES: ErrorCase[] = [
     status: 500,
     class: 'Error',
     message: () => 'The request listener exploded',
-    thrownAt: { file: 'test/fixtures/exploding-request.listener.ts', code: "throw new Error('The request listener exploded');", function: 'ExplodingRequestListener.onKernelRequest' },
+    thrownAt: {
+      file: 'test/fixtures/exploding-request.listener.ts',
+      code: "throw new Error('The request listener exploded');",
+      function: 'ExplodingRequestListener.onKernelRequest',
+    },
   },
   {
     name: '500 thrown by a pipe',
@@ -86,7 +98,11 @@ const CASES: ErrorCase[] = [
     status: 500,
     class: 'Error',
     message: () => 'The SKU pipe exploded on "TEA-1"',
-    thrownAt: { file: 'test/fixtures/exploding.pipe.ts', code: 'throw new Error(`The SKU pipe exploded on "${value}"`);', function: 'ExplodingPipe.transform' },
+    thrownAt: {
+      file: 'test/fixtures/exploding.pipe.ts',
+      code: 'throw new Error(`The SKU pipe exploded on "${value}"`);',
+      function: 'ExplodingPipe.transform',
+    },
   },
   {
     name: '500 thrown by a guard',
@@ -94,14 +110,19 @@ const CASES: ErrorCase[] = [
     status: 500,
     class: 'Error',
     message: () => 'The access guard exploded',
-    thrownAt: { file: 'test/fixtures/exploding.guard.ts', code: "throw new Error('The access guard exploded');", function: 'ExplodingGuard.canActivate' },
+    thrownAt: {
+      file: 'test/fixtures/exploding.guard.ts',
+      code: "throw new Error('The access guard exploded');",
+      function: 'ExplodingGuard.canActivate',
+    },
   },
   {
     name: '500 rendering a view that does not exist',
     path: '/errors/missing-view',
     status: 500,
     class: 'Error',
-    message: (config) => `Failed to lookup view "errors-fixture/does-not-exist" in views directory "${config.projectDir}/views"`,
+    message: (config) =>
+      `Failed to lookup view "errors-fixture/does-not-exist" in views directory "${config.projectDir}/views"`,
     vendorFrame: /node_modules\/express\/lib\/application\.js:\d+:\d+$/,
   },
   {
@@ -110,7 +131,11 @@ const CASES: ErrorCase[] = [
     status: 500,
     class: 'Error',
     message: () => `${FIXTURE_VIEWS}throwing-helper.hbs: The price helper exploded`,
-    thrownAt: { file: 'test/fixtures/error-fixtures.module.ts', code: "throw new Error('The price helper exploded');", function: 'Object.<anonymous>' },
+    thrownAt: {
+      file: 'test/fixtures/error-fixtures.module.ts',
+      code: "throw new Error('The price helper exploded');",
+      function: 'Object.<anonymous>',
+    },
   },
 ];
 
@@ -137,7 +162,10 @@ describe('Error statuses in debug mode (e2e)', () => {
   });
 
   const get = (c: ErrorCase, accept?: string) => {
-    const req = request(app.getHttpServer()).get(c.path).set('Host', HOST).set(c.headers ?? {});
+    const req = request(app.getHttpServer())
+      .get(c.path)
+      .set('Host', HOST)
+      .set(c.headers ?? {});
     return accept ? req.set('Accept', accept) : req;
   };
 
@@ -157,9 +185,13 @@ describe('Error statuses in debug mode (e2e)', () => {
       expect(text(page.querySelector('header h1'))).toBe(message);
       expect(text(page.querySelector('#exceptions h2'))).toBe('Exceptions 1');
       const boxes = page.querySelectorAll('#exceptions .trace');
-      expect(boxes.map((b) => [text(b.querySelector('.label')), text(b.querySelector('.class')), text(b.querySelector('.message'))])).toEqual([
-        ['[1/1]', c.class, message],
-      ]);
+      expect(
+        boxes.map((b) => [
+          text(b.querySelector('.label')),
+          text(b.querySelector('.class')),
+          text(b.querySelector('.message')),
+        ]),
+      ).toEqual([['[1/1]', c.class, message]]);
       const box = boxes[0];
       const frames = box.querySelectorAll('.frame');
       if (c.thrownAt) {
@@ -169,7 +201,9 @@ describe('Error statuses in debug mode (e2e)', () => {
         expect(Number(text(current.querySelector('.num')))).toBe(line);
         expect(text(current)).toBe(`${line} ${c.thrownAt.code}`);
         expect(text(frames[0].querySelector('.fn'))).toBe(c.thrownAt.function);
-        expect(text(frames[0].querySelector('.loc'))).toMatch(new RegExp(`^${c.thrownAt.file.replace(/\./g, '\\.')}:${line}:\\d+$`));
+        expect(text(frames[0].querySelector('.loc'))).toMatch(
+          new RegExp(`^${c.thrownAt.file.replace(/\./g, '\\.')}:${line}:\\d+$`),
+        );
         expect(frames[0].classList.contains('app')).toBe(true);
       } else {
         // Thrown inside a dependency: the first frame is vendor code, folded.
@@ -177,22 +211,36 @@ describe('Error statuses in debug mode (e2e)', () => {
         expect(frames[0].classList.contains('vendor')).toBe(true);
         expect(frames[0].closest('details')!.hasAttribute('open')).toBe(false);
       }
-      const uncaught = page.querySelectorAll('#logs tbody tr').filter((r) => text(r.querySelectorAll('td')[2]).startsWith('Uncaught Exception'));
+      const uncaught = page
+        .querySelectorAll('#logs tbody tr')
+        .filter((r) => text(r.querySelectorAll('td')[2]).startsWith('Uncaught Exception'));
       expect(uncaught).toHaveLength(1);
       expect(text(uncaught[0].querySelector('.level'))).toBe(c.status >= 500 ? 'CRITICAL' : 'ERROR');
       expect(text(uncaught[0].querySelectorAll('td')[2])).toContain(`Uncaught Exception ${c.class}: "${message}" at `);
       const traces = page.querySelectorAll('#stack-traces pre.stack').map((p) => p.text);
       expect(traces).toHaveLength(1);
       expect(traces[0].split('\n')[0]).toBe(`${c.class}: ${message}`);
-      if (c.thrownAt) expect(traces[0].split('\n')[1]).toMatch(new RegExp(`^ {4}at ${c.thrownAt.function.replace(/[.<>]/g, '\\$&')} \\(${c.thrownAt.file.replace(/\./g, '\\.')}:\\d+:\\d+\\)$`));
+      if (c.thrownAt)
+        expect(traces[0].split('\n')[1]).toMatch(
+          new RegExp(
+            `^ {4}at ${c.thrownAt.function.replace(/[.<>]/g, '\\$&')} \\(${c.thrownAt.file.replace(/\./g, '\\.')}:\\d+:\\d+\\)$`,
+          ),
+        );
     });
 
     it('answers JSON clients with problem+json, the chain and its frames', async () => {
       const res = await get(c, 'application/json');
       expectDebugHeaders(res, c.status, 'application/problem+json; charset=utf-8');
       const message = c.message(config);
-      expect(res.body).toMatchObject({ type: 'about:blank', title: STATUS_CODES[c.status], status: c.status, detail: message });
-      expect(res.body.exceptions.map((e: ExceptionJson) => ({ class: e.class, message: e.message }))).toEqual([{ class: c.class, message }]);
+      expect(res.body).toMatchObject({
+        type: 'about:blank',
+        title: STATUS_CODES[c.status],
+        status: c.status,
+        detail: message,
+      });
+      expect(res.body.exceptions.map((e: ExceptionJson) => ({ class: e.class, message: e.message }))).toEqual([
+        { class: c.class, message },
+      ]);
       if (c.thrownAt) {
         expect(res.body.exceptions[0].frames[0]).toEqual({
           function: c.thrownAt.function,
@@ -221,7 +269,10 @@ describe('Error statuses with debug off (e2e)', () => {
 
   describe.each(CASES)('$name', (c) => {
     const get = (accept?: string) => {
-      const req = request(app.getHttpServer()).get(c.path).set('Host', HOST).set(c.headers ?? {});
+      const req = request(app.getHttpServer())
+        .get(c.path)
+        .set('Host', HOST)
+        .set(c.headers ?? {});
       return accept ? req.set('Accept', accept) : req;
     };
 
@@ -236,7 +287,15 @@ describe('Error statuses with debug off (e2e)', () => {
       expect(res.headers['x-debug-exception-file']).toBeUndefined();
       expect(res.text).toBe(genericPage(c.status));
       const message = c.message(app.get(AppConfig));
-      const internals = [c.class === 'Error' ? 'Error:' : c.class, message, 'src/', '.ts', 'Notified event', 'Uncaught Exception', 'node_modules'];
+      const internals = [
+        c.class === 'Error' ? 'Error:' : c.class,
+        message,
+        'src/',
+        '.ts',
+        'Notified event',
+        'Uncaught Exception',
+        'node_modules',
+      ];
       for (const internal of internals) expect(res.text).not.toContain(internal);
     });
 
@@ -262,7 +321,10 @@ describe('503 in maintenance mode (e2e)', () => {
     let app: NestExpressApplication;
 
     beforeAll(async () => {
-      app = await createTestApp({ imports: [ErrorFixturesModule], env: { MAINTENANCE: '1', MAINTENANCE_RETRY_AFTER: '90' } });
+      app = await createTestApp({
+        imports: [ErrorFixturesModule],
+        env: { MAINTENANCE: '1', MAINTENANCE_RETRY_AFTER: '90' },
+      });
     });
 
     afterAll(async () => {
@@ -275,22 +337,42 @@ describe('503 in maintenance mode (e2e)', () => {
       expect(res.headers['retry-after']).toBe('90');
       const page = parse(res.text);
       expect(text(page.querySelector('title'))).toBe(`${MAINTENANCE_MESSAGE} (503 Service Unavailable)`);
-      expect(page.querySelectorAll('#exceptions .trace').map((b) => [text(b.querySelector('.label')), text(b.querySelector('.class')), text(b.querySelector('.message'))])).toEqual([
-        ['[1/1]', 'ServiceUnavailableHttpException', MAINTENANCE_MESSAGE],
-      ]);
+      expect(
+        page
+          .querySelectorAll('#exceptions .trace')
+          .map((b) => [
+            text(b.querySelector('.label')),
+            text(b.querySelector('.class')),
+            text(b.querySelector('.message')),
+          ]),
+      ).toEqual([['[1/1]', 'ServiceUnavailableHttpException', MAINTENANCE_MESSAGE]]);
       const line = await lineOf('src/lifecycle/listeners/maintenance.listener.ts', THROW);
-      expect(text(page.querySelector('#trace-box-1 .excerpt-file'))).toBe(`src/lifecycle/listeners/maintenance.listener.ts:${line}`);
+      expect(text(page.querySelector('#trace-box-1 .excerpt-file'))).toBe(
+        `src/lifecycle/listeners/maintenance.listener.ts:${line}`,
+      );
       expect(Number(text(page.querySelector('#trace-box-1 .excerpt li.current .num')))).toBe(line);
       expect(text(page.querySelector('#trace-box-1 .frame .fn'))).toBe('MaintenanceListener.onKernelRequest');
       const last = page.querySelectorAll('#logs tbody tr').map((r) => text(r.querySelectorAll('td')[2]));
-      expect(last.filter((m) => m.startsWith(`Uncaught Exception ServiceUnavailableHttpException: "${MAINTENANCE_MESSAGE}" at `))).toHaveLength(1);
+      expect(
+        last.filter((m) =>
+          m.startsWith(`Uncaught Exception ServiceUnavailableHttpException: "${MAINTENANCE_MESSAGE}" at `),
+        ),
+      ).toHaveLength(1);
     });
 
     it('gives JSON clients the debug problem+json with Retry-After', async () => {
-      const res = await request(app.getHttpServer()).get('/errors/ok').set('Host', HOST).set('Accept', 'application/json');
+      const res = await request(app.getHttpServer())
+        .get('/errors/ok')
+        .set('Host', HOST)
+        .set('Accept', 'application/json');
       expectDebugHeaders(res, 503, 'application/problem+json; charset=utf-8');
       expect(res.headers['retry-after']).toBe('90');
-      expect(res.body).toMatchObject({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: MAINTENANCE_MESSAGE });
+      expect(res.body).toMatchObject({
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: MAINTENANCE_MESSAGE,
+      });
       expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['ServiceUnavailableHttpException']);
     });
   });
@@ -299,7 +381,10 @@ describe('503 in maintenance mode (e2e)', () => {
     let app: NestExpressApplication;
 
     beforeAll(async () => {
-      app = await createTestApp({ imports: [ErrorFixturesModule], env: { APP_DEBUG: '0', MAINTENANCE: '1', MAINTENANCE_RETRY_AFTER: '90' } });
+      app = await createTestApp({
+        imports: [ErrorFixturesModule],
+        env: { APP_DEBUG: '0', MAINTENANCE: '1', MAINTENANCE_RETRY_AFTER: '90' },
+      });
     });
 
     afterAll(async () => {
@@ -313,14 +398,23 @@ describe('503 in maintenance mode (e2e)', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['content-security-policy']).toBeUndefined();
       expect(res.text).toBe(genericPage(503));
-      for (const internal of ['ServiceUnavailableHttpException', MAINTENANCE_MESSAGE, 'src/', '.ts', 'Notified event']) expect(res.text).not.toContain(internal);
+      for (const internal of ['ServiceUnavailableHttpException', MAINTENANCE_MESSAGE, 'src/', '.ts', 'Notified event'])
+        expect(res.text).not.toContain(internal);
     });
 
     it('gives JSON clients a bare problem+json with Retry-After', async () => {
-      const res = await request(app.getHttpServer()).get('/errors/ok').set('Host', HOST).set('Accept', 'application/json');
+      const res = await request(app.getHttpServer())
+        .get('/errors/ok')
+        .set('Host', HOST)
+        .set('Accept', 'application/json');
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('90');
-      expect(res.body).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Service Unavailable' });
+      expect(res.body).toEqual({
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'Service Unavailable',
+      });
     });
   });
 });

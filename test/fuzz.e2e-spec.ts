@@ -39,7 +39,12 @@ describe(`Fuzzing the server with ${COUNT} malformed requests (seed ${SEED}) (e2
     byKind.set(outcome, (byKind.get(outcome) ?? 0) + 1);
     statuses.set(sent.kind, byKind);
     const fail = (why: string): void => {
-      failures.push({ kind: sent.kind, why, request: sent.bytes.subarray(0, 300).toString('latin1'), answer: answer.raw.slice(0, 600) });
+      failures.push({
+        kind: sent.kind,
+        why,
+        request: sent.bytes.subarray(0, 300).toString('latin1'),
+        answer: answer.raw.slice(0, 600),
+      });
     };
     if (answer.status === null) {
       // A closed or reset connection is a fine answer to bytes that are not HTTP; waiting forever is not.
@@ -47,7 +52,8 @@ describe(`Fuzzing the server with ${COUNT} malformed requests (seed ${SEED}) (e2
       return;
     }
     if (answer.status < 400 || answer.status > 499) fail(`status ${answer.status}`);
-    if (/^text\/html/.test(answer.headers['content-type'] ?? '') && answer.raw.includes(XSS)) fail('the script marker came back unescaped in HTML');
+    if (/^text\/html/.test(answer.headers['content-type'] ?? '') && answer.raw.includes(XSS))
+      fail('the script marker came back unescaped in HTML');
     if (/\r\nset-cookie: evil=/i.test(answer.raw)) fail('an injected header came back as a header');
     const token = answer.headers['x-debug-token'];
     if (token) tokens.push(token);
@@ -60,17 +66,25 @@ describe(`Fuzzing the server with ${COUNT} malformed requests (seed ${SEED}) (e2
       for (let next = queue.next(); !next.done; next = queue.next()) {
         const malformed = next.value;
         sent++;
-        const answer = await rawRequest(port, malformed.bytes, { endAfterWrite: malformed.endAfterWrite, readBody: true, timeoutMs: 5000 });
+        const answer = await rawRequest(port, malformed.bytes, {
+          endAfterWrite: malformed.endAfterWrite,
+          readBody: true,
+          timeoutMs: 5000,
+        });
         judge(malformed, answer);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(sent).toBe(COUNT);
 
-    const report = [...statuses].map(([kind, counts]) => `${kind}: ${[...counts].map(([s, n]) => `${s}×${n}`).join(' ')}`).join('\n');
+    const report = [...statuses]
+      .map(([kind, counts]) => `${kind}: ${[...counts].map(([s, n]) => `${s}×${n}`).join(' ')}`)
+      .join('\n');
     process.stdout.write(`Fuzz (seed ${SEED}, ${COUNT} requests):\n${report}\n`);
     if (failures.length > 0) {
-      const summary = failures.map((f) => `${f.kind} | ${f.why} | ${JSON.stringify(f.request.slice(0, 160))}`).join('\n');
+      const summary = failures
+        .map((f) => `${f.kind} | ${f.why} | ${JSON.stringify(f.request.slice(0, 160))}`)
+        .join('\n');
       process.stdout.write(`${failures.length} failure(s):\n${summary}\n`);
     }
     expect(failures.slice(0, 5)).toEqual([]);

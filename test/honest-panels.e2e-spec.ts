@@ -10,7 +10,8 @@ import { storedProfile } from './support/profiler.js';
 const HOST = 'shop.test';
 const PASSWORD = 'correct horse battery';
 const text = (el: HTMLElement | null | undefined): string => (el?.text ?? '').replace(/\s+/g, ' ').trim();
-const table = (el: HTMLElement | null | undefined) => (el?.querySelectorAll('tbody tr') ?? []).map((tr) => tr.querySelectorAll('th, td').map(text));
+const table = (el: HTMLElement | null | undefined) =>
+  (el?.querySelectorAll('tbody tr') ?? []).map((tr) => tr.querySelectorAll('th, td').map(text));
 
 /** Panels that say what happened, and nothing that misleads (issue 31, point 7). */
 describe('Honest panels (e2e)', () => {
@@ -32,29 +33,68 @@ describe('Honest panels (e2e)', () => {
   it("tells that the order emptied the cart: the Cart panel of the checkout POST, its change and the cart's totals after it", async () => {
     const shop = app.get(ShopDb);
     const now = new Date().toISOString();
-    const category = await shop.insertInto('categories').values({ slug: 'honest', name: 'Honest' }).returning('id').executeTakeFirstOrThrow();
-    const product = await shop
-      .insertInto('products')
-      .values({ slug: 'honest-tea', name: 'Honest tea', price_cents: 1250, stock: 10, category_id: category.id, created_at: now, updated_at: now })
+    const category = await shop
+      .insertInto('categories')
+      .values({ slug: 'honest', name: 'Honest' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const user = (await app.get(UserRepository).create('honest.buyer.with.a.long.name@example.com', await app.get(PasswordHasher).hash(PASSWORD)))!;
-    const cart = await shop.insertInto('carts').values({ user_id: user.id, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    await shop.insertInto('cart_lines').values({ cart_id: cart.id, product_id: product.id, quantity: 3, added_at: now }).execute();
+    const product = await shop
+      .insertInto('products')
+      .values({
+        slug: 'honest-tea',
+        name: 'Honest tea',
+        price_cents: 1250,
+        stock: 10,
+        category_id: category.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const user = (await app
+      .get(UserRepository)
+      .create('honest.buyer.with.a.long.name@example.com', await app.get(PasswordHasher).hash(PASSWORD)))!;
+    const cart = await shop
+      .insertInto('carts')
+      .values({ user_id: user.id, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await shop
+      .insertInto('cart_lines')
+      .values({ cart_id: cart.id, product_id: product.id, quantity: 3, added_at: now })
+      .execute();
     const agent = request.agent(server());
-    await agent.post('/api/login').set('Host', HOST).send({ email: 'honest.buyer.with.a.long.name@example.com', password: PASSWORD }).expect(200);
+    await agent
+      .post('/api/login')
+      .set('Host', HOST)
+      .send({ email: 'honest.buyer.with.a.long.name@example.com', password: PASSWORD })
+      .expect(200);
     const form = parse((await agent.get('/checkout').set('Host', HOST).expect(200)).text);
     const token = form.querySelector('form[action="/checkout"] input[name="_csrf_token"]')!.getAttribute('value')!;
     const placed = await agent
       .post('/checkout')
       .set('Host', HOST)
       .type('form')
-      .send({ _csrf_token: token, name: 'Ada Lovelace', street: '1 Square', postcode: '75001', city: 'Paris', country: 'FR' })
+      .send({
+        _csrf_token: token,
+        name: 'Ada Lovelace',
+        street: '1 Square',
+        postcode: '75001',
+        city: 'Paris',
+        country: 'FR',
+      })
       .expect(303);
     const html = await panel(placed.headers['x-debug-token'], 'cart');
     const reference = /SK-[0-9A-Z]{8}/.exec(placed.headers.location)![0];
-    expect(table(html.querySelector('table.cart-changes'))).toEqual([['emptied by the order', '', `order ${reference}`, '3', '0']]);
-    expect(table(html.querySelector('table.kv'))).toEqual(expect.arrayContaining([['Items', '0'], ['Total', '€0.00']]));
+    expect(table(html.querySelector('table.cart-changes'))).toEqual([
+      ['emptied by the order', '', `order ${reference}`, '3', '0'],
+    ]);
+    expect(table(html.querySelector('table.kv'))).toEqual(
+      expect.arrayContaining([
+        ['Items', '0'],
+        ['Total', '€0.00'],
+      ]),
+    );
     expect(html.text).not.toContain('This request did not change the cart.');
 
     // The Security badge keeps to the menu: the address's name, cut, the whole address in the panel.
@@ -66,7 +106,9 @@ describe('Honest panels (e2e)', () => {
   it('says "not logged in" in one line for an anonymous visitor, no empty rows', async () => {
     const res = await request(server()).get('/products').set('Host', HOST).expect(200);
     const html = await panel(res.headers['x-debug-token'], 'security');
-    expect(text(html.querySelector('#panel-security p.lead'))).toBe('Not logged in. Firewall: public path: no rule applies.');
+    expect(text(html.querySelector('#panel-security p.lead'))).toBe(
+      'Not logged in. Firewall: public path: no rule applies.',
+    );
     expect(html.querySelector('#panel-security table.kv')).toBeNull();
     expect(text(html.querySelector('nav.menu a[data-panel="security"] .badge'))).toBe('anon.');
   });
@@ -74,16 +116,25 @@ describe('Honest panels (e2e)', () => {
   it('reads clearly when a panel has nothing: its name and why', async () => {
     const res = await request(server()).get('/products').set('Host', HOST).expect(200);
     const html = await panel(res.headers['x-debug-token'], 'exception');
-    expect(html.querySelectorAll('.empty-panel p').map(text)).toEqual(['Nothing to show in Exception for this request.', 'No exception was thrown while handling this request.']);
+    expect(html.querySelectorAll('.empty-panel p').map(text)).toEqual([
+      'Nothing to show in Exception for this request.',
+      'No exception was thrown while handling this request.',
+    ]);
   });
 
   it('shows the percent-encoded debug headers decoded, and says so', async () => {
     const res = await request(server()).get('/no/such/page').set('Host', HOST).expect(404);
-    expect(res.headers['x-debug-exception']).toBe('No%20route%20found%20for%20%22GET%20http%3A%2F%2Fshop.test%2Fno%2Fsuch%2Fpage%22');
+    expect(res.headers['x-debug-exception']).toBe(
+      'No%20route%20found%20for%20%22GET%20http%3A%2F%2Fshop.test%2Fno%2Fsuch%2Fpage%22',
+    );
     const html = await panel(res.headers['x-debug-token'], 'response');
     const rows = Object.fromEntries(table(html.querySelector('table.kv')).map(([key, value]) => [key, value]));
-    expect(rows['x-debug-exception']).toBe('No route found for "GET http://shop.test/no/such/page" (decoded: sent percent-encoded)');
-    expect(rows['x-debug-exception-file']).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+ \(decoded: sent percent-encoded\)$/);
+    expect(rows['x-debug-exception']).toBe(
+      'No route found for "GET http://shop.test/no/such/page" (decoded: sent percent-encoded)',
+    );
+    expect(rows['x-debug-exception-file']).toMatch(
+      /^src\/lifecycle\/listeners\/router\.listener\.ts:\d+ \(decoded: sent percent-encoded\)$/,
+    );
   });
 
   it("keeps the kernel's request attributes apart from the application's", async () => {

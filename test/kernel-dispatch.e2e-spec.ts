@@ -1,6 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { DispatchFixturesController, DispatchFixturesModule, MiddlewareFixturesModule } from './fixtures/dispatch-fixtures.module.js';
+import {
+  DispatchFixturesController,
+  DispatchFixturesModule,
+  MiddlewareFixturesModule,
+} from './fixtures/dispatch-fixtures.module.js';
 import type { KernelHttpAdapter } from '../src/lifecycle/kernel-http.adapter.js';
 import { createTestApp } from './support/create-test-app.js';
 
@@ -46,16 +50,18 @@ describe('Handing a matched route to its Nest handler (e2e)', () => {
     });
   });
 
-  describe('with a Nest request hook on the adapter (it runs in Express\'s first layer)', () => {
+  describe("with a Nest request hook on the adapter (it runs in Express's first layer)", () => {
     let app: NestExpressApplication;
     const hooked: string[] = [];
     beforeAll(async () => {
       app = await createTestApp({ imports: [DispatchFixturesModule] });
-      (app.getHttpAdapter() as KernelHttpAdapter).setOnRequestHook((req: { url: string }, res: { setHeader(name: string, value: string): void }, done: () => void) => {
-        hooked.push(req.url);
-        res.setHeader('X-Hooked', 'yes');
-        done();
-      });
+      (app.getHttpAdapter() as KernelHttpAdapter).setOnRequestHook(
+        (req: { url: string }, res: { setHeader(name: string, value: string): void }, done: () => void) => {
+          hooked.push(req.url);
+          res.setHeader('X-Hooked', 'yes');
+          done();
+        },
+      );
     });
     afterAll(() => app.close());
 
@@ -68,7 +74,11 @@ describe('Handing a matched route to its Nest handler (e2e)', () => {
     });
 
     it('runs the hook for a path no route matches, which the kernel answers with its 404 (a new response: no header of the hook)', async () => {
-      const res = await request(app.getHttpServer()).get('/dispatch/nowhere').set('Host', 'shop.test').set('Accept', 'application/json').expect(404);
+      const res = await request(app.getHttpServer())
+        .get('/dispatch/nowhere')
+        .set('Host', 'shop.test')
+        .set('Accept', 'application/json')
+        .expect(404);
       expect(hooked).toContain('/dispatch/nowhere');
       expect(res.headers['x-hooked']).toBeUndefined();
       expect(res.body.detail).toBe('No route found for "GET http://shop.test/dispatch/nowhere"');

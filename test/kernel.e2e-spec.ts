@@ -10,7 +10,8 @@ const HOST = 'shop.test';
 const PROBE = /^KernelProbe::/;
 
 /** The exception chain of a debug problem+json, without the frames. */
-const chain = (body: { exceptions: ExceptionJson[] }): ExceptionJson[] => body.exceptions.map((e) => ({ class: e.class, message: e.message }));
+const chain = (body: { exceptions: ExceptionJson[] }): ExceptionJson[] =>
+  body.exceptions.map((e) => ({ class: e.class, message: e.message }));
 
 /** The request's listener notifications, without the test probe's own. */
 function calls(context: KernelContext): Array<[string, string]> {
@@ -70,7 +71,11 @@ describe('Kernel lifecycle (e2e)', () => {
         ['PaginationListener::onKernelRequest', 4],
         ['MaintenanceListener::onKernelRequest', -16],
       ]);
-      expect(calls(context).filter(([event]) => event === 'kernel.response').map(([, l]) => l)).toEqual([
+      expect(
+        calls(context)
+          .filter(([event]) => event === 'kernel.response')
+          .map(([, l]) => l),
+      ).toEqual([
         'HttpCacheListener::onKernelResponse',
         'CorsListener::onKernelResponse',
         'ResponseListener::onKernelResponse',
@@ -82,7 +87,11 @@ describe('Kernel lifecycle (e2e)', () => {
         'DisallowRobotsIndexingListener::onResponse',
         'SessionListener::onKernelResponse',
       ]);
-      expect(calls(context).filter(([event]) => event === 'kernel.finish_request').map(([, l]) => l)).toEqual([
+      expect(
+        calls(context)
+          .filter(([event]) => event === 'kernel.finish_request')
+          .map(([, l]) => l),
+      ).toEqual([
         'LocaleListener::onKernelFinishRequest',
         'RouterListener::onKernelFinishRequest',
         'SessionListener::onFinishRequest',
@@ -100,7 +109,9 @@ describe('Kernel lifecycle (e2e)', () => {
         expect(entry.message).toBe(`Notified event "${call.event}" to listener "${call.listener}".`);
         expect(entry.context).toEqual({ event: call.event, listener: call.listener });
       });
-      expect(eventLogs.map((l) => l.message)).toContain('Notified event "kernel.request" to listener "RouterListener::onKernelRequest".');
+      expect(eventLogs.map((l) => l.message)).toContain(
+        'Notified event "kernel.request" to listener "RouterListener::onKernelRequest".',
+      );
     });
 
     it('logs the matched route at INFO on channel request with route, parameters, URI and method', async () => {
@@ -124,21 +135,34 @@ describe('Kernel lifecycle (e2e)', () => {
 
     it('names undecorated routes after their controller and method', async () => {
       await http().get('/fixture/locale').set('Host', HOST).expect(200);
-      expect(probe.last.request.attributes).toMatchObject({ _route: 'kernel_fixtures_locale', _controller: 'KernelFixturesController::locale' });
+      expect(probe.last.request.attributes).toMatchObject({
+        _route: 'kernel_fixtures_locale',
+        _controller: 'KernelFixturesController::locale',
+      });
     });
 
     it('answers HEAD on a GET route with headers and no body', async () => {
       const res = await http().head('/fixture/items').set('Host', HOST).expect(200);
       expect(res.text).toBeUndefined();
-      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify({ items: ['tea', 'coffee'] }))));
+      expect(res.headers['content-length']).toBe(
+        String(Buffer.byteLength(JSON.stringify({ items: ['tea', 'coffee'] }))),
+      );
     });
   });
 
   describe('404', () => {
     it('is a NotFoundHttpException caused by a ResourceNotFoundException naming the path with a slash added', async () => {
-      const res = await http().get('/this/does/not/exist').set('Host', HOST).set('Accept', 'application/json').expect(404);
+      const res = await http()
+        .get('/this/does/not/exist')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .expect(404);
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(res.body).toMatchObject({ title: 'Not Found', status: 404, detail: 'No route found for "GET http://shop.test/this/does/not/exist"' });
+      expect(res.body).toMatchObject({
+        title: 'Not Found',
+        status: 404,
+        detail: 'No route found for "GET http://shop.test/this/does/not/exist"',
+      });
       expect(chain(res.body)).toEqual([
         { class: 'NotFoundHttpException', message: 'No route found for "GET http://shop.test/this/does/not/exist"' },
         { class: 'ResourceNotFoundException', message: 'No routes found for "/this/does/not/exist/".' },
@@ -146,7 +170,12 @@ describe('Kernel lifecycle (e2e)', () => {
     });
 
     it('adds the Referer to the message', async () => {
-      const res = await http().get('/nope').set('Host', HOST).set('Referer', 'http://shop.test/products').set('Accept', 'application/json').expect(404);
+      const res = await http()
+        .get('/nope')
+        .set('Host', HOST)
+        .set('Referer', 'http://shop.test/products')
+        .set('Accept', 'application/json')
+        .expect(404);
       expect(res.body.detail).toBe('No route found for "GET http://shop.test/nope" (from "http://shop.test/products")');
     });
 
@@ -167,12 +196,22 @@ describe('Kernel lifecycle (e2e)', () => {
     it('raises the not-found exception during kernel.request: no controller event, the error logged, then kernel.response', async () => {
       await http().get('/this/does/not/exist').set('Host', HOST).expect(404);
       const context = await probe.lastTerminated();
-      expect(eventSequence(context)).toEqual(['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
-      const request = calls(context).filter(([e]) => e === 'kernel.request').map(([, l]) => l);
+      expect(eventSequence(context)).toEqual([
+        'kernel.request',
+        'kernel.exception',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
+      ]);
+      const request = calls(context)
+        .filter(([e]) => e === 'kernel.request')
+        .map(([, l]) => l);
       expect(request[request.length - 1]).toBe('RouterListener::onKernelRequest');
       const error = context.logs.find((l) => l.levelName === 'ERROR');
       expect(error?.channel).toBe('request');
-      expect(error?.message).toMatch(/^Uncaught Exception NotFoundHttpException: "No route found for "GET http:\/\/shop.test\/this\/does\/not\/exist"" at src\/lifecycle\/listeners\/router\.listener\.ts line \d+$/);
+      expect(error?.message).toMatch(
+        /^Uncaught Exception NotFoundHttpException: "No route found for "GET http:\/\/shop.test\/this\/does\/not\/exist"" at src\/lifecycle\/listeners\/router\.listener\.ts line \d+$/,
+      );
     });
 
     it('still gets the kernel.response headers', async () => {
@@ -204,7 +243,12 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(res.headers.location).toBe('http://shop.test:8080/fixture/dir/');
       const context = await probe.lastTerminated();
       expect(eventSequence(context)).toEqual([
-        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
       ]);
       await http().get('/fixture/dir/').set('Host', HOST).expect(200, 'dir');
     });
@@ -214,19 +258,32 @@ describe('Kernel lifecycle (e2e)', () => {
     it('answers with Allow and the exact message, caused by the routing exception', async () => {
       const res = await http().put('/fixture/items').set('Host', HOST).set('Accept', 'application/json').expect(405);
       expect(res.headers.allow).toBe('GET, POST');
-      expect(res.body.detail).toBe('No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)');
+      expect(res.body.detail).toBe(
+        'No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)',
+      );
       expect(chain(res.body)).toEqual([
-        { class: 'MethodNotAllowedHttpException', message: 'No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)' },
+        {
+          class: 'MethodNotAllowedHttpException',
+          message: 'No route found for "PUT http://shop.test/fixture/items": Method Not Allowed (Allow: GET, POST)',
+        },
         { class: 'MethodNotAllowedException', message: '' },
       ]);
     });
   });
 
   describe('400', () => {
-    const problem = (res: request.Response) => ({ status: res.status, detail: res.body.detail, classes: res.body.exceptions.map((e: ExceptionJson) => e.class) });
+    const problem = (res: request.Response) => ({
+      status: res.status,
+      detail: res.body.detail,
+      classes: res.body.exceptions.map((e: ExceptionJson) => e.class),
+    });
 
     it('for invalid percent-encoding in the path', async () => {
-      const res = await http().get('/fixture/items/%E0%A4%A').set('Host', HOST).set('Accept', 'application/json').expect(400);
+      const res = await http()
+        .get('/fixture/items/%E0%A4%A')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .expect(400);
       expect(problem(res)).toEqual({
         status: 400,
         detail: 'The path "/fixture/items/%E0%A4%A" is not valid percent-encoded UTF-8.',
@@ -235,8 +292,16 @@ describe('Kernel lifecycle (e2e)', () => {
     });
 
     it('for a Host header that is not a valid host', async () => {
-      const res = await http().get('/fixture/items').set('Host', 'bad host!').set('Accept', 'application/json').expect(400);
-      expect(problem(res)).toEqual({ status: 400, detail: 'Invalid Host "bad host!".', classes: ['BadRequestHttpException', 'SuspiciousOperationException'] });
+      const res = await http()
+        .get('/fixture/items')
+        .set('Host', 'bad host!')
+        .set('Accept', 'application/json')
+        .expect(400);
+      expect(problem(res)).toEqual({
+        status: 400,
+        detail: 'Invalid Host "bad host!".',
+        classes: ['BadRequestHttpException', 'SuspiciousOperationException'],
+      });
     });
 
     it('answers a long host name ending in a bad character with a 400 at once (no exponential backtracking)', async () => {
@@ -248,24 +313,49 @@ describe('Kernel lifecycle (e2e)', () => {
     });
 
     it('for a malformed JSON body', async () => {
-      const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').set('Content-Type', 'application/json').send('{"name": "tea",').expect(400);
+      const res = await http()
+        .post('/fixture/items')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .set('Content-Type', 'application/json')
+        .send('{"name": "tea",')
+        .expect(400);
       expect(res.body.exceptions[0].class).toBe('BadRequestHttpException');
       expect(res.body.exceptions[1].class).toBe('SyntaxError');
       expect(res.body.detail).toBe(`Malformed JSON body: ${res.body.exceptions[1].message}`);
       // V8 13 (Node 24) adds the line and column to JSON.parse's message.
-      expect(res.body.detail).toMatch(/^Malformed JSON body: Expected double-quoted property name in JSON at position 15( \(line 1 column 16\))?$/);
+      expect(res.body.detail).toMatch(
+        /^Malformed JSON body: Expected double-quoted property name in JSON at position 15( \(line 1 column 16\))?$/,
+      );
     });
 
     it('for a malformed JSON body, without the body text the parser quotes', async () => {
-      const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').set('Content-Type', 'application/json').send('{"password":SEKRIT"}').expect(400);
+      const res = await http()
+        .post('/fixture/items')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .set('Content-Type', 'application/json')
+        .send('{"password":SEKRIT"}')
+        .expect(400);
       expect(res.body.detail).toBe('Malformed JSON body: Unexpected token in JSON at position 12');
-      expect(res.body.exceptions.map((e: { message: string }) => e.message)).toEqual([res.body.detail, 'Unexpected token in JSON at position 12']);
+      expect(res.body.exceptions.map((e: { message: string }) => e.message)).toEqual([
+        res.body.detail,
+        'Unexpected token in JSON at position 12',
+      ]);
       expect(res.text).not.toContain('SEKRIT');
     });
 
     it('for a body that fails validation, listing the violations', async () => {
-      const res = await http().post('/fixture/items').set('Host', HOST).set('Accept', 'application/json').send({ name: '', quantity: 0, extra: 1 }).expect(400);
-      expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['BadRequestHttpException', 'ValidationFailedException']);
+      const res = await http()
+        .post('/fixture/items')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .send({ name: '', quantity: 0, extra: 1 })
+        .expect(400);
+      expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual([
+        'BadRequestHttpException',
+        'ValidationFailedException',
+      ]);
       expect(res.body.violations).toEqual([
         { property: 'extra', messages: ['property extra should not exist'] },
         { property: 'name', messages: ['name must be longer than or equal to 1 characters'] },
@@ -277,7 +367,11 @@ describe('Kernel lifecycle (e2e)', () => {
     });
 
     it('but a valid body is accepted', async () => {
-      await http().post('/fixture/items').set('Host', HOST).send({ name: 'tea', quantity: 2 }).expect(201, { created: { name: 'tea', quantity: 2 } });
+      await http()
+        .post('/fixture/items')
+        .set('Host', HOST)
+        .send({ name: 'tea', quantity: 2 })
+        .expect(201, { created: { name: 'tea', quantity: 2 } });
     });
 
     it('is a 404 when the path matches no route, whatever the body', async () => {
@@ -292,9 +386,20 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(res.headers['x-robots-tag']).toBe('noindex');
       const context = await probe.lastTerminated();
       expect(eventSequence(context)).toEqual([
-        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.exception',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
       ]);
-      expect(context.logs.some((l) => l.levelName === 'CRITICAL' && l.message.startsWith('Uncaught Exception Error: "Boom from a controller"'))).toBe(true);
+      expect(
+        context.logs.some(
+          (l) =>
+            l.levelName === 'CRITICAL' && l.message.startsWith('Uncaught Exception Error: "Boom from a controller"'),
+        ),
+      ).toBe(true);
     });
 
     it('lose the Content-Security-Policy the controller had set', async () => {
@@ -319,24 +424,39 @@ describe('Kernel lifecycle (e2e)', () => {
       await http().get('/fixture/guarded').set('Host', HOST).set('Accept', 'application/json').expect(403);
       const context = await probe.lastTerminated();
       expect(eventSequence(context)).toEqual([
-        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.exception', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.exception',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
       ]);
     });
   });
 
   describe('a kernel.controller listener that replaces the controller', () => {
-    it('answers with the replacement\'s KernelResponse, the handler not called', async () => {
-      const res = await http().get('/fixture/items').set('Host', HOST).set('X-Replace-Controller', 'response').expect(203);
+    it("answers with the replacement's KernelResponse, the handler not called", async () => {
+      const res = await http()
+        .get('/fixture/items')
+        .set('Host', HOST)
+        .set('X-Replace-Controller', 'response')
+        .expect(203);
       expect(res.text).toBe('replaced');
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       const context = await probe.lastTerminated();
       expect(eventSequence(context)).toEqual([
-        'kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request', 'kernel.terminate',
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
       ]);
       expect(context.request.attributes._controller).toBe('KernelFixturesController::list');
     });
 
-    it('answers with any other result as JSON; the event carried the handler\'s method', async () => {
+    it("answers with any other result as JSON; the event carried the handler's method", async () => {
       const res = await http().get('/fixture/items').set('Host', HOST).set('X-Replace-Controller', 'value').expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.body).toEqual({ replaced: 'list' });
@@ -355,27 +475,46 @@ describe('Kernel lifecycle (e2e)', () => {
       expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       const context = await probe.lastTerminated();
-      expect(eventSequence(context)).toEqual(['kernel.request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
-      const request = calls(context).filter(([e]) => e === 'kernel.request').map(([, l]) => l);
+      expect(eventSequence(context)).toEqual([
+        'kernel.request',
+        'kernel.response',
+        'kernel.finish_request',
+        'kernel.terminate',
+      ]);
+      const request = calls(context)
+        .filter(([e]) => e === 'kernel.request')
+        .map(([, l]) => l);
       expect(request[request.length - 1]).toBe('ShortCircuitListener::onKernelRequest');
       expect(request).not.toContain('LocaleListener::onKernelRequest');
-      expect(context.logs.map((l) => l.message)).toContain('Listener "ShortCircuitListener::onKernelRequest" stopped propagation of the event "kernel.request".');
+      expect(context.logs.map((l) => l.message)).toContain(
+        'Listener "ShortCircuitListener::onKernelRequest" stopped propagation of the event "kernel.request".',
+      );
     });
   });
 
   describe('locale', () => {
     it('comes from the _locale route parameter first', async () => {
-      await http().get('/fixture/fr/hello').set('Host', HOST).set('Accept-Language', 'de').expect(200, { locale: 'fr' });
+      await http()
+        .get('/fixture/fr/hello')
+        .set('Host', HOST)
+        .set('Accept-Language', 'de')
+        .expect(200, { locale: 'fr' });
     });
 
     it('then from Accept-Language among the supported locales', async () => {
-      const res = await http().get('/fixture/locale').set('Host', HOST).set('Accept-Language', 'es;q=1, de-DE;q=0.9, fr;q=0.5').expect(200);
+      const res = await http()
+        .get('/fixture/locale')
+        .set('Host', HOST)
+        .set('Accept-Language', 'es;q=1, de-DE;q=0.9, fr;q=0.5')
+        .expect(200);
       expect(res.body.locale).toBe('de');
     });
 
     it('then the default', async () => {
       expect((await http().get('/fixture/locale').set('Host', HOST).expect(200)).body.locale).toBe('en');
-      expect((await http().get('/fixture/locale').set('Host', HOST).set('Accept-Language', 'ja').expect(200)).body.locale).toBe('en');
+      expect(
+        (await http().get('/fixture/locale').set('Host', HOST).set('Accept-Language', 'ja').expect(200)).body.locale,
+      ).toBe('en');
     });
 
     it('an unsupported _locale is a 404', async () => {
@@ -399,14 +538,20 @@ describe('Kernel lifecycle (e2e)', () => {
 
   describe('without trusted proxies', () => {
     it('ignores X-Forwarded-* headers', async () => {
-      const res = await http().get('/fixture/locale').set('Host', HOST).set('X-Forwarded-For', '203.0.113.9').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'evil.example').expect(200);
+      const res = await http()
+        .get('/fixture/locale')
+        .set('Host', HOST)
+        .set('X-Forwarded-For', '203.0.113.9')
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'evil.example')
+        .expect(200);
       expect(res.body.uri).toBe('http://shop.test/fixture/locale');
       expect(res.body.clientIp).toBe('127.0.0.1');
     });
   });
 });
 
-describe('Kernel of an application that sets Express\'s trust proxy itself (e2e)', () => {
+describe("Kernel of an application that sets Express's trust proxy itself (e2e)", () => {
   let app: NestExpressApplication;
 
   beforeAll(async () => {
@@ -420,8 +565,17 @@ describe('Kernel of an application that sets Express\'s trust proxy itself (e2e)
   });
 
   it('takes client IP, scheme and host from X-Forwarded-* as Express does', async () => {
-    const res = await request(app.getHttpServer()).get('/fixture/locale').set('X-Forwarded-For', '203.0.113.9').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'shop.example').expect(200);
-    expect(res.body).toMatchObject({ clientIp: '203.0.113.9', scheme: 'https', uri: 'https://shop.example/fixture/locale' });
+    const res = await request(app.getHttpServer())
+      .get('/fixture/locale')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'shop.example')
+      .expect(200);
+    expect(res.body).toMatchObject({
+      clientIp: '203.0.113.9',
+      scheme: 'https',
+      uri: 'https://shop.example/fixture/locale',
+    });
   });
 });
 
@@ -430,7 +584,14 @@ describe('Kernel behind a trusted proxy (e2e)', () => {
 
   beforeAll(async () => {
     // The clients behind the proxy (documentation ranges) may see debug details, as developers on a private network.
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_PROXIES: '127.0.0.1,::1', PROFILER_ALLOWED_IPS: 'loopback,198.51.100.0/24,203.0.113.0/24', PROFILER_ALLOWED_HOSTS: 'shop.example' } });
+    app = await createTestApp({
+      imports: [KernelFixturesModule],
+      env: {
+        TRUSTED_PROXIES: '127.0.0.1,::1',
+        PROFILER_ALLOWED_IPS: 'loopback,198.51.100.0/24,203.0.113.0/24',
+        PROFILER_ALLOWED_HOSTS: 'shop.example',
+      },
+    });
   });
 
   afterAll(async () => {
@@ -438,20 +599,48 @@ describe('Kernel behind a trusted proxy (e2e)', () => {
   });
 
   it('takes client IP, scheme and host from X-Forwarded-*', async () => {
-    const res = await request(app.getHttpServer()).get('/fixture/locale').set('X-Forwarded-For', '203.0.113.9').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'shop.example').expect(200);
-    expect(res.body).toMatchObject({ clientIp: '203.0.113.9', scheme: 'https', uri: 'https://shop.example/fixture/locale' });
+    const res = await request(app.getHttpServer())
+      .get('/fixture/locale')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'shop.example')
+      .expect(200);
+    expect(res.body).toMatchObject({
+      clientIp: '203.0.113.9',
+      scheme: 'https',
+      uri: 'https://shop.example/fixture/locale',
+    });
   });
 
   it('puts the https URL into the 404 message', async () => {
-    const res = await request(app.getHttpServer()).get('/missing').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'shop.example').set('Accept', 'application/json').expect(404);
+    const res = await request(app.getHttpServer())
+      .get('/missing')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'shop.example')
+      .set('Accept', 'application/json')
+      .expect(404);
     expect(res.body.detail).toBe('No route found for "GET https://shop.example/missing"');
   });
 
   it('answers 400 when Forwarded and X-Forwarded-For disagree', async () => {
-    const res = await request(app.getHttpServer()).get('/fixture/locale').set('Forwarded', 'for=198.51.100.1').set('X-Forwarded-For', '203.0.113.9').set('Accept', 'application/json').expect(400);
-    expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual(['BadRequestHttpException', 'ConflictingHeadersException']);
-    expect(res.body.detail).toMatch(/^The request has both a trusted "FORWARDED" header and a trusted "X_FORWARDED_FOR" header, conflicting each other\./);
-    await request(app.getHttpServer()).get('/fixture/locale').set('Forwarded', 'for=203.0.113.9').set('X-Forwarded-For', '203.0.113.9').expect(200);
+    const res = await request(app.getHttpServer())
+      .get('/fixture/locale')
+      .set('Forwarded', 'for=198.51.100.1')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('Accept', 'application/json')
+      .expect(400);
+    expect(res.body.exceptions.map((e: ExceptionJson) => e.class)).toEqual([
+      'BadRequestHttpException',
+      'ConflictingHeadersException',
+    ]);
+    expect(res.body.detail).toMatch(
+      /^The request has both a trusted "FORWARDED" header and a trusted "X_FORWARDED_FOR" header, conflicting each other\./,
+    );
+    await request(app.getHttpServer())
+      .get('/fixture/locale')
+      .set('Forwarded', 'for=203.0.113.9')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .expect(200);
   });
 });
 
@@ -459,7 +648,10 @@ describe('Trusted hosts (e2e)', () => {
   let app: NestExpressApplication;
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { TRUSTED_HOSTS: 'shop\\.test,127\\.0\\.0\\.1', PROFILER_ALLOWED_HOSTS: '*' } });
+    app = await createTestApp({
+      imports: [KernelFixturesModule],
+      env: { TRUSTED_HOSTS: 'shop\\.test,127\\.0\\.0\\.1', PROFILER_ALLOWED_HOSTS: '*' },
+    });
   });
 
   afterAll(async () => {
@@ -468,7 +660,11 @@ describe('Trusted hosts (e2e)', () => {
 
   it('answers 400 for a host outside TRUSTED_HOSTS', async () => {
     await request(app.getHttpServer()).get('/fixture/items').set('Host', 'shop.test').expect(200);
-    const res = await request(app.getHttpServer()).get('/fixture/items').set('Host', 'other.example').set('Accept', 'application/json').expect(400);
+    const res = await request(app.getHttpServer())
+      .get('/fixture/items')
+      .set('Host', 'other.example')
+      .set('Accept', 'application/json')
+      .expect(400);
     expect(res.body.detail).toBe('Untrusted Host "other.example".');
   });
 });

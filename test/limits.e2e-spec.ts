@@ -5,7 +5,10 @@ import { settle, storedProfile, storedProfiles } from './support/profiler.js';
 import { rawRequest } from './support/raw-http.js';
 
 /** A request as bytes: request line, Host, the extra header lines, and a body with its Content-Type and length. */
-function raw(target: string, options: { method?: string; headers?: string; body?: string; type?: string; accept?: string } = {}): string {
+function raw(
+  target: string,
+  options: { method?: string; headers?: string; body?: string; type?: string; accept?: string } = {},
+): string {
   const { method = 'GET', headers = '', body = '', type = 'application/json', accept = 'application/json' } = options;
   const bodyHeaders = body ? `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '';
   return `${method} ${target} HTTP/1.1\r\nHost: shop.test\r\nAccept: ${accept}\r\n${headers}${bodyHeaders}\r\n${body}`;
@@ -21,7 +24,15 @@ describe('Request limits (e2e)', () => {
 
   beforeAll(async () => {
     // Any Host sees the debug details: the tests read the 400's reason for invalid hosts.
-    server = await startTestServer({ env: { MAX_URL_LENGTH: '2048', MAX_HEADER_COUNT: '40', MAX_HEADER_SIZE: '8192', BODY_LIMIT: '8kb', PROFILER_ALLOWED_HOSTS: '*' } });
+    server = await startTestServer({
+      env: {
+        MAX_URL_LENGTH: '2048',
+        MAX_HEADER_COUNT: '40',
+        MAX_HEADER_SIZE: '8192',
+        BODY_LIMIT: '8kb',
+        PROFILER_ALLOWED_HOSTS: '*',
+      },
+    });
     port = (server.app.getHttpServer().address() as AddressInfo).port;
   });
 
@@ -82,14 +93,22 @@ describe('Request limits (e2e)', () => {
   });
 
   it('answers a header section over MAX_HEADER_SIZE with a plain 431 from the server', async () => {
-    const response = await rawRequest(port, raw('/products', { headers: `X-Big: ${'e'.repeat(9000)}\r\n` }), { readBody: true });
+    const response = await rawRequest(port, raw('/products', { headers: `X-Big: ${'e'.repeat(9000)}\r\n` }), {
+      readBody: true,
+    });
     expect(response.status).toBe(431);
     expect(response.headers.connection).toBe('close');
-    expect(response.body).toBe("431 Request Header Fields Too Large: The request's header section is larger than 8192 bytes.\n");
+    expect(response.body).toBe(
+      "431 Request Header Fields Too Large: The request's header section is larger than 8192 bytes.\n",
+    );
   });
 
   it('answers a body over BODY_LIMIT with a 413', async () => {
-    const response = await rawRequest(port, raw('/api/login', { method: 'POST', body: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(9000) }) }), { readBody: true });
+    const response = await rawRequest(
+      port,
+      raw('/api/login', { method: 'POST', body: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(9000) }) }),
+      { readBody: true },
+    );
     expect(response.status).toBe(413);
     const problem = JSON.parse(response.body);
     expect(problem.title).toBe('Payload Too Large');
@@ -97,7 +116,11 @@ describe('Request limits (e2e)', () => {
   });
 
   it('answers JSON nested deeper than 512 levels with a 400, balanced or not', async () => {
-    for (const body of ['['.repeat(600) + ']'.repeat(600), '{"a":'.repeat(600) + '1' + '}'.repeat(600), '['.repeat(600)]) {
+    for (const body of [
+      '['.repeat(600) + ']'.repeat(600),
+      '{"a":'.repeat(600) + '1' + '}'.repeat(600),
+      '['.repeat(600),
+    ]) {
       const response = await rawRequest(port, raw('/api/login', { method: 'POST', body }), { readBody: true });
       expect(response.status).toBe(400);
       expect(JSON.parse(response.body).detail).toBe('The JSON body is nested deeper than 512 levels.');
@@ -106,7 +129,11 @@ describe('Request limits (e2e)', () => {
 
   it('answers a form nested too deep with a 400 Bad Request', async () => {
     const body = `a${'[b]'.repeat(100)}=1`;
-    const response = await rawRequest(port, raw('/login', { method: 'POST', body, type: 'application/x-www-form-urlencoded' }), { readBody: true });
+    const response = await rawRequest(
+      port,
+      raw('/login', { method: 'POST', body, type: 'application/x-www-form-urlencoded' }),
+      { readBody: true },
+    );
     expect(response.status).toBe(400);
     const problem = JSON.parse(response.body);
     expect(problem.exceptions[0].class).toBe('BadRequestHttpException');
@@ -114,7 +141,10 @@ describe('Request limits (e2e)', () => {
   });
 
   it('answers a body shorter than its Content-Length (the client gave up) with a 400, and keeps serving', async () => {
-    const truncated = raw('/api/login', { method: 'POST', body: '{"email":"a@b.c"}' }).replace(/Content-Length: \d+/, 'Content-Length: 100');
+    const truncated = raw('/api/login', { method: 'POST', body: '{"email":"a@b.c"}' }).replace(
+      /Content-Length: \d+/,
+      'Content-Length: 100',
+    );
     const response = await rawRequest(port, truncated, { endAfterWrite: true, readBody: true });
     expect([400, null]).toContain(response.status);
     const after = await request(server.app.getHttpServer()).get('/products');
@@ -128,7 +158,8 @@ describe('Request limits (e2e)', () => {
   });
 
   it('answers conflicting Content-Length and Transfer-Encoding with a plain 400', async () => {
-    const smuggled = 'POST /api/login HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n';
+    const smuggled =
+      'POST /api/login HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n';
     const response = await rawRequest(port, smuggled, { readBody: true });
     expect(response.status).toBe(400);
   });
@@ -140,30 +171,51 @@ describe('Request limits (e2e)', () => {
   });
 
   it('answers a request line without an HTTP version (read as HTTP/0.9) with a 400', async () => {
-    const response = await rawRequest(port, 'GET /products\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n', { readBody: true });
+    const response = await rawRequest(port, 'GET /products\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n', {
+      readBody: true,
+    });
     expect(response.status).toBe(400);
-    expect(JSON.parse(response.body).detail).toBe('HTTP/0.9 is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.');
+    expect(JSON.parse(response.body).detail).toBe(
+      'HTTP/0.9 is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.',
+    );
   });
 
   it('answers an absolute-form request-target that is not a URL with a 400 of the kernel, profiled', async () => {
-    const response = await rawRequest(port, 'GET http://[::1 HTTP/1.1\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n', { readBody: true });
+    const response = await rawRequest(
+      port,
+      'GET http://[::1 HTTP/1.1\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n',
+      { readBody: true },
+    );
     expect(response.status).toBe(400);
     const body = JSON.parse(response.body);
     expect(body.detail).toBe('The request-target "http://[::1" is not a valid URL.');
-    expect(body.exceptions.map((e: { class: string }) => e.class)).toEqual(['BadRequestHttpException', 'MalformedRequestException']);
+    expect(body.exceptions.map((e: { class: string }) => e.class)).toEqual([
+      'BadRequestHttpException',
+      'MalformedRequestException',
+    ]);
     expect(response.headers['x-debug-token']).toMatch(/^[0-9a-f]{6}$/);
   });
 
-  it.each(['shop.test:-1', 'shop.test:65536', '[::1', 'shop.test:8o', 'a..b', 'shop.test/x'])('answers Host "%s" with a 400', async (host) => {
-    const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`, { readBody: true });
-    expect(response.status).toBe(400);
-    expect(JSON.parse(response.body).detail).toBe(`Invalid Host "${host}".`);
-  });
+  it.each(['shop.test:-1', 'shop.test:65536', '[::1', 'shop.test:8o', 'a..b', 'shop.test/x'])(
+    'answers Host "%s" with a 400',
+    async (host) => {
+      const response = await rawRequest(
+        port,
+        `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`,
+        { readBody: true },
+      );
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body).detail).toBe(`Invalid Host "${host}".`);
+    },
+  );
 
-  it.each(['shop.test:8080', 'shop.test:', '[::1]:3000', '127.0.0.1', 'shop.test.'])('accepts Host "%s"', async (host) => {
-    const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`);
-    expect(response.status).toBe(200);
-  });
+  it.each(['shop.test:8080', 'shop.test:', '[::1]:3000', '127.0.0.1', 'shop.test.'])(
+    'accepts Host "%s"',
+    async (host) => {
+      const response = await rawRequest(port, `GET /products HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`);
+      expect(response.status).toBe(200);
+    },
+  );
 
   it('profiles every request the kernel answered, the refused ones included', async () => {
     await settle();

@@ -15,9 +15,11 @@ import { describeOnEachDatabase, type TestDatabase } from './support/shop-databa
 
 const PASSWORD = 'correct horse battery';
 const LOGIN_429 = 'Too many failed login attempts, please try again in 1 minute.';
-const text = (html: string, selector: string): string => (parse(html).querySelector(selector)?.text ?? '').replace(/\s+/g, ' ').trim();
+const text = (html: string, selector: string): string =>
+  (parse(html).querySelector(selector)?.text ?? '').replace(/\s+/g, ' ').trim();
 const csrf = (html: string): string => parse(html).querySelector('input[name="_csrf_token"]')!.getAttribute('value')!;
-const accountKey = (email: string, client: string) => `login_account:${createHash('sha256').update(email).digest('base64url')}:${client}`;
+const accountKey = (email: string, client: string) =>
+  `login_account:${createHash('sha256').update(email).digest('base64url')}:${client}`;
 
 describeOnEachDatabase('Login throttling', 'throttling', (database) => {
   let app: NestExpressApplication;
@@ -107,7 +109,13 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
     it('counts the address as the login compares it (case and spaces aside)', async () => {
       const email = await user();
       const from = client();
-      for (const variant of [email, email.toUpperCase(), ` ${email}`, `${email} `, email.replace('throttled', 'THROTTLED')]) {
+      for (const variant of [
+        email,
+        email.toUpperCase(),
+        ` ${email}`,
+        `${email} `,
+        email.replace('throttled', 'THROTTLED'),
+      ]) {
         await apiLogin(from, variant, 'wrong').expect(401);
       }
       expect429(await apiLogin(from, email, PASSWORD));
@@ -140,11 +148,19 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
       const email = await user();
       const from = client();
       for (let i = 0; i < 5; i++) await apiLogin(from, email, 'wrong').expect(401);
-      await shop.updateTable('rate_limits').set({ expire: Date.now() + 9_000 }).where('key', '=', accountKey(email, from)).execute();
+      await shop
+        .updateTable('rate_limits')
+        .set({ expire: Date.now() + 9_000 })
+        .where('key', '=', accountKey(email, from))
+        .execute();
       const soon = await apiLogin(from, email, PASSWORD).expect(429);
       expect(Number(soon.headers['retry-after'])).toBeGreaterThanOrEqual(5); // a loaded machine may take a while
       expect(Number(soon.headers['retry-after'])).toBeLessThanOrEqual(9);
-      await shop.updateTable('rate_limits').set({ expire: Date.now() - 1 }).where('key', '=', accountKey(email, from)).execute();
+      await shop
+        .updateTable('rate_limits')
+        .set({ expire: Date.now() - 1 })
+        .where('key', '=', accountKey(email, from))
+        .execute();
       await apiLogin(from, email, PASSWORD).expect(200);
     });
   });
@@ -172,7 +188,11 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
   describe('the login form', () => {
     async function formLogin(agent: ReturnType<typeof request.agent>, from: string, email: string, password: string) {
       const page = await agent.get('/login').set('X-Forwarded-For', from).expect(200);
-      return agent.post('/login').set('X-Forwarded-For', from).type('form').send({ _csrf_token: csrf(page.text), email, password });
+      return agent
+        .post('/login')
+        .set('X-Forwarded-For', from)
+        .type('form')
+        .send({ _csrf_token: csrf(page.text), email, password });
     }
 
     it('shows the form again with 429, Retry-After and the reason, sharing the count with the JSON login', async () => {
@@ -198,13 +218,19 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
     async function register(from: string, email: string) {
       const agent = request.agent(server());
       const page = await agent.get('/register').set('X-Forwarded-For', from).expect(200);
-      return agent.post('/register').set('X-Forwarded-For', from).type('form').send({ _csrf_token: csrf(page.text), email, password: PASSWORD, password_confirmation: PASSWORD });
+      return agent
+        .post('/register')
+        .set('X-Forwarded-For', from)
+        .type('form')
+        .send({ _csrf_token: csrf(page.text), email, password: PASSWORD, password_confirmation: PASSWORD });
     }
     /** What a throttled client sees, without what it sent itself (its address, its token) or the debug toolbar. */
     const answer = (res: request.Response, email: string) => ({
       status: res.status,
       retryAfter: res.headers['retry-after'] !== undefined,
-      page: (parse(res.text).querySelector('main')?.innerHTML ?? '').replace(/name="_csrf_token" value="[^"]*"/, '').replaceAll(email, 'EMAIL'),
+      page: (parse(res.text).querySelector('main')?.innerHTML ?? '')
+        .replace(/name="_csrf_token" value="[^"]*"/, '')
+        .replaceAll(email, 'EMAIL'),
     });
 
     it("tells a throttled client nothing about an address: the same 429 for an account's address and a free one", async () => {
@@ -228,7 +254,8 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
       const existing = await user();
       const free = `free${++n}@example.com`;
       const from = client();
-      for (const email of [existing, free]) for (let i = 0; i < 5; i++) await apiLogin(from, email, 'wrong').expect(401);
+      for (const email of [existing, free])
+        for (let i = 0; i < 5; i++) await apiLogin(from, email, 'wrong').expect(401);
       const [taken, untaken] = [await register(from, existing), await register(from, free)];
       expect(answer(taken, existing)).toEqual(answer(untaken, free));
       expect(taken.status).toBe(429);
@@ -250,15 +277,24 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
       for (let i = 0; i < 5; i++) await apiLogin(from, email, 'wrong').expect(401);
       const res = await apiLogin(from, email, PASSWORD).expect(429);
       const profile = await storedProfile(app, res.headers['x-debug-token']);
-      const entries = (profile.data.logs as { entries: { channel: string; level: number; message: string; context: Record<string, unknown> }[] }).entries;
+      const entries = (
+        profile.data.logs as {
+          entries: { channel: string; level: number; message: string; context: Record<string, unknown> }[];
+        }
+      ).entries;
       const warning = entries.find((e) => e.channel === 'security' && e.message.startsWith('Login throttling'));
       expect(warning).toMatchObject({
-        message: 'Login throttling: too many attempts for "{email}" from {client}, the login was refused for {retryAfter} s.',
+        message:
+          'Login throttling: too many attempts for "{email}" from {client}, the login was refused for {retryAfter} s.',
         context: { email, client: from },
       });
       expect(profile.data.security).toMatchObject({ throttled: { action: 'login', scope: 'account' } });
-      const panel = await request(server()).get(`/_profiler/${res.headers['x-debug-token']}?panel=security`).expect(200);
-      expect(panel.text).toContain('login refused (429): no attempt left for this account from this client, Retry-After');
+      const panel = await request(server())
+        .get(`/_profiler/${res.headers['x-debug-token']}?panel=security`)
+        .expect(200);
+      expect(panel.text).toContain(
+        'login refused (429): no attempt left for this account from this client, Retry-After',
+      );
     });
   });
 
@@ -277,8 +313,10 @@ describeOnEachDatabase('Login throttling', 'throttling', (database) => {
         const email = `shared${++n}@example.com`;
         await first.get(UserRepository).create(email, await hasher.hash(PASSWORD));
         const from = client();
-        for (let i = 0; i < 5; i++) await apiLogin(from, email, 'wrong', (i % 2 ? first : second).getHttpServer()).expect(401);
-        for (const instance of [first, second]) expect429(await apiLogin(from, email, PASSWORD, instance.getHttpServer()));
+        for (let i = 0; i < 5; i++)
+          await apiLogin(from, email, 'wrong', (i % 2 ? first : second).getHttpServer()).expect(401);
+        for (const instance of [first, second])
+          expect429(await apiLogin(from, email, PASSWORD, instance.getHttpServer()));
       } finally {
         await first.close();
         await second.close();
@@ -298,7 +336,8 @@ describe('Login throttling configuration (e2e)', () => {
 
   it('takes LOGIN_THROTTLING_MAX_ATTEMPTS and LOGIN_THROTTLING_INTERVAL', async () => {
     app = await createTestApp({ env: { LOGIN_THROTTLING_MAX_ATTEMPTS: '2', LOGIN_THROTTLING_INTERVAL: '10m' } });
-    const login = () => request(app!.getHttpServer()).post('/api/login').send({ email: 'a@example.com', password: 'wrong' });
+    const login = () =>
+      request(app!.getHttpServer()).post('/api/login').send({ email: 'a@example.com', password: 'wrong' });
     await login().expect(401);
     await login().expect(401);
     const res = await login().expect(429);

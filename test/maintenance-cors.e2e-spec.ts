@@ -16,7 +16,10 @@ describe('Maintenance mode (e2e)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'shopkernel-maintenance-'));
     flag = join(dir, 'maintenance');
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { MAINTENANCE_FILE: flag, MAINTENANCE_RETRY_AFTER: '120' } });
+    app = await createTestApp({
+      imports: [KernelFixturesModule],
+      env: { MAINTENANCE_FILE: flag, MAINTENANCE_RETRY_AFTER: '120' },
+    });
   });
 
   afterAll(async () => {
@@ -30,11 +33,18 @@ describe('Maintenance mode (e2e)', () => {
     expect(await app.get(MaintenanceMode).refresh()).toBe(true);
     const res = await request(app.getHttpServer()).get('/fixture/items').set('Accept', 'application/json').expect(503);
     expect(res.headers['retry-after']).toBe('120');
-    expect(res.body).toMatchObject({ status: 503, title: 'Service Unavailable', detail: 'The shop is closed for maintenance. Please come back in a few minutes.' });
+    expect(res.body).toMatchObject({
+      status: 503,
+      title: 'Service Unavailable',
+      detail: 'The shop is closed for maintenance. Please come back in a few minutes.',
+    });
     const html = await request(app.getHttpServer()).get('/').expect(503);
     expect(html.headers['retry-after']).toBe('120');
     expect(html.text).toContain('503 Service Unavailable');
-    const last = app.get(KernelProbe).last.listenerCalls.filter((c) => c.event === 'kernel.request').pop();
+    const last = app
+      .get(KernelProbe)
+      .last.listenerCalls.filter((c) => c.event === 'kernel.request')
+      .pop();
     expect(last?.listener).toBe('MaintenanceListener::onKernelRequest');
     await rm(flag);
     expect(await app.get(MaintenanceMode).refresh()).toBe(false);
@@ -69,7 +79,10 @@ describe('CORS (e2e)', () => {
   const ORIGIN = 'https://front.example';
 
   beforeAll(async () => {
-    app = await createTestApp({ imports: [KernelFixturesModule], env: { CORS_ALLOW_ORIGINS: ORIGIN, CORS_MAX_AGE: '600' } });
+    app = await createTestApp({
+      imports: [KernelFixturesModule],
+      env: { CORS_ALLOW_ORIGINS: ORIGIN, CORS_MAX_AGE: '600' },
+    });
   });
 
   afterAll(async () => {
@@ -94,20 +107,34 @@ describe('CORS (e2e)', () => {
     const context = await app.get(KernelProbe).lastTerminated();
     const events = [...new Set(context.listenerCalls.map((c) => c.event))];
     expect(events).toEqual(['kernel.request', 'kernel.response', 'kernel.finish_request', 'kernel.terminate']);
-    expect(context.logs.map((l) => l.message)).toContain('Listener "CorsListener::onKernelRequest" stopped propagation of the event "kernel.request".');
+    expect(context.logs.map((l) => l.message)).toContain(
+      'Listener "CorsListener::onKernelRequest" stopped propagation of the event "kernel.request".',
+    );
   });
 
   it('refuses a preflight from an unknown origin or for a header not allowed', async () => {
-    const refused = await request(app.getHttpServer()).options('/fixture/items').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST').expect(403);
+    const refused = await request(app.getHttpServer())
+      .options('/fixture/items')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(403);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
-    await request(app.getHttpServer()).options('/fixture/items').set('Origin', ORIGIN).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'x-secret').expect(400);
+    await request(app.getHttpServer())
+      .options('/fixture/items')
+      .set('Origin', ORIGIN)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'x-secret')
+      .expect(400);
   });
 
   it('adds Access-Control-Allow-Origin to actual requests from an allowed origin only', async () => {
     const allowed = await request(app.getHttpServer()).get('/fixture/items').set('Origin', ORIGIN).expect(200);
     expect(allowed.headers['access-control-allow-origin']).toBe(ORIGIN);
     expect(allowed.headers['access-control-expose-headers']).toBe('X-Debug-Token, X-Debug-Token-Link');
-    const other = await request(app.getHttpServer()).get('/fixture/items').set('Origin', 'https://evil.example').expect(200);
+    const other = await request(app.getHttpServer())
+      .get('/fixture/items')
+      .set('Origin', 'https://evil.example')
+      .expect(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -130,6 +157,11 @@ describe('Debug off (e2e)', () => {
     expect(html.text).not.toContain('No route found');
     const json = await request(app.getHttpServer()).put('/fixture/items').set('Accept', 'application/json').expect(405);
     expect(json.headers.allow).toBe('GET, POST');
-    expect(json.body).toEqual({ type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'Method Not Allowed' });
+    expect(json.body).toEqual({
+      type: 'about:blank',
+      title: 'Method Not Allowed',
+      status: 405,
+      detail: 'Method Not Allowed',
+    });
   });
 });

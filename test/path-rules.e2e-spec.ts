@@ -22,7 +22,8 @@ const concrete = (route: Route): string => route.path.replace(/:reference\b/, RE
  */
 function variants(path: string): string[] {
   const segments = path.split('/').slice(1);
-  const hex = (c: string, upper: boolean) => `%${c.charCodeAt(0).toString(16)[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+  const hex = (c: string, upper: boolean) =>
+    `%${c.charCodeAt(0).toString(16)[upper ? 'toUpperCase' : 'toLowerCase']()}`;
   const lastLetter = path.search(/[a-z](?=[^a-z]*$)/);
   const out = [
     path.toUpperCase(),
@@ -65,13 +66,25 @@ describe('One path decides routing and every path rule (e2e)', () => {
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
     const rules = app.get(AppConfig).security.accessControl;
-    protectedRoutes = app.get(RouteTable).routes.all().filter((route) => rules.some((rule) => rule.path.test(concrete(route))));
-    await app.get(UserRepository).create('customer@example.com', await app.get(PasswordHasher).hash(PASSWORD), ['ROLE_USER']);
+    protectedRoutes = app
+      .get(RouteTable)
+      .routes.all()
+      .filter((route) => rules.some((rule) => rule.path.test(concrete(route))));
+    await app
+      .get(UserRepository)
+      .create('customer@example.com', await app.get(PasswordHasher).hash(PASSWORD), ['ROLE_USER']);
     const agent = request.agent(app.getHttpServer());
     const form = await agent.get('/login').expect(200);
     const token = parse(form.text).querySelector('input[name="_csrf_token"]')!.getAttribute('value')!;
-    const login = await agent.post('/login').type('form').send({ _csrf_token: token, email: 'customer@example.com', password: PASSWORD }).expect(303);
-    userCookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const login = await agent
+      .post('/login')
+      .type('form')
+      .send({ _csrf_token: token, email: 'customer@example.com', password: PASSWORD })
+      .expect(303);
+    userCookie = ([] as string[])
+      .concat(login.headers['set-cookie'] ?? [])
+      .map((c) => c.split(';')[0])
+      .join('; ');
   });
 
   afterAll(async () => {
@@ -79,7 +92,12 @@ describe('One path decides routing and every path rule (e2e)', () => {
   });
 
   const send = (method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> => {
-    const lines = [`${method} ${target} HTTP/1.1`, 'Host: shop.test', 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${target} HTTP/1.1`,
+      'Host: shop.test',
+      'Connection: close',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     const body = method === 'GET' || method === 'HEAD' ? '' : '{}';
     if (body) lines.push('Content-Type: application/json', `Content-Length: ${body.length}`);
     return rawRequest(port, `${lines.join('\r\n')}\r\n\r\n${body}`, { readBody: method !== 'HEAD' });
@@ -87,7 +105,17 @@ describe('One path decides routing and every path rule (e2e)', () => {
 
   it('finds every protected route of the shop in the route table', () => {
     const names = protectedRoutes.map((r) => r.name);
-    for (const name of ['account_overview', 'api_account', 'checkout_show', 'checkout_place', 'api_checkout', 'orders_history', 'orders_show', 'api_orders', 'api_order']) {
+    for (const name of [
+      'account_overview',
+      'api_account',
+      'checkout_show',
+      'checkout_place',
+      'api_checkout',
+      'orders_history',
+      'orders_show',
+      'api_orders',
+      'api_order',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -128,7 +156,16 @@ describe('One path decides routing and every path rule (e2e)', () => {
   });
 
   it('gives the logged-in user nothing more under those spellings: the router is case-sensitive and matches the path as sent', async () => {
-    for (const target of ['/API/ACCOUNT', '/Api/Account', '/api/%61ccount', '/api/Account', '//api/account', '/api//account', '/x/../api/account', '/api%2Faccount']) {
+    for (const target of [
+      '/API/ACCOUNT',
+      '/Api/Account',
+      '/api/%61ccount',
+      '/api/Account',
+      '//api/account',
+      '/api//account',
+      '/x/../api/account',
+      '/api%2Faccount',
+    ]) {
       const res = await send('GET', target, { Cookie: userCookie, Accept: 'application/json' });
       expect([target, res.status]).toEqual([target, 404]);
     }
@@ -179,15 +216,25 @@ describe('A handler that needs a user cannot be reached without one, whatever th
     ['GET', `/api/orders/${REFERENCE}`],
     ['GET', '/account'],
   ])('answers an anonymous script on %s %s with a 401 problem and the login challenge', async (method, path) => {
-    const res = await request(server())[method.toLowerCase() as 'get'](path).set('Host', 'shop.test').set('Accept', 'application/json').expect(401);
+    const agent = request(server());
+    const res = await agent[method.toLowerCase() as 'get'](path)
+      .set('Host', 'shop.test')
+      .set('Accept', 'application/json')
+      .expect(401);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.headers['www-authenticate']).toBe('Cookie realm="Shopkernel", form-action="/login", cookie-name="SHOPSESSID"');
+    expect(res.headers['www-authenticate']).toBe(
+      'Cookie realm="Shopkernel", form-action="/login", cookie-name="SHOPSESSID"',
+    );
     expect(res.body.detail).toBe('Full authentication is required to access this resource.');
   });
 
   it('refuses the unsafe ones before they run (CSRF first, as before), never with a 500', async () => {
     for (const path of ['/checkout', '/api/checkout']) {
-      const res = await request(server()).post(path).set('Host', 'shop.test').set('Accept', 'application/json').send({});
+      const res = await request(server())
+        .post(path)
+        .set('Host', 'shop.test')
+        .set('Accept', 'application/json')
+        .send({});
       expect([path, [401, 403].includes(res.status)]).toEqual([path, true]);
     }
   });

@@ -39,25 +39,47 @@ const SECRETS = {
 /** A line as a real entry starts it (the forged ones below claim another date). */
 const ENTRY = /^\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] [^\s]+\.(DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL): /;
 /** What main.ts prints itself, outside the logger. */
-const BANNER = /^(Shopkernel \(.*\) listening on http:\/\/127\.0\.0\.1:\d+|Profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(store: .*\))$/;
+const BANNER =
+  /^(Shopkernel \(.*\) listening on http:\/\/127\.0\.0\.1:\d+|Profiler: http:\/\/127\.0\.0\.1:\d+\/_profiler\/ \(store: .*\))$/;
 const FORGED = '[2026-01-01T00:00:00.000Z] security.INFO: User "admin@example.com" logged in []';
 /** Characters that end or rewrite a line, each put before a forged entry in a JSON body's key. */
-const BREAKS = ['\n', '\r', '\r\n', '\u2028', '\u2029', '\u0085', '\u000b', '\f', '\u001b[1A\u001b[2K', '\u009b1A', '\0', '\t'];
+const BREAKS = [
+  '\n',
+  '\r',
+  '\r\n',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\u000b',
+  '\f',
+  '\u001b[1A\u001b[2K',
+  '\u009b1A',
+  '\0',
+  '\t',
+];
 
 function http(method: string, target: string, headers: Record<string, string> = {}, body = ''): string {
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: shop.test', 'Connection: close', 'Accept: application/json'];
-  lines.push(`Authorization: Bearer ${SECRETS.bearer}`, `Cookie: SHOPSESSID=${SECRETS.cookie}`, `X-Api-Key: ${SECRETS.apiKeyHeader}`);
+  lines.push(
+    `Authorization: Bearer ${SECRETS.bearer}`,
+    `Cookie: SHOPSESSID=${SECRETS.cookie}`,
+    `X-Api-Key: ${SECRETS.apiKeyHeader}`,
+  );
   lines.push(`Referer: https://partner:${SECRETS.refererPassword}@partner.example/back`);
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   if (body !== '' || method === 'POST' || method === 'PUT') lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-const json = (body: unknown) => ({ 'Content-Type': 'application/json', body: typeof body === 'string' ? body : JSON.stringify(body) });
+const json = (body: unknown) => ({
+  'Content-Type': 'application/json',
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 /** The requests, as raw HTTP: query strings and bodies exactly as written, terminators included. */
 function requests(port: number): string[] {
-  const login = (body: { 'Content-Type': string; body: string }) => http('POST', '/api/login', { 'Content-Type': body['Content-Type'] }, body.body);
+  const login = (body: { 'Content-Type': string; body: string }) =>
+    http('POST', '/api/login', { 'Content-Type': body['Content-Type'] }, body.body);
   return [
     http('GET', `/products?access_token=${SECRETS.matchedRouteToken}&password=${SECRETS.matchedRoutePassword}&page=1`),
     http('GET', `/nowhere?token=${SECRETS.notFoundToken}`),
@@ -74,12 +96,24 @@ function requests(port: number): string[] {
     http('GET', `/products?loyalty_number=${SECRETS.loyalty}`),
     http('GET', `http://user:${SECRETS.urlCredentials}@127.0.0.1:${port}/nowhere`),
     // Fields the login does not take: a 400 whose validation message names them.
-    login(json({ email: 'nobody@example.com', password: SECRETS.jsonPassword, card_number: SECRETS.jsonCardNumber, [`x?token=${SECRETS.validationKey}`]: 1 })),
+    login(
+      json({
+        email: 'nobody@example.com',
+        password: SECRETS.jsonPassword,
+        card_number: SECRETS.jsonCardNumber,
+        [`x?token=${SECRETS.validationKey}`]: 1,
+      }),
+    ),
     login(json({ email: 'nobody@example.com', password: SECRETS.jsonPassword })),
     login(json(`{"email":"nobody@example.com","password":${SECRETS.malformedJson}"}`)),
     login(json(`{"password":"${SECRETS.malformedJson}"${',"x":1'.repeat(20)},}`)),
     login(json(`"${SECRETS.malformedJson}"`)),
-    http('POST', '/login', { 'Content-Type': 'application/x-www-form-urlencoded' }, `email=nobody%40example.com&password=${SECRETS.formPassword}`),
+    http(
+      'POST',
+      '/login',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      `email=nobody%40example.com&password=${SECRETS.formPassword}`,
+    ),
     // Forged entries: a key's line break would print a line of the attacker's.
     ...BREAKS.map((c, i) => login(json({ email: 'nobody@example.com', password: 'x', [`k${i}${c}${FORGED}`]: 1 }))),
   ];
@@ -87,8 +121,20 @@ function requests(port: number): string[] {
 
 describe.each([
   ['a production process', { APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_REDACT_FIELDS: '^loyalty' }],
-  ['a production process at LOG_LEVEL=debug', { APP_ENV: 'prod', APP_DEBUG: '0', LOG_LEVEL: 'debug', PROFILER_REDACT_FIELDS: '^loyalty' }],
-  ['a debug process at LOG_LEVEL=debug', { APP_ENV: 'test', APP_DEBUG: '1', LOG_LEVEL: 'debug', PROFILER_DSN: 'sqlite::memory:', PROFILER_REDACT_FIELDS: '^loyalty' }],
+  [
+    'a production process at LOG_LEVEL=debug',
+    { APP_ENV: 'prod', APP_DEBUG: '0', LOG_LEVEL: 'debug', PROFILER_REDACT_FIELDS: '^loyalty' },
+  ],
+  [
+    'a debug process at LOG_LEVEL=debug',
+    {
+      APP_ENV: 'test',
+      APP_DEBUG: '1',
+      LOG_LEVEL: 'debug',
+      PROFILER_DSN: 'sqlite::memory:',
+      PROFILER_REDACT_FIELDS: '^loyalty',
+    },
+  ],
 ])('Printed log lines of %s (e2e)', (_, env) => {
   let app: AppProcess;
   let lines: string[];
@@ -118,7 +164,9 @@ describe.each([
     expect(output).toContain('No route found for "GET http://shop.test/nowhere?password=******>"');
     expect(output).toContain('(from "https://partner:******@partner.example/back")');
     expect(output).toContain('"request_uri":"http://shop.test/products?loyalty_number=******"');
-    expect(output).toContain('Validation failed: property card_number should not exist; property x?token=****** should not exist.');
+    expect(output).toContain(
+      'Validation failed: property card_number should not exist; property x?token=****** should not exist.',
+    );
     expect(output).toContain('Malformed JSON body: Unexpected token in JSON at position 41');
   });
 
@@ -128,7 +176,10 @@ describe.each([
     expect(lines.filter((l) => l.startsWith('[2026-01-01T00:00:00.000Z]'))).toEqual([]);
     const forged = lines.filter((l) => l.includes(FORGED));
     expect(forged).toHaveLength(BREAKS.length);
-    for (const l of forged) expect(l).toMatch(/request\.ERROR: Uncaught Exception BadRequestHttpException: "Validation failed: property k\d+(\\[nrtfv]|\\u00[0-9a-f]{2}|\\u20[0-9a-f]{2}|\\n|\\r\\n)/);
+    for (const l of forged)
+      expect(l).toMatch(
+        /request\.ERROR: Uncaught Exception BadRequestHttpException: "Validation failed: property k\d+(\\[nrtfv]|\\u00[0-9a-f]{2}|\\u20[0-9a-f]{2}|\\n|\\r\\n)/,
+      );
     expect(forged.join('\n')).toContain('property k2\\r\\n[2026-01-01T00:00:00.000Z]');
     expect(forged.join('\n')).toContain('property k8\\u001b[1A\\u001b[2K[2026-01-01T00:00:00.000Z]');
     // eslint-disable-next-line no-control-regex -- control characters are what must not be printed

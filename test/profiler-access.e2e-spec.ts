@@ -22,7 +22,20 @@ function genericPage(status: number): string {
 }
 
 /** What a debug page or header would give away: exception classes, messages, stack frames, the profiler itself. */
-const DEBUG_DETAILS = ['Exception', 'Error:', 'No route found', 'Boom from a controller', ' at ', 'src/', '.ts:', 'node_modules', 'Stack', 'sk-toolbar', '_profiler', 'Profile'];
+const DEBUG_DETAILS = [
+  'Exception',
+  'Error:',
+  'No route found',
+  'Boom from a controller',
+  ' at ',
+  'src/',
+  '.ts:',
+  'node_modules',
+  'Stack',
+  'sk-toolbar',
+  '_profiler',
+  'Profile',
+];
 
 describe('Who may see the profiler and debug details (e2e)', () => {
   const apps: NestExpressApplication[] = [];
@@ -37,7 +50,10 @@ describe('Who may see the profiler and debug details (e2e)', () => {
   });
 
   /** What a client not allowed to see debug details gets: the profiler's routes do not exist; errors are generic. */
-  async function expectNoDebugDetails(server: NestExpressApplication, headers: Record<string, string> = {}): Promise<void> {
+  async function expectNoDebugDetails(
+    server: NestExpressApplication,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
     const http = () => request(server.getHttpServer());
     const page = await http().get('/').set('Host', HOST).set(headers).expect(200);
     expect(page.headers['x-debug-token']).toBeUndefined();
@@ -46,7 +62,13 @@ describe('Who may see the profiler and debug details (e2e)', () => {
     const [profile] = (await storedProfiles(server)).rows;
     // Still recorded, for the developers who may look.
     expect(profile.url).toBe(`http://${HOST}/`);
-    for (const path of ['/_profiler/', '/_profiler/search?limit=10', '/_profiler/latest', `/_profiler/${profile.token}`, `/_profiler/${profile.token}.json`]) {
+    for (const path of [
+      '/_profiler/',
+      '/_profiler/search?limit=10',
+      '/_profiler/latest',
+      `/_profiler/${profile.token}`,
+      `/_profiler/${profile.token}.json`,
+    ]) {
       const res = await http().get(path).set('Host', HOST).set('Accept', 'application/json').set(headers).expect(404);
       expect(res.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' });
     }
@@ -74,7 +96,11 @@ describe('Who may see the profiler and debug details (e2e)', () => {
     expect(allowed.headers['x-debug-token']).toMatch(/^[0-9a-f]{6}$/);
     expect(allowed.text).toContain('sk-toolbar');
     await http().get('/_profiler/').set('Host', HOST).set('X-Forwarded-For', '10.1.2.3').expect(302);
-    await http().get(`/_profiler/${allowed.headers['x-debug-token']}`).set('Host', HOST).set('X-Forwarded-For', '10.1.2.3').expect(200);
+    await http()
+      .get(`/_profiler/${allowed.headers['x-debug-token']}`)
+      .set('Host', HOST)
+      .set('X-Forwarded-For', '10.1.2.3')
+      .expect(200);
     const debugPage = await http().get('/nowhere').set('Host', HOST).set('X-Forwarded-For', '10.1.2.3').expect(404);
     expect(debugPage.headers['x-debug-exception']).toBeDefined();
     await http().get('/_profiler/').set('Host', HOST).set('X-Forwarded-For', '203.0.113.9').expect(404);
@@ -126,7 +152,10 @@ describe('Who may see the profiler and debug details (e2e)', () => {
       };
       expect(storedTokens()).toEqual([token]);
 
-      const off = await start({ env: { APP_DEBUG: '0', PROFILER_DSN: `sqlite:${file}` }, imports: [KernelFixturesModule, ProfilerFixturesModule] });
+      const off = await start({
+        env: { APP_DEBUG: '0', PROFILER_DSN: `sqlite:${file}` },
+        imports: [KernelFixturesModule, ProfilerFixturesModule],
+      });
       const http = () => request(off.getHttpServer());
 
       for (const path of ['/', '/pfx/page']) {
@@ -140,23 +169,48 @@ describe('Who may see the profiler and debug details (e2e)', () => {
         expect(page.headers['content-security-policy'] ?? '').not.toMatch(/nonce-/);
       }
 
-      for (const path of [`/_profiler/${token}.json`, `/_profiler/${token}`, '/_profiler/latest', '/_profiler/search', '/_profiler/search?limit=10', '/_profiler/']) {
+      for (const path of [
+        `/_profiler/${token}.json`,
+        `/_profiler/${token}`,
+        '/_profiler/latest',
+        '/_profiler/search',
+        '/_profiler/search?limit=10',
+        '/_profiler/',
+      ]) {
         const html = await http().get(path).set('Host', HOST).expect(404);
         expect({ path, body: html.text }).toEqual({ path, body: genericPage(404) });
         expect(html.headers['x-debug-token']).toBeUndefined();
         expect(html.headers['x-debug-token-link']).toBeUndefined();
         expect(html.headers['x-debug-exception']).toBeUndefined();
         const json = await http().get(path).set('Host', HOST).set('Accept', 'application/json').expect(404);
-        expect({ path, body: json.body }).toEqual({ path, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' } });
-        for (const detail of DEBUG_DETAILS) expect({ path, detail, found: html.text.includes(detail) || json.text.includes(detail) }).toEqual({ path, detail, found: false });
+        expect({ path, body: json.body }).toEqual({
+          path,
+          body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' },
+        });
+        for (const detail of DEBUG_DETAILS)
+          expect({ path, detail, found: html.text.includes(detail) || json.text.includes(detail) }).toEqual({
+            path,
+            detail,
+            found: false,
+          });
       }
 
       const error = await http().get('/fixture/boom').set('Host', HOST).expect(500);
       expect(error.text).toBe(genericPage(500));
       expect(Object.keys(error.headers).filter((name) => name.startsWith('x-debug'))).toEqual([]);
-      for (const detail of DEBUG_DETAILS) expect({ detail, found: error.text.includes(detail) }).toEqual({ detail, found: false });
-      const jsonError = await http().get('/fixture/boom').set('Host', HOST).set('Accept', 'application/json').expect(500);
-      expect(jsonError.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'Internal Server Error' });
+      for (const detail of DEBUG_DETAILS)
+        expect({ detail, found: error.text.includes(detail) }).toEqual({ detail, found: false });
+      const jsonError = await http()
+        .get('/fixture/boom')
+        .set('Host', HOST)
+        .set('Accept', 'application/json')
+        .expect(500);
+      expect(jsonError.body).toEqual({
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'Internal Server Error',
+      });
 
       // Nothing was recorded either.
       await stop(off);

@@ -17,7 +17,9 @@ function get(port: number, path: string, agent: Agent): Promise<{ status: number
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, token: res.headers['x-debug-token'] as string | undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, token: res.headers['x-debug-token'] as string | undefined }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -36,7 +38,9 @@ describe('Profiler under concurrent load (e2e)', () => {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const results = await Promise.all(Array.from({ length: TOTAL }, (_, i) => get(port, i % 10 === 0 ? `/missing/${i}` : `/?i=${i}`, agent)));
+    const results = await Promise.all(
+      Array.from({ length: TOTAL }, (_, i) => get(port, i % 10 === 0 ? `/missing/${i}` : `/?i=${i}`, agent)),
+    );
     agent.destroy();
     expect(results.filter((r) => r.status === 200)).toHaveLength(900);
     expect(results.filter((r) => r.status === 404)).toHaveLength(100);
@@ -49,7 +53,8 @@ describe('Profiler under concurrent load (e2e)', () => {
     expect(all.total).toBe(TOTAL);
     expect((await profiler.find({ statusCode: '404', limit: 100 })).total).toBe(100);
     expect((await profiler.find({ url: '/missing/', limit: 100 })).total).toBe(100);
-    for (const token of tokens.slice(0, 50)) expect((await profiler.find({ token: token!, limit: 1 })).rows[0]?.token).toBe(token);
+    for (const token of tokens.slice(0, 50))
+      expect((await profiler.find({ token: token!, limit: 1 })).rows[0]?.token).toBe(token);
   });
 
   it(`loses and duplicates none of ${TOTAL} concurrent requests' profiles while the store keeps failing and coming back`, async () => {

@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
-import { buildApp, buildProcessFixture, freePort, loadApp, runUntilExit, startApp, type AppProcess, type StartOptions } from './support/app-process.js';
+import {
+  buildApp,
+  buildProcessFixture,
+  freePort,
+  loadApp,
+  runUntilExit,
+  startApp,
+  type AppProcess,
+  type StartOptions,
+} from './support/app-process.js';
 import { describePostgres, dropSchema, POSTGRES_URL } from './support/postgres.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { inspectSqliteStore } from './support/sqlite-store.js';
@@ -26,7 +35,8 @@ jest.setTimeout(90_000);
 /** Sends `n` requests one after the other; their X-Debug-Tokens. */
 async function answered(port: number, n: number, tag: string): Promise<string[]> {
   const tokens: string[] = [];
-  for (let i = 0; i < n; i++) tokens.push((await request(`http://127.0.0.1:${port}`).get(`/?${tag}=${i}`).expect(200)).headers['x-debug-token']);
+  for (let i = 0; i < n; i++)
+    tokens.push((await request(`http://127.0.0.1:${port}`).get(`/?${tag}=${i}`).expect(200)).headers['x-debug-token']);
   return tokens;
 }
 
@@ -57,12 +67,16 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
   });
 
   afterAll(() => {
-    for (const app of running) if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
+    for (const app of running)
+      if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   const start = async (env: Record<string, string>, options: StartOptions = {}) => {
-    const app = await startApp(main, { PROFILER_FLUSH_INTERVAL_MS: INTERVAL_MS, ...env }, 30_000, { ...options, nodeArgs: [...(options.nodeArgs ?? []), '--import', trigger] });
+    const app = await startApp(main, { PROFILER_FLUSH_INTERVAL_MS: INTERVAL_MS, ...env }, 30_000, {
+      ...options,
+      nodeArgs: [...(options.nodeArgs ?? []), '--import', trigger],
+    });
     running.push(app);
     return app;
   };
@@ -80,7 +94,12 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect(exit).toEqual({ code: 1, signal: null });
       expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
       // Printed as one log line, with the stack in its context, although LOG_LEVEL is "none" in tests.
-      expect(app.output().split('\n').filter((line) => line.includes('process.CRITICAL'))).toHaveLength(1);
+      expect(
+        app
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('process.CRITICAL')),
+      ).toHaveLength(1);
       const { integrity, tokens } = inspectSqliteStore(file);
       expect(integrity).toBe('ok');
       expect(load.sent.length).toBeGreaterThanOrEqual(80);
@@ -94,29 +113,35 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       const tokens = await answered(app.port, 12, 'rejection');
       await crash(app.port, 'rejection');
       expect(await app.exited).toEqual({ code: 1, signal: null });
-      expect(app.output()).toMatch(/process\.CRITICAL: Unhandled promise rejection: Error: Crash fixture: a rejection nobody handled/);
+      expect(app.output()).toMatch(
+        /process\.CRITICAL: Unhandled promise rejection: Error: Crash fixture: a rejection nobody handled/,
+      );
       const stored = inspectSqliteStore(file);
       expect(stored.integrity).toBe('ok');
       expect(tokens.filter((t) => stored.tokens.get(t) !== 1)).toEqual([]);
     });
 
-    it('a rejection with a value that is not an Error: Node\'s wrapper names it', async () => {
+    it("a rejection with a value that is not an Error: Node's wrapper names it", async () => {
       const file = join(dir, 'rejection-value.sqlite');
       const app = await start({ PROFILER_DSN: `sqlite:${file}` });
       const tokens = await answered(app.port, 5, 'value');
       await crash(app.port, 'rejection-value');
       expect(await app.exited).toEqual({ code: 1, signal: null });
-      expect(app.output()).toMatch(/process\.CRITICAL: Unhandled promise rejection: .*Crash fixture: a string rejected/);
+      expect(app.output()).toMatch(
+        /process\.CRITICAL: Unhandled promise rejection: .*Crash fixture: a string rejected/,
+      );
       expect(tokens.filter((t) => inspectSqliteStore(file).tokens.get(t) !== 1)).toEqual([]);
     });
 
-    it('a crash just after a response was handed to Node, before its close: that response\'s profile is kept too', async () => {
+    it("a crash just after a response was handed to Node, before its close: that response's profile is kept too", async () => {
       const file = join(dir, 'after-response.sqlite');
       const app = await start({ PROFILER_DSN: `sqlite:${file}` });
       const tokens = await answered(app.port, 5, 'before');
       const res = await request(`http://127.0.0.1:${app.port}`).get('/?crash=after-response').expect(200);
       expect(await app.exited).toEqual({ code: 1, signal: null });
-      expect(app.output()).toMatch(/process\.CRITICAL: Uncaught exception: Error: Crash fixture: an exception just after a response/);
+      expect(app.output()).toMatch(
+        /process\.CRITICAL: Uncaught exception: Error: Crash fixture: an exception just after a response/,
+      );
       const stored = inspectSqliteStore(file).tokens;
       expect([...tokens, res.headers['x-debug-token']].filter((t) => stored.get(t) !== 1)).toEqual([]);
     });
@@ -190,7 +215,10 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
     };
 
     const storedIn = async (tokens: string[]) => {
-      const { rows } = await admin.query(`SELECT token, count(*)::int AS n FROM "${schema}".profiler_profile WHERE token = ANY($1::text[]) GROUP BY token`, [tokens]);
+      const { rows } = await admin.query(
+        `SELECT token, count(*)::int AS n FROM "${schema}".profiler_profile WHERE token = ANY($1::text[]) GROUP BY token`,
+        [tokens],
+      );
       return new Map((rows as { token: string; n: number }[]).map((r) => [r.token, r.n]));
     };
 
@@ -213,7 +241,9 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       await crash(app.port, 'rejection');
       expect(await app.exited).toEqual({ code: 1, signal: null });
       await load.stop();
-      expect(app.output()).toMatch(/process\.CRITICAL: Unhandled promise rejection: Error: Crash fixture: a rejection nobody handled/);
+      expect(app.output()).toMatch(
+        /process\.CRITICAL: Unhandled promise rejection: Error: Crash fixture: a rejection nobody handled/,
+      );
       const due = load.sent.slice(0, before).map((s) => s.token);
       const stored = await storedIn(due);
       expect(due.filter((t) => stored.get(t) !== 1)).toEqual([]);
@@ -232,7 +262,9 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
         await proxy.restore();
       }
       expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
-      expect(app.output()).toMatch(/profiler\.CRITICAL: [67] profile\(s\) were lost in the crash: the store did not take them within 1000 ms\./);
+      expect(app.output()).toMatch(
+        /profiler\.CRITICAL: [67] profile\(s\) were lost in the crash: the store did not take them within 1000 ms\./,
+      );
     });
 
     it('a second crash while the first one waits for the store exits at once', async () => {
@@ -248,7 +280,9 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
         await proxy.restore();
       }
       expect(app.output()).toMatch(/process\.CRITICAL: Uncaught exception: Error: Crash fixture: the first exception/);
-      expect(app.output()).toMatch(/process\.CRITICAL: Uncaught exception while handling a crash, exiting at once: Error: Crash fixture: the second exception/);
+      expect(app.output()).toMatch(
+        /process\.CRITICAL: Uncaught exception while handling a crash, exiting at once: Error: Crash fixture: the second exception/,
+      );
     });
   });
 
@@ -282,10 +316,14 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
     it('a directory given as the file, and a file that is not a database', async () => {
       const folder = join(dir, 'folder.sqlite');
       mkdirSync(folder);
-      expect(await refused(`sqlite:${folder}`)).toBe(`Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`);
+      expect(await refused(`sqlite:${folder}`)).toBe(
+        `Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`,
+      );
       const text = join(dir, 'text.sqlite');
       writeFileSync(text, 'Just some text, long enough to be read as a database header and refused.\n'.repeat(20));
-      expect(await refused(`sqlite:${text}`)).toBe(`Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`);
+      expect(await refused(`sqlite:${text}`)).toBe(
+        `Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`,
+      );
     });
 
     it('a store file that may only be read, also by root (the immutable flag)', async () => {
@@ -294,11 +332,15 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       try {
         execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
       } catch {
-        process.stderr.write('The immutable-file variant was skipped: chattr +i is not allowed here (not root, or the filesystem has no such flag).\n');
+        process.stderr.write(
+          'The immutable-file variant was skipped: chattr +i is not allowed here (not root, or the filesystem has no such flag).\n',
+        );
         return;
       }
       try {
-        expect(await refused(`sqlite:${file}`)).toBe(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
+        expect(await refused(`sqlite:${file}`)).toBe(
+          `Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
+        );
       } finally {
         execFileSync('chattr', ['-i', file]);
       }
@@ -308,7 +350,9 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       // As root, the application runs as nobody; otherwise as this user, for whom the modes apply already.
       const as: StartOptions = isRoot ? { uid: 65534, gid: 65534 } : {};
       if (isRoot && spawnSync(process.execPath, ['-e', ''], as).error) {
-        process.stderr.write('The permissions variant was skipped: this root may not run a process as nobody (no CAP_SETUID).\n');
+        process.stderr.write(
+          'The permissions variant was skipped: this root may not run a process as nobody (no CAP_SETUID).\n',
+        );
         return;
       }
       const own = join(dir, 'permissions');
@@ -318,7 +362,9 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       await createStore(file);
       chmodSync(file, 0o444);
       chmodSync(own, 0o777);
-      expect(await refused(`sqlite:${file}`, as)).toBe(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
+      expect(await refused(`sqlite:${file}`, as)).toBe(
+        `Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
+      );
       const closed = join(dir, 'closed');
       mkdirSync(closed, 0o555);
       chmodSync(closed, 0o555);
@@ -351,7 +397,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
     });
   });
 
-  describe('the kernel\'s list of requests a crash would terminate', () => {
+  describe("the kernel's list of requests a crash would terminate", () => {
     it('is empty again once every response has closed: answered, failed, not found, or cut by the client', async () => {
       const { createTestApp } = await import('./support/create-test-app.js');
       const { HttpKernel } = await import('../src/lifecycle/http-kernel.js');
@@ -364,7 +410,11 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
         await Promise.all(Array.from({ length: 20 }, (_, i) => request(base).get(`/?n=${i}`).expect(200)));
         await request(base).get('/no-such-page').expect(404);
         await request(base).post('/cart/add').send('{broken').set('Content-Type', 'application/json');
-        await rawRequest(port, 'POST /cart/add HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cut', { timeoutMs: 300 });
+        await rawRequest(
+          port,
+          'POST /cart/add HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cut',
+          { timeoutMs: 300 },
+        );
         await sleep(200);
         const kernel = app.get(HttpKernel) as unknown as { inFlight: Set<unknown> };
         expect(kernel.inFlight.size).toBe(0);

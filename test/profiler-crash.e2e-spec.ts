@@ -44,12 +44,17 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
   });
 
   afterAll(() => {
-    for (const app of running) if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
+    for (const app of running)
+      if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   const start = async (file: string, env: Record<string, string> = {}) => {
-    const app = await startApp(main, { PROFILER_DSN: `sqlite:${file}`, PROFILER_FLUSH_INTERVAL_MS: String(INTERVAL_MS), ...env });
+    const app = await startApp(main, {
+      PROFILER_DSN: `sqlite:${file}`,
+      PROFILER_FLUSH_INTERVAL_MS: String(INTERVAL_MS),
+      ...env,
+    });
     running.push(app);
     return app;
   };
@@ -68,7 +73,9 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     expect(integrity).toBe('ok');
     const due = load.sent.filter((s: Sent) => s.at < killedAt - INTERVAL_MS - WRITE_MARGIN_MS);
     expect(due.length).toBeGreaterThan(20);
-    expect(due.filter((s) => !tokens.has(s.token)).map((s) => `${s.token} (${killedAt - s.at} ms before the kill)`)).toEqual([]);
+    expect(
+      due.filter((s) => !tokens.has(s.token)).map((s) => `${s.token} (${killedAt - s.at} ms before the kill)`),
+    ).toEqual([]);
     expect([...tokens.values()].every((n) => n === 1)).toBe(true);
     const sentTokens = new Set(load.sent.map((s) => s.token));
     // Nothing in the store that no client was sent (a response cut by the kill may still have its profile).
@@ -76,7 +83,9 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     const missing = load.sent.filter((s) => !tokens.has(s.token));
     if (process.env.FAULTS_VERBOSE) {
       const newestMissing = Math.min(...missing.map((s) => killedAt - s.at));
-      process.stderr.write(`kill -9: ${load.sent.length} responses, ${tokens.size} profiles stored, ${missing.length} missing (the oldest sent ${newestMissing === Infinity ? '-' : Math.max(...missing.map((s) => killedAt - s.at))} ms before the kill), integrity ${integrity}\n`);
+      process.stderr.write(
+        `kill -9: ${load.sent.length} responses, ${tokens.size} profiles stored, ${missing.length} missing (the oldest sent ${newestMissing === Infinity ? '-' : Math.max(...missing.map((s) => killedAt - s.at))} ms before the kill), integrity ${integrity}\n`,
+      );
     }
 
     // Started again on that file: it opens, and serves the profiles of before the crash.
@@ -115,7 +124,9 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     expect(tokens.size).toBe(load.sent.length);
     // Responses that arrived after the signal: their requests were in flight, and their profiles are stored.
     if (process.env.FAULTS_VERBOSE) {
-      process.stderr.write(`SIGTERM: ${load.sent.length} responses (${load.sent.filter((s) => s.at >= signalledAt).length} after the signal), ${tokens.size} stored\n`);
+      process.stderr.write(
+        `SIGTERM: ${load.sent.length} responses (${load.sent.filter((s) => s.at >= signalledAt).length} after the signal), ${tokens.size} stored\n`,
+      );
     }
   });
 
@@ -124,7 +135,8 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     const app = await start(file, { PROFILER_FLUSH_INTERVAL_MS: '5000', PROFILER_SHUTDOWN_TIMEOUT_MS: '10000' });
     const base = `http://127.0.0.1:${app.port}`;
     const tokens: string[] = [];
-    for (let i = 0; i < 20; i++) tokens.push((await request(base).get(`/?locked=${i}`).expect(200)).headers['x-debug-token']);
+    for (let i = 0; i < 20; i++)
+      tokens.push((await request(base).get(`/?locked=${i}`).expect(200)).headers['x-debug-token']);
     const locker = new Database(file);
     locker.exec('BEGIN EXCLUSIVE');
     app.child.kill('SIGTERM');
@@ -139,7 +151,11 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
 
   it('SIGTERM while the store stays locked: gives up after PROFILER_SHUTDOWN_TIMEOUT_MS, says how many were lost, exits', async () => {
     const file = join(dir, 'lost-at-exit.sqlite');
-    const app = await start(file, { PROFILER_FLUSH_INTERVAL_MS: '5000', PROFILER_SHUTDOWN_TIMEOUT_MS: '1000', LOG_LEVEL: 'critical' });
+    const app = await start(file, {
+      PROFILER_FLUSH_INTERVAL_MS: '5000',
+      PROFILER_SHUTDOWN_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'critical',
+    });
     const base = `http://127.0.0.1:${app.port}`;
     for (let i = 0; i < 12; i++) await request(base).get(`/?lost=${i}`).expect(200);
     const locker = new Database(file);

@@ -36,7 +36,9 @@ describe('Profiler: the SQLite store failing (e2e)', () => {
   });
 
   const start = async (name: string, env: Record<string, string> = {}, storeDir = dir) => {
-    app = await createTestApp({ env: { PROFILER_DSN: `sqlite:${join(storeDir, `${name}.sqlite`)}`, PROFILER_FLUSH_INTERVAL_MS: '20', ...env } });
+    app = await createTestApp({
+      env: { PROFILER_DSN: `sqlite:${join(storeDir, `${name}.sqlite`)}`, PROFILER_FLUSH_INTERVAL_MS: '20', ...env },
+    });
     return app;
   };
 
@@ -135,7 +137,10 @@ describe('Profiler: the SQLite store failing (e2e)', () => {
       const during = await requests(target, 20, 'full');
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await searchPageStats(target)).stats).toContain('20 waiting to be written');
-      const failure = await target.get(ProfilerStorage).write([{ ...(await target.get(ProfilerService).load(during[0]))!, token: 'f00000' }]).catch((e: unknown) => e);
+      const failure = await target
+        .get(ProfilerStorage)
+        .write([{ ...(await target.get(ProfilerService).load(during[0]))!, token: 'f00000' }])
+        .catch((e: unknown) => e);
       expect(String(failure)).toMatch(/database or disk is full/);
 
       if (disk) disk.free();
@@ -196,10 +201,14 @@ describe('Profiler: the SQLite store failing (e2e)', () => {
     const file = storeFile(target);
     const admin = new Database(file);
     admin.exec('CREATE TABLE poison (token TEXT)');
-    admin.exec(`CREATE TRIGGER refuse_poison BEFORE INSERT ON profile WHEN NEW.token IN (SELECT token FROM poison) BEGIN SELECT RAISE(ABORT, 'poisoned profile'); END`);
+    admin.exec(
+      `CREATE TRIGGER refuse_poison BEFORE INSERT ON profile WHEN NEW.token IN (SELECT token FROM poison) BEGIN SELECT RAISE(ABORT, 'poisoned profile'); END`,
+    );
     try {
       const first = await requests(target, 5, 'a');
-      const poisoned = (await request(target.getHttpServer()).get('/?poison').expect(200)).headers['x-debug-token'] as string;
+      const poisoned = (await request(target.getHttpServer()).get('/?poison').expect(200)).headers[
+        'x-debug-token'
+      ] as string;
       admin.prepare('INSERT INTO poison VALUES (?)').run(poisoned);
       const last = await requests(target, 5, 'b');
       const profiler = target.get(ProfilerService);

@@ -37,7 +37,10 @@ describe('The Logs and Performance panels (e2e)', () => {
       expect(panel.innerHTML.indexOf('log-problems')).toBeLessThan(panel.innerHTML.indexOf('table class="data logs"'));
       expect(text(problems.querySelector('h2'))).toBe('Errors and warnings (2)');
       const items = problems.querySelectorAll('li');
-      expect(items.map((li) => [text(li.querySelector('.level')), text(li.querySelector('a'))])).toEqual([['WARNING', 'Stock low for TEA-1'], ['ERROR', 'Payment p-9 failed']]);
+      expect(items.map((li) => [text(li.querySelector('.level')), text(li.querySelector('a'))])).toEqual([
+        ['WARNING', 'Stock low for TEA-1'],
+        ['ERROR', 'Payment p-9 failed'],
+      ]);
       expect(text(items[0].querySelector('.muted'))).toMatch(/^shop · \d{2}:\d{2}:\d{2}\.\d{3}$/);
       for (const li of items) {
         const target = li.querySelector('a')!.getAttribute('href')!.slice(1);
@@ -58,11 +61,14 @@ describe('The Logs and Performance panels (e2e)', () => {
       expect(groups.length).toBeGreaterThanOrEqual(3);
       for (const group of groups) {
         expect(group.hasAttribute('open')).toBe(false);
-        const [, event, count] = /^(kernel\.[a-z_]+|Before the kernel events): (\d+) /.exec(text(group.querySelector('summary')))!;
+        const [, event, count] = /^(kernel\.[a-z_]+|Before the kernel events): (\d+) /.exec(
+          text(group.querySelector('summary')),
+        )!;
         expect(Number(count)).toBeGreaterThan(0);
         const levels = group.querySelectorAll('tbody tr .level').map(text);
         expect(new Set(levels)).toEqual(new Set(['DEBUG']));
-        if (event.startsWith('kernel.')) expect(group.querySelector('tbody tr .log-message')!.text).toContain(`Notified event "${event}"`);
+        if (event.startsWith('kernel.'))
+          expect(group.querySelector('tbody tr .log-message')!.text).toContain(`Notified event "${event}"`);
       }
       expect(text(groups[0].querySelector('summary'))).toMatch(/^kernel\.request: \d+ event notifications?$/);
       // Entries that are not debug are never folded.
@@ -70,13 +76,17 @@ describe('The Logs and Performance panels (e2e)', () => {
         if (text(row.querySelector('.level')) !== 'DEBUG') expect(row.closest('details')).toBeNull();
       }
       // A context is a closed toggle, its JSON inside; the placeholder's value is marked in the message.
-      const stock = page.querySelectorAll('table.logs tbody tr').find((tr) => text(tr.querySelector('.log-message')) === 'Stock low for TEA-1')!;
+      const stock = page
+        .querySelectorAll('table.logs tbody tr')
+        .find((tr) => text(tr.querySelector('.log-message')) === 'Stock low for TEA-1')!;
       const context = stock.querySelector('td.message > details.log-context')!;
       expect(text(context.querySelector('summary'))).toBe('Context');
       expect(JSON.parse(context.querySelector('pre.json')!.text)).toEqual({ sku: 'TEA-1', remaining: 2 });
       expect(stock.querySelector('mark.placeholder')!.getAttribute('title')).toBe('{sku}');
       expect(text(stock.querySelector('mark.placeholder'))).toBe('TEA-1');
-      expect(page.querySelectorAll('table.logs pre').every((pre) => pre.closest('details.log-context') !== null)).toBe(true);
+      expect(page.querySelectorAll('table.logs pre').every((pre) => pre.closest('details.log-context') !== null)).toBe(
+        true,
+      );
     });
 
     it('keeps the level and channel filters, the summary following them', async () => {
@@ -87,7 +97,9 @@ describe('The Logs and Performance panels (e2e)', () => {
       expect(errors.querySelectorAll('details.log-group')).toHaveLength(0);
       const events = parse((await get(`/_profiler/${token}?panel=logs&channel=event`).expect(200)).text);
       expect(events.querySelector('section.log-problems')).toBeNull();
-      expect(events.querySelectorAll('table.logs tbody tr').every((tr) => tr.closest('details.log-group') !== null)).toBe(true);
+      expect(
+        events.querySelectorAll('table.logs tbody tr').every((tr) => tr.closest('details.log-group') !== null),
+      ).toBe(true);
     });
   });
 
@@ -101,7 +113,9 @@ describe('The Logs and Performance panels (e2e)', () => {
       expect(legend).toContain('Total (until kernel.terminate)');
       expect(page.querySelectorAll('ul.tl-legend li .tl-swatch')).toHaveLength(legend.length);
       const threshold = page.querySelector('p.tl-threshold')!;
-      const [, hidden, all] = /^(\d+) of (\d+) spans under 0\.1 ms are hidden\. Show all spans$/.exec(text(threshold))!.map(Number);
+      const [, hidden, all] = /^(\d+) of (\d+) spans under 0\.1 ms are hidden\. Show all spans$/
+        .exec(text(threshold))!
+        .map(Number);
       expect(hidden).toBeGreaterThan(0);
       expect(threshold.querySelector('a')!.getAttribute('href')).toBe('?panel=performance&threshold=0');
       const drawn = page.querySelectorAll('svg.timeline > g:not(.tl-total)');
@@ -109,7 +123,9 @@ describe('The Logs and Performance panels (e2e)', () => {
 
       const everything = parse((await get(`/_profiler/${token}?panel=performance&threshold=0`).expect(200)).text);
       expect(everything.querySelectorAll('svg.timeline > g:not(.tl-total)')).toHaveLength(all);
-      expect(text(everything.querySelector('p.tl-threshold'))).toBe(`All ${all} spans are shown. Hide spans under 0.1 ms`);
+      expect(text(everything.querySelector('p.tl-threshold'))).toBe(
+        `All ${all} spans are shown. Hide spans under 0.1 ms`,
+      );
       const legendOfAll = everything.querySelectorAll('ul.tl-legend li').map(text);
       expect(legendOfAll).toEqual(expect.arrayContaining(['Kernel event (all its listeners)', ...legend]));
       expect(everything.querySelectorAll('ul.tl-legend li .tl-swatch')).toHaveLength(legendOfAll.length);

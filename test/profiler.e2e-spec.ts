@@ -31,8 +31,18 @@ describe('Request profiler (e2e)', () => {
       const cases: [() => request.Test, number, string, string][] = [
         [() => get('/'), 200, 'GET', 'http://shop.test/'],
         [() => get('/this/does/not/exist'), 404, 'GET', 'http://shop.test/this/does/not/exist'],
-        [() => request(app.getHttpServer()).post('/fixture/dir/').set('Host', HOST), 405, 'POST', 'http://shop.test/fixture/dir/'],
-        [() => request(app.getHttpServer()).get('/fixture/items').set('Host', 'bad host!'), 400, 'GET', 'http://bad host!/fixture/items'],
+        [
+          () => request(app.getHttpServer()).post('/fixture/dir/').set('Host', HOST),
+          405,
+          'POST',
+          'http://shop.test/fixture/dir/',
+        ],
+        [
+          () => request(app.getHttpServer()).get('/fixture/items').set('Host', 'bad host!'),
+          400,
+          'GET',
+          'http://bad host!/fixture/items',
+        ],
         [() => get('/_profiler'), 301, 'GET', 'http://shop.test/_profiler'],
         [() => get('/fixture/boom'), 500, 'GET', 'http://shop.test/fixture/boom'],
         [() => get('/_profiler/search?limit=10'), 200, 'GET', 'http://shop.test/_profiler/search?limit=10'],
@@ -53,7 +63,12 @@ describe('Request profiler (e2e)', () => {
       expect(rows.map((r) => r.token)).toEqual([...tokens].reverse());
       for (const [i, [, status, method, url]] of cases.entries()) {
         const row = rows.find((r) => r.token === tokens[i])!;
-        expect({ status: row.statusCode, method: row.method, url: row.url, parent: row.parent }).toEqual({ status, method, url, parent: null });
+        expect({ status: row.statusCode, method: row.method, url: row.url, parent: row.parent }).toEqual({
+          status,
+          method,
+          url,
+          parent: null,
+        });
         expect(['127.0.0.1', '::1']).toContain(row.ip);
       }
       expect(new Set(tokens).size).toBe(tokens.length);
@@ -65,10 +80,19 @@ describe('Request profiler (e2e)', () => {
       const profiler = app.get(ProfilerService);
       const profile = await profiler.load(res.headers['x-debug-token']);
       expect(profile).not.toBeNull();
-      for (const name of ['request', 'response', 'routing', 'logs', 'events', 'performance', 'memory', 'config']) expect(profile!.data[name]).toBeDefined();
+      for (const name of ['request', 'response', 'routing', 'logs', 'events', 'performance', 'memory', 'config'])
+        expect(profile!.data[name]).toBeDefined();
       const called = (profile!.data.events as { called: { event: string }[] }).called.map((c) => c.event);
-      expect([...new Set(called)]).toEqual(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
-      const notified = (profile!.data.logs as { entries: { context: { event?: string } }[] }).entries.map((e) => e.context?.event).filter(Boolean);
+      expect([...new Set(called)]).toEqual([
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.response',
+        'kernel.finish_request',
+      ]);
+      const notified = (profile!.data.logs as { entries: { context: { event?: string } }[] }).entries
+        .map((e) => e.context?.event)
+        .filter(Boolean);
       expect(notified.length).toBe(called.length);
       expect(notified).not.toContain('kernel.terminate');
       // Stored as it was opened.
@@ -86,14 +110,23 @@ describe('Request profiler (e2e)', () => {
       const profile = await storedProfile(app, failed.headers['x-debug-token']);
       expect(profile.data.failing).toBeUndefined();
       expect(profile.data.request).toBeDefined();
-      const entries = (profile.data.logs as { entries: { level: number; channel: string; message: string; context: Record<string, unknown> }[] }).entries;
+      const entries = (
+        profile.data.logs as {
+          entries: { level: number; channel: string; message: string; context: Record<string, unknown> }[];
+        }
+      ).entries;
       const failure = entries.filter((e) => e.channel === 'profiler');
       expect(failure).toHaveLength(1);
-      expect(failure[0]).toMatchObject({ message: 'Collector "{collector}" failed: {message}', context: { collector: 'failing', message: 'Error: Collector fixture failed on purpose' } });
+      expect(failure[0]).toMatchObject({
+        message: 'Collector "{collector}" failed: {message}',
+        context: { collector: 'failing', message: 'Error: Collector fixture failed on purpose' },
+      });
       expect((profile.data.logs as { counts: { errors: number } }).counts.errors).toBe(1);
       const other = await storedProfile(app, fine.headers['x-debug-token']);
       expect(other.data.failing).toEqual({ ok: true });
-      expect((other.data.logs as { entries: { channel: string }[] }).entries.some((e) => e.channel === 'profiler')).toBe(false);
+      expect(
+        (other.data.logs as { entries: { channel: string }[] }).entries.some((e) => e.channel === 'profiler'),
+      ).toBe(false);
     });
 
     it('sends X-Debug-Token and an absolute X-Debug-Token-Link, none for a Host the debug tools do not answer', async () => {
@@ -154,19 +187,38 @@ describe('Request profiler (e2e)', () => {
       expect(page.headers['cache-control']).toBe('no-store');
       // A URL search lists them, in the specification's six columns, then Duration and Route.
       const found = parse((await get('/_profiler/search?limit=10&url=%2F_profiler%2F').expect(200)).text);
-      expect(found.querySelectorAll('table.results thead th').map(text)).toEqual(['Status', 'IP', 'Method', 'URL', 'Time', 'Token', 'Duration', 'Route']);
+      expect(found.querySelectorAll('table.results thead th').map(text)).toEqual([
+        'Status',
+        'IP',
+        'Method',
+        'URL',
+        'Time',
+        'Token',
+        'Duration',
+        'Route',
+      ]);
       const rows = found.querySelectorAll('table.results tbody tr').map((tr) => tr.querySelectorAll('td').map(text));
       // (The search page seen before waits for its batch: a profiler page does not write its own kind first.)
-      expect(rows.map((r) => [r[0], r[2], r[3], r[7]])).toEqual([['302', 'GET', 'http://shop.test/_profiler/', '_profiler_home']]);
+      expect(rows.map((r) => [r[0], r[2], r[3], r[7]])).toEqual([
+        ['302', 'GET', 'http://shop.test/_profiler/', '_profiler_home'],
+      ]);
       const redirect = parse((await get('/_profiler/search?limit=10&url=%2F_profiler').expect(200)).text);
-      expect(redirect.querySelectorAll('table.results tbody tr').map((tr) => [text(tr.querySelectorAll('td')[0]), text(tr.querySelectorAll('td')[3])])).toContainEqual(['301', 'http://shop.test/_profiler']);
+      expect(
+        redirect
+          .querySelectorAll('table.results tbody tr')
+          .map((tr) => [text(tr.querySelectorAll('td')[0]), text(tr.querySelectorAll('td')[3])]),
+      ).toContainEqual(['301', 'http://shop.test/_profiler']);
     });
 
     it('searches by each filter and their combinations, counts every match and shows at most the limit, newest first', async () => {
       for (let i = 0; i < 12; i++) await get(`/fixture/items/${i}`).expect(200);
       await get('/nope-1').expect(404);
       await get('/nope-2').set('Referer', 'http://shop.test/').expect(404);
-      await request(app.getHttpServer()).post('/fixture/items').set('Host', HOST).send({ name: 'x', quantity: 1 }).expect(201);
+      await request(app.getHttpServer())
+        .post('/fixture/items')
+        .set('Host', HOST)
+        .send({ name: 'x', quantity: 1 })
+        .expect(201);
       await request(app.getHttpServer()).put('/fixture/items').set('Host', HOST).expect(405);
       const search = async (query: string) => {
         const res = await get(`/_profiler/search?${query}`).expect(200);
@@ -189,7 +241,10 @@ describe('Request profiler (e2e)', () => {
       expect((await search('status_code=404')).heading).toBe('2 results found');
       expect((await search('status_code=4')).heading).toBe('3 results found');
       expect((await search('method=post')).rows.map((r) => r[2])).toEqual(['POST']);
-      expect((await search('url=%2Fnope-')).rows.map((r) => r[3])).toEqual(['http://shop.test/nope-2', 'http://shop.test/nope-1']);
+      expect((await search('url=%2Fnope-')).rows.map((r) => r[3])).toEqual([
+        'http://shop.test/nope-2',
+        'http://shop.test/nope-1',
+      ]);
       expect((await search('url=items%2F1&method=GET&status_code=200')).heading).toBe('3 results found'); // 1, 10, 11
       expect((await search('ip=10.')).heading).toBe('0 results found');
       const all = await storedProfiles(app, { limit: 1 });
@@ -201,7 +256,15 @@ describe('Request profiler (e2e)', () => {
     });
 
     it('answers 400 with the reason for an invalid filter, never 500', async () => {
-      for (const query of ['limit=abc', 'limit=7', 'status_code=abc', 'token=XYZ', 'start=yesterday', 'start=2026-02-31', 'ip=<script>']) {
+      for (const query of [
+        'limit=abc',
+        'limit=7',
+        'status_code=abc',
+        'token=XYZ',
+        'start=yesterday',
+        'start=2026-02-31',
+        'ip=<script>',
+      ]) {
         const res = await get(`/_profiler/search?${query}`).set('Accept', 'application/json').expect(400);
         expect(res.body.status).toBe(400);
       }
@@ -216,18 +279,44 @@ describe('Request profiler (e2e)', () => {
       expect(text(html.querySelector('.summary .token'))).toBe(token);
       expect(text(html.querySelector('.panel h1'))).toBe('Request');
       const menu = html.querySelectorAll('nav.menu a').map((a) => a.getAttribute('data-panel'));
-      expect(menu).toEqual(['request', 'response', 'exception', 'logs', 'events', 'routing', 'performance', 'memory', 'templates', 'database', 'security', 'session', 'cart', 'config']);
+      expect(menu).toEqual([
+        'request',
+        'response',
+        'exception',
+        'logs',
+        'events',
+        'routing',
+        'performance',
+        'memory',
+        'templates',
+        'database',
+        'security',
+        'session',
+        'cart',
+        'config',
+      ]);
       const panels: Record<string, string[]> = {
         request: ['Query Parameters', 'HomeController::home', 'shop_home'],
         response: ['text/html; charset=utf-8', 'Response Headers', 'x-debug-token'],
         exception: ['No exception was thrown while handling this request.'],
-        logs: ['Matched route "shop_home".', 'Notified event "kernel.request" to listener "RouterListener::onKernelRequest".'],
-        events: ['Called Listeners', 'RouterListener::onKernelRequest', 'Not Called Listeners', 'ErrorListener::onKernelException'],
+        logs: [
+          'Matched route "shop_home".',
+          'Notified event "kernel.request" to listener "RouterListener::onKernelRequest".',
+        ],
+        events: [
+          'Called Listeners',
+          'RouterListener::onKernelRequest',
+          'Not Called Listeners',
+          'ErrorListener::onKernelException',
+        ],
         routing: ['Route matches!', 'shop_home'],
         performance: ['Total execution time', '<svg class="timeline"', 'HomeController::home', 'shop/home'],
         memory: ['Heap used', 'Peak resident set size'],
         templates: ['shop/home'],
-        security: ['Not logged in. Firewall: public path: no rule applies.', 'No access decision was made for this request.'],
+        security: [
+          'Not logged in. Firewall: public path: no rule applies.',
+          'No access decision was made for this request.',
+        ],
         session: ['nothing stored (no session)', 'The session holds no attribute.'],
         cart: ['This request did not look at a cart'],
         config: ['NestJS', '12.5.1', process.version, 'ProfilerModule'],
@@ -235,7 +324,12 @@ describe('Request profiler (e2e)', () => {
       for (const [panel, expected] of Object.entries(panels)) {
         const body = (await get(`/_profiler/${token}?panel=${panel}`).expect(200)).text;
         const shown = parse(body).text;
-        for (const fragment of expected) expect({ panel, fragment, found: shown.includes(fragment) || body.includes(fragment) }).toEqual({ panel, fragment, found: true });
+        for (const fragment of expected)
+          expect({ panel, fragment, found: shown.includes(fragment) || body.includes(fragment) }).toEqual({
+            panel,
+            fragment,
+            found: true,
+          });
       }
     });
 
@@ -244,22 +338,39 @@ describe('Request profiler (e2e)', () => {
       const viewing = await get(`/_profiler/${first.headers['x-debug-token']}`).expect(200);
       const own = viewing.headers['x-debug-token'];
       const profile = await storedProfile(app, own);
-      const logs = profile.data.logs as { entries: { message: string; channel: string; level: number; context: Record<string, unknown> }[] };
+      const logs = profile.data.logs as {
+        entries: { message: string; channel: string; level: number; context: Record<string, unknown> }[];
+      };
       const matched = logs.entries.find((e) => e.message === 'Matched route "{route}".')!;
       expect(matched.channel).toBe('request');
       expect(matched.context).toEqual({
         route: '_profiler',
-        route_parameters: { _route: '_profiler', _controller: 'ProfilerController::panel', token: first.headers['x-debug-token'] },
+        route_parameters: {
+          _route: '_profiler',
+          _controller: 'ProfilerController::panel',
+          token: first.headers['x-debug-token'],
+        },
         request_uri: `http://shop.test/_profiler/${first.headers['x-debug-token']}`,
         method: 'GET',
       });
       const page = parse((await get(`/_profiler/${own}?panel=logs`).expect(200)).text);
       const messages = page.querySelectorAll('table.logs td.message').map((td) => td.childNodes[0].text.trim());
       expect(messages).toContain('Matched route "_profiler".');
-      const events = messages.filter((m) => m.startsWith('Notified event')).map((m) => /Notified event "([^"]+)"/.exec(m)![1]);
+      const events = messages
+        .filter((m) => m.startsWith('Notified event'))
+        .map((m) => /Notified event "([^"]+)"/.exec(m)![1]);
       const order = [...new Set(events)];
-      expect(order).toEqual(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.finish_request']);
-      const context = page.querySelectorAll('table.logs td.message').find((td) => td.text.includes('Matched route'))!.querySelector('pre')!.text;
+      expect(order).toEqual([
+        'kernel.request',
+        'kernel.controller',
+        'kernel.controller_arguments',
+        'kernel.response',
+        'kernel.finish_request',
+      ]);
+      const context = page
+        .querySelectorAll('table.logs td.message')
+        .find((td) => td.text.includes('Matched route'))!
+        .querySelector('pre')!.text;
       expect(JSON.parse(context).route).toBe('_profiler');
     });
 
@@ -274,7 +385,9 @@ describe('Request profiler (e2e)', () => {
         'No route found for "GET http://shop.test/this/does/not/exist"',
         'No routes found for "/this/does/not/exist/".',
       ]);
-      expect(text(html.querySelector('#trace-box-2 .excerpt-file'))).toMatch(/^src\/lifecycle\/listeners\/router\.listener\.ts:\d+$/);
+      expect(text(html.querySelector('#trace-box-2 .excerpt-file'))).toMatch(
+        /^src\/lifecycle\/listeners\/router\.listener\.ts:\d+$/,
+      );
       const menu = html.querySelector('nav.menu a[data-panel="exception"] .badge');
       expect(text(menu)).toBe('2');
       const logsBadge = html.querySelector('nav.menu a[data-panel="logs"] .badge');
@@ -304,7 +417,10 @@ describe('Request profiler (e2e)', () => {
     it("writes the waiting profiles before reading the store, except the profiler's own pages after the newest other one", async () => {
       await app.close();
       // Profiles wait a minute for their batch here: whatever is written, a page wrote.
-      app = await createTestApp({ imports: [KernelFixturesModule, ProfilerFixturesModule], env: { PROFILER_FLUSH_INTERVAL_MS: '60000' } });
+      app = await createTestApp({
+        imports: [KernelFixturesModule, ProfilerFixturesModule],
+        env: { PROFILER_FLUSH_INTERVAL_MS: '60000' },
+      });
       const storage = app.get(ProfilerStorage);
       const writes: string[][] = [];
       const write = storage.write.bind(storage);
@@ -348,7 +464,10 @@ describe('Request profiler (e2e)', () => {
       const rows = html.querySelectorAll('table.logs tbody tr');
       expect(rows.map((r) => text(r.querySelector('.level')))).toEqual(['WARNING', 'ERROR']);
       const byChannel = parse((await get(`/_profiler/${token}?panel=logs&channel=shop`).expect(200)).text);
-      expect(byChannel.querySelectorAll('table.logs td.message').map((td) => td.childNodes[0].text.trim())).toEqual(['Stock low for TEA-1', 'Payment p-9 failed']);
+      expect(byChannel.querySelectorAll('table.logs td.message').map((td) => td.childNodes[0].text.trim())).toEqual([
+        'Stock low for TEA-1',
+        'Payment p-9 failed',
+      ]);
       const page = (await get(`/_profiler/${token}?panel=logs`).expect(200)).text;
       expect(page).not.toContain('hunter2');
       expect(page).not.toContain('4111111111111111');
@@ -358,7 +477,10 @@ describe('Request profiler (e2e)', () => {
     });
 
     it('masks secrets in the log messages and contexts of the debug error page', async () => {
-      const res = await get('/pfx/secret-boom').set('X-Test-Password', 'hunter2').set('X-Test-Key', 'k-123').expect(500);
+      const res = await get('/pfx/secret-boom')
+        .set('X-Test-Password', 'hunter2')
+        .set('X-Test-Key', 'k-123')
+        .expect(500);
       expect(res.text).toContain('Login failed for ada with ******');
       expect(res.text).not.toContain('hunter2');
       expect(res.text).not.toContain('k-123');
@@ -411,8 +533,26 @@ describe('Request profiler (e2e)', () => {
       await storedProfile(app, token);
       const res = await get(`/_profiler/${token}.json`).expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(res.body).toMatchObject({ token, method: 'GET', url: 'http://shop.test/fixture/items/7', statusCode: 200, parent: null });
-      expect(Object.keys(res.body.collectors)).toEqual(expect.arrayContaining(['request', 'response', 'logs', 'events', 'routing', 'performance', 'memory', 'config', 'templates']));
+      expect(res.body).toMatchObject({
+        token,
+        method: 'GET',
+        url: 'http://shop.test/fixture/items/7',
+        statusCode: 200,
+        parent: null,
+      });
+      expect(Object.keys(res.body.collectors)).toEqual(
+        expect.arrayContaining([
+          'request',
+          'response',
+          'logs',
+          'events',
+          'routing',
+          'performance',
+          'memory',
+          'config',
+          'templates',
+        ]),
+      );
       expect(res.body.collectors.routing.route).toBe('fixture_item');
       expect(res.body.collectors.routing.params).toEqual({ id: '7' });
     });
@@ -421,10 +561,18 @@ describe('Request profiler (e2e)', () => {
   describe('limits of a profile', () => {
     it('caps what it keeps (log entries, context depth, long strings, body excerpt) and says so', async () => {
       const body = `note=${'y'.repeat(3000)}`;
-      const res = await request(app.getHttpServer()).post('/pfx/flood').set('Host', HOST).type('form').send(body).expect(200);
+      const res = await request(app.getHttpServer())
+        .post('/pfx/flood')
+        .set('Host', HOST)
+        .type('form')
+        .send(body)
+        .expect(200);
       const token = res.headers['x-debug-token'];
       const profile = await storedProfile(app, token);
-      const logs = profile.data.logs as { entries: Array<{ message: string; context: Record<string, unknown> }>; truncated: number };
+      const logs = profile.data.logs as {
+        entries: Array<{ message: string; context: Record<string, unknown> }>;
+        truncated: number;
+      };
       expect(logs.entries).toHaveLength(2000);
       expect(logs.truncated).toBeGreaterThan(500);
       const deep = logs.entries.find((e) => e.message === 'Deep context')!;
@@ -439,9 +587,18 @@ describe('Request profiler (e2e)', () => {
     it('keeps of a body each parsed value cut at 2,000 characters, 100 keys a level, 6 levels, and of a body it does not parse only type and length', async () => {
       const wide: Record<string, string> = {};
       for (let i = 0; i < 150; i++) wide[`k${i}`] = 'v';
-      const json = { long: 'y'.repeat(2500), other: 'z'.repeat(2500), wide, deep: { a: { b: { c: { d: { e: { f: 'bottom' } } } } } } };
+      const json = {
+        long: 'y'.repeat(2500),
+        other: 'z'.repeat(2500),
+        wide,
+        deep: { a: { b: { c: { d: { e: { f: 'bottom' } } } } } },
+      };
       const parsed = await request(app.getHttpServer()).post('/pfx/flood').set('Host', HOST).send(json).expect(200);
-      const body = ((await storedProfile(app, parsed.headers['x-debug-token'])).data.request as { body: { parsed: Record<string, unknown> } }).body;
+      const body = (
+        (await storedProfile(app, parsed.headers['x-debug-token'])).data.request as {
+          body: { parsed: Record<string, unknown> };
+        }
+      ).body;
       expect(body.parsed.long).toBe(`${'y'.repeat(2000)}… (500 more characters, truncated)`);
       expect(body.parsed.other).toBe(`${'z'.repeat(2000)}… (500 more characters, truncated)`);
       expect(Object.keys(body.parsed.wide as object)).toHaveLength(101);
@@ -450,9 +607,19 @@ describe('Request profiler (e2e)', () => {
       expect(JSON.stringify(body.parsed.deep)).not.toContain('bottom');
 
       // Plain text is not parsed (the API refuses it: 415): nothing of it is kept.
-      const plain = await request(app.getHttpServer()).post('/api/login').set('Host', HOST).set('Content-Type', 'text/plain').send(`password=hunter2&note=${'q'.repeat(100)}`).expect(415);
+      const plain = await request(app.getHttpServer())
+        .post('/api/login')
+        .set('Host', HOST)
+        .set('Content-Type', 'text/plain')
+        .send(`password=hunter2&note=${'q'.repeat(100)}`)
+        .expect(415);
       const profile = await storedProfile(app, plain.headers['x-debug-token']);
-      expect((profile.data.request as { body: unknown }).body).toEqual({ contentType: 'text/plain', length: 122, parsed: null, excerpt: null });
+      expect((profile.data.request as { body: unknown }).body).toEqual({
+        contentType: 'text/plain',
+        length: 122,
+        parsed: null,
+        excerpt: null,
+      });
       expect(JSON.stringify(profile.data)).not.toContain('hunter2');
     });
   });

@@ -58,9 +58,13 @@ function sqliteStore(file: string): RawStore {
       const db = open();
       try {
         const rows = db
-          .prepare('SELECT p.token, u.url, d.data FROM profile p JOIN profile_url u ON u.id = p.url_id JOIN profile_data d ON d.id = p.id')
+          .prepare(
+            'SELECT p.token, u.url, d.data FROM profile p JOIN profile_url u ON u.id = p.url_id JOIN profile_data d ON d.id = p.id',
+          )
           .all() as Array<{ token: string; url: string; data: Buffer }>;
-        return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })));
+        return Promise.all(
+          rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })),
+        );
       } finally {
         db.close();
       }
@@ -68,12 +72,18 @@ function sqliteStore(file: string): RawStore {
     async everything() {
       const db = open();
       try {
-        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
+          name: string;
+        }>;
         const out: string[] = [];
         for (const { name } of tables) {
           for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
             for (const value of Object.values(row)) {
-              out.push(Buffer.isBuffer(value) && name === 'profile_data' ? JSON.stringify(await codec.decode(value)) : String(value));
+              out.push(
+                Buffer.isBuffer(value) && name === 'profile_data'
+                  ? JSON.stringify(await codec.decode(value))
+                  : String(value),
+              );
             }
           }
         }
@@ -101,16 +111,27 @@ function postgresStore(schema: string): RawStore {
       const rows = await query<{ token: string; url: string; data: Buffer }>(
         `SELECT p.token, p.url, d.data FROM "${schema}".profiler_profile p JOIN "${schema}".profiler_profile_data d ON d.id = p.id`,
       );
-      return Promise.all(rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })));
+      return Promise.all(
+        rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })),
+      );
     },
     async everything() {
-      const tables = await query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
-      expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['profiler_profile', 'profiler_profile_data']));
+      const tables = await query<{ table_name: string }>(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
+        [schema],
+      );
+      expect(tables.map((t) => t.table_name)).toEqual(
+        expect.arrayContaining(['profiler_profile', 'profiler_profile_data']),
+      );
       const out: string[] = [];
       for (const { table_name: name } of tables) {
         for (const row of await query<Record<string, unknown>>(`SELECT * FROM "${schema}"."${name}"`)) {
           for (const value of Object.values(row)) {
-            out.push(Buffer.isBuffer(value) && name === 'profiler_profile_data' ? JSON.stringify(await codec.decode(value)) : String(value));
+            out.push(
+              Buffer.isBuffer(value) && name === 'profiler_profile_data'
+                ? JSON.stringify(await codec.decode(value))
+                : String(value),
+            );
           }
         }
       }
@@ -166,11 +187,18 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
       .set('X-Partner-Api-Key', SECRETS.partnerApiKey)
       .set('Cookie', `SHOPSESSID=${SECRETS.cookie}; theme=dark`)
       .set('Referer', `https://user:${SECRETS.urlPassword}@partner.example/back`)
-      .send({ email: 'nobody@example.com', password: SECRETS.password, card_number: SECRETS.cardNumber, cvv: SECRETS.cvv })
+      .send({
+        email: 'nobody@example.com',
+        password: SECRETS.password,
+        card_number: SECRETS.cardNumber,
+        cvv: SECRETS.cvv,
+      })
       .expect(400); // fields the login does not take: refused, and profiled with the body as sent
     const token = res.headers['x-debug-token'];
     const profile = await storedProfile(app, token);
-    expect(profile.url).toBe(`http://${new URL(profile.url).host}/api/login?token=${MASK}&loyalty_number=${MASK}&page=1`);
+    expect(profile.url).toBe(
+      `http://${new URL(profile.url).host}/api/login?token=${MASK}&loyalty_number=${MASK}&page=1`,
+    );
     await request(app.getHttpServer()).get(`/nowhere?password=${SECRETS.password}`).expect(404);
 
     // The row itself: the mask where each secret was.
@@ -195,7 +223,8 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
 
     // Nowhere else either: every row of every table.
     const stored = await store.raw().everything();
-    for (const [name, secret] of Object.entries(SECRETS)) expect({ name, found: occurrence(stored, secret) }).toEqual({ name, found: null });
+    for (const [name, secret] of Object.entries(SECRETS))
+      expect({ name, found: occurrence(stored, secret) }).toEqual({ name, found: null });
     expect(stored).toContain('page=1');
     expect(stored).toContain('theme');
     for (const { url } of await store.raw().profiles()) {
@@ -207,7 +236,9 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
     for (const secret of Object.values(SECRETS)) expect(occurrence(shown, secret)).toBeNull();
     expect(parse(panel.text).text).toContain(`"cvv": "${MASK}"`);
     const config = await request(app.getHttpServer()).get(`/_profiler/${token}?panel=config`).expect(200);
-    const env = parse(config.text).querySelectorAll('table.env tr').map((tr) => [tr.querySelector('th')?.text, tr.querySelector('td')?.text]);
+    const env = parse(config.text)
+      .querySelectorAll('table.env tr')
+      .map((tr) => [tr.querySelector('th')?.text, tr.querySelector('td')?.text]);
     expect(env).toContainEqual(['SHOP_PAYMENT_SECRET', MASK]);
     expect(config.text).not.toContain(SECRETS.envSecret);
   });
@@ -230,7 +261,12 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
     if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     const send = async (target: string, body?: string) => {
-      const head = [`${body === undefined ? 'GET' : 'POST'} ${target} HTTP/1.1`, 'Host: shop.test', 'Accept: application/json', 'Connection: close'];
+      const head = [
+        `${body === undefined ? 'GET' : 'POST'} ${target} HTTP/1.1`,
+        'Host: shop.test',
+        'Accept: application/json',
+        'Connection: close',
+      ];
       if (body !== undefined) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
       const answer = await rawRequest(port, `${head.join('\r\n')}\r\n\r\n${body ?? ''}`, { readBody: true });
       return { status: answer.status, token: answer.headers['x-debug-token']! };
@@ -238,8 +274,14 @@ function redactionSuite(store: { dsn: () => string; raw: () => RawStore; cleanUp
     const terminators = ["'", ';', '"', '<', '>', '`', '%27', '%26', '%23', '%20', '+', '(', '?', '='];
     const sent = [];
     for (const [i, t] of terminators.entries()) {
-      sent.push({ secret: `AFTER${i}x${SECRETS.queryToken}`, ...(await send(`/nowhere?token=abc${t}AFTER${i}x${SECRETS.queryToken}&page=${i}`)) });
-      sent.push({ secret: `MATCH${i}x${SECRETS.queryToken}`, ...(await send(`/products?password=abc${t}MATCH${i}x${SECRETS.queryToken}&page=${i}`)) });
+      sent.push({
+        secret: `AFTER${i}x${SECRETS.queryToken}`,
+        ...(await send(`/nowhere?token=abc${t}AFTER${i}x${SECRETS.queryToken}&page=${i}`)),
+      });
+      sent.push({
+        secret: `MATCH${i}x${SECRETS.queryToken}`,
+        ...(await send(`/products?password=abc${t}MATCH${i}x${SECRETS.queryToken}&page=${i}`)),
+      });
     }
     const bodies = [
       `{"email":"nobody@example.com","password":SEKRIT0-${SECRETS.password}"}`,
@@ -285,11 +327,14 @@ describe('Secrets never reach the profile store raw: SQLite store (e2e)', () => 
   });
 });
 
-describePostgres('Redaction in the PostgreSQL store (e2e)')('Secrets never reach the profile store raw: PostgreSQL store (e2e)', () => {
-  const schema = `profiler_redaction_${process.pid}_${randomBytes(3).toString('hex')}`;
-  redactionSuite({
-    dsn: () => postgresDsn(schema),
-    raw: () => postgresStore(schema),
-    cleanUp: () => dropSchema(schema),
-  });
-});
+describePostgres('Redaction in the PostgreSQL store (e2e)')(
+  'Secrets never reach the profile store raw: PostgreSQL store (e2e)',
+  () => {
+    const schema = `profiler_redaction_${process.pid}_${randomBytes(3).toString('hex')}`;
+    redactionSuite({
+      dsn: () => postgresDsn(schema),
+      raw: () => postgresStore(schema),
+      cleanUp: () => dropSchema(schema),
+    });
+  },
+);

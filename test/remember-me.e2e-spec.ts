@@ -12,7 +12,8 @@ import { describeOnEachDatabase, type TestDatabase } from './support/shop-databa
 const CLEARED = 'REMEMBERME=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax';
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const setCookies = (res: request.Response): string[] => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-const rememberMeSet = (res: request.Response): string | undefined => setCookies(res).find((c) => c.startsWith('REMEMBERME='));
+const rememberMeSet = (res: request.Response): string | undefined =>
+  setCookies(res).find((c) => c.startsWith('REMEMBERME='));
 const rotatedValue = (res: request.Response): string | undefined => {
   const set = rememberMeSet(res);
   return set && set !== CLEARED ? decodeURIComponent(set.split(';')[0].slice('REMEMBERME='.length)) : undefined;
@@ -39,17 +40,32 @@ describeOnEachDatabase('Remember-me with requests sent together', 'remember', (d
   let n = 0;
   const server = () => app.getHttpServer();
   const series = (cookie: string) => cookie.split(':')[0];
-  const rows = (userId: number) => shop.selectFrom('remember_me_tokens').selectAll().where('user_id', '=', userId).orderBy('series').execute();
-  const account = (cookie: string) => request(server()).get('/account').set('Cookie', `REMEMBERME=${encodeURIComponent(cookie)}`);
+  const rows = (userId: number) =>
+    shop.selectFrom('remember_me_tokens').selectAll().where('user_id', '=', userId).orderBy('series').execute();
+  const account = (cookie: string) =>
+    request(server())
+      .get('/account')
+      .set('Cookie', `REMEMBERME=${encodeURIComponent(cookie)}`);
   /** A user remembered on two devices: the cookie under test and another one that theft would revoke too. */
   async function rememberedUser(): Promise<{ userId: number; address: string; cookie: string; otherDevice: string }> {
     const address = `remembered${++n}@example.com`;
-    const user = await app.get(UserRepository).create(address, await app.get(PasswordHasher).hash('correct horse battery'));
-    return { userId: user!.id, address, cookie: await tokens.create(user!.id), otherDevice: await tokens.create(user!.id) };
+    const user = await app
+      .get(UserRepository)
+      .create(address, await app.get(PasswordHasher).hash('correct horse battery'));
+    return {
+      userId: user!.id,
+      address,
+      cookie: await tokens.create(user!.id),
+      otherDevice: await tokens.create(user!.id),
+    };
   }
   /** Moves the series' last rotation this many seconds into the past. */
   const rotatedAgo = (cookie: string, seconds: number) =>
-    shop.updateTable('remember_me_tokens').set({ rotated_at: new Date(Date.now() - seconds * 1000).toISOString() }).where('series', '=', series(cookie)).execute();
+    shop
+      .updateTable('remember_me_tokens')
+      .set({ rotated_at: new Date(Date.now() - seconds * 1000).toISOString() })
+      .where('series', '=', series(cookie))
+      .execute();
 
   for (const parallel of [2, 3, 4, 5]) {
     it(`logs in all ${parallel} requests sent at once with the same cookie, five times over, and rotates the series once`, async () => {
@@ -102,7 +118,9 @@ describeOnEachDatabase('Remember-me with requests sent together', 'remember', (d
     expect(await rows(userId)).toEqual([]);
     for (const value of [next, otherDevice]) await account(value).expect(302);
     const profile = await storedProfile(app, stolen.headers['x-debug-token']);
-    const entries = (profile.data.logs as { entries: { channel: string; message: string; context: { userId?: number } }[] }).entries;
+    const entries = (
+      profile.data.logs as { entries: { channel: string; message: string; context: { userId?: number } }[] }
+    ).entries;
     expect(entries.filter((e) => e.channel === 'security').map((e) => [e.message, e.context.userId])).toContainEqual([
       'A remember-me cookie was used twice (stolen?): every remember-me login of user {userId} was revoked.',
       userId,
@@ -135,7 +153,11 @@ describeOnEachDatabase('Remember-me with requests sent together', 'remember', (d
   it('keeps an expired series out, grace period or not', async () => {
     const { userId, cookie } = await rememberedUser();
     await account(cookie).expect(200);
-    await shop.updateTable('remember_me_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('series', '=', series(cookie)).execute();
+    await shop
+      .updateTable('remember_me_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('series', '=', series(cookie))
+      .execute();
     const res = await account(cookie).expect(302);
     expect(rememberMeSet(res)).toBe(CLEARED);
     expect((await rows(userId)).map((r) => r.series)).not.toContain(series(cookie));

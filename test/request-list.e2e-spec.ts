@@ -18,7 +18,8 @@ describe('The request list leaves the profiler and assets out (e2e)', () => {
     await storedProfiles(app);
     return parse((await get(`/_profiler/search?${query}`).expect(200)).text);
   };
-  const urls = (page: HTMLElement) => page.querySelectorAll('table.results tbody tr').map((tr) => new URL(text(tr.querySelectorAll('td')[3])).pathname);
+  const urls = (page: HTMLElement) =>
+    page.querySelectorAll('table.results tbody tr').map((tr) => new URL(text(tr.querySelectorAll('td')[3])).pathname);
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -45,7 +46,11 @@ describe('The request list leaves the profiler and assets out (e2e)', () => {
   });
 
   it('records every request with its kind, route and duration', async () => {
-    const kinds = await Promise.all(['home', 'picture', 'items', 'profilerRedirect', 'searchPage', 'page'].map(async (name) => (await storedProfile(app, tokens[name])).kind));
+    const kinds = await Promise.all(
+      ['home', 'picture', 'items', 'profilerRedirect', 'searchPage', 'page'].map(
+        async (name) => (await storedProfile(app, tokens[name])).kind,
+      ),
+    );
     expect(kinds).toEqual(['application', 'asset', 'application', 'profiler', 'profiler', 'application']);
     const items = await storedProfile(app, tokens.items);
     expect(items.route).toBe('fixture_items');
@@ -57,7 +62,16 @@ describe('The request list leaves the profiler and assets out (e2e)', () => {
     const page = await search('limit=10');
     expect(text(page.querySelector('#results'))).toBe('3 results found');
     expect(urls(page)).toEqual(['/pfx/page', '/fixture/items', '/']);
-    expect(page.querySelectorAll('table.results thead th').map(text)).toEqual(['Status', 'IP', 'Method', 'URL', 'Time', 'Token', 'Duration', 'Route']);
+    expect(page.querySelectorAll('table.results thead th').map(text)).toEqual([
+      'Status',
+      'IP',
+      'Method',
+      'URL',
+      'Time',
+      'Token',
+      'Duration',
+      'Route',
+    ]);
     const items = page.querySelectorAll('table.results tbody tr')[1].querySelectorAll('td');
     expect(text(items[6])).toMatch(/^\d+\.\d ms$/);
     expect(text(items[7])).toBe('fixture_items');
@@ -105,7 +119,9 @@ describe('The request list leaves the profiler and assets out (e2e)', () => {
   it('keeps other filters with the switches: a status filter counts what it leaves out of its own matches', async () => {
     const page = await search('limit=10&status_code=2');
     expect(urls(page)).toEqual(['/pfx/page', '/fixture/items', '/']);
-    expect(text(page.querySelector('.left-out'))).toMatch(/^\d+ left out: \d+ profiler requests, 2 assets \(list them all\)\.$/);
+    expect(text(page.querySelector('.left-out'))).toMatch(
+      /^\d+ left out: \d+ profiler requests, 2 assets \(list them all\)\.$/,
+    );
   });
 
   it('"Latest" opens the newest application request, not the profiler page before it', async () => {

@@ -27,7 +27,10 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
   let db: ShopDb;
   let target: TestDatabase;
   /** The app's environment: the suite's database (in-memory SQLite, or a PostgreSQL schema of its own) and `env`. */
-  const withDatabase = (env: Record<string, string> = {}) => ({ ...(target.url ? { DATABASE_URL: target.url } : {}), ...env });
+  const withDatabase = (env: Record<string, string> = {}) => ({
+    ...(target.url ? { DATABASE_URL: target.url } : {}),
+    ...env,
+  });
 
   beforeAll(async () => {
     target = await database();
@@ -80,12 +83,21 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
   });
 
   it('ignores a malformed cookie, and expires a well-formed one the store does not know', async () => {
-    const malformed = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', 'SHOPSESSID=../../etc/passwd').expect(200);
+    const malformed = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', 'SHOPSESSID=../../etc/passwd')
+      .expect(200);
     expect(malformed.body).toEqual({ visits: null });
-    const unknown = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', `SHOPSESSID=${'x'.repeat(43)}`).expect(200);
+    const unknown = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', `SHOPSESSID=${'x'.repeat(43)}`)
+      .expect(200);
     expect(unknown.body).toEqual({ visits: null });
     expect(sessionCookie(unknown)).toBe('SHOPSESSID=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax');
-    const broken = await request(app.getHttpServer()).get('/_test/session/none').set('Cookie', 'SHOPSESSID="unterminated; a=%zz').expect(200);
+    const broken = await request(app.getHttpServer())
+      .get('/_test/session/none')
+      .set('Cookie', 'SHOPSESSID="unterminated; a=%zz')
+      .expect(200);
     expect(broken.body).toEqual({ ok: true });
     expect(await rows()).toHaveLength(0);
   });
@@ -93,42 +105,67 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
   it('does not read an expired session', async () => {
     const first = await request(app.getHttpServer()).get('/_test/session/count').expect(200);
     const id = sessionId(first);
-    await db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', id).execute();
-    const res = await request(app.getHttpServer()).get('/_test/session/count').set('Cookie', `SHOPSESSID=${id}`).expect(200);
+    await db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    const res = await request(app.getHttpServer())
+      .get('/_test/session/count')
+      .set('Cookie', `SHOPSESSID=${id}`)
+      .expect(200);
     expect(res.body).toEqual({ visits: 1 });
     expect(sessionId(res)).not.toBe(id);
   });
 
-  it('renews an unchanged session\'s expiry at most once a minute', async () => {
+  it("renews an unchanged session's expiry at most once a minute", async () => {
     const first = await request(app.getHttpServer()).get('/_test/session/count').expect(200);
     const id = sessionId(first);
     const old = new Date(Date.now() + 3_600_000).toISOString();
     await db.updateTable('sessions').set({ expires_at: old }).where('id', '=', id).execute();
-    const res = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', `SHOPSESSID=${id}`).expect(200);
+    const res = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', `SHOPSESSID=${id}`)
+      .expect(200);
     expect(sessionId(res)).toBe(id);
     const [row] = await rows();
     expect(Date.parse(row.expires_at)).toBeGreaterThan(Date.parse(old) + 86_400_000);
-    const again = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', `SHOPSESSID=${id}`).expect(200);
+    const again = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', `SHOPSESSID=${id}`)
+      .expect(200);
     expect(sessionCookie(again)).toBeUndefined();
   });
 
   it('moves the session to a new id on migrate (the old id stops working)', async () => {
     const first = await request(app.getHttpServer()).get('/_test/session/count').expect(200);
     const oldId = sessionId(first);
-    const res = await request(app.getHttpServer()).post('/_test/session/migrate').set('Cookie', `SHOPSESSID=${oldId}`).expect(200);
+    const res = await request(app.getHttpServer())
+      .post('/_test/session/migrate')
+      .set('Cookie', `SHOPSESSID=${oldId}`)
+      .expect(200);
     const newId = sessionId(res);
     expect(newId).not.toBe(oldId);
     expect((await rows()).map((r) => r.id)).toEqual([newId]);
-    const withOld = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', `SHOPSESSID=${oldId}`).expect(200);
+    const withOld = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', `SHOPSESSID=${oldId}`)
+      .expect(200);
     expect(withOld.body).toEqual({ visits: null });
-    const withNew = await request(app.getHttpServer()).get('/_test/session/peek').set('Cookie', `SHOPSESSID=${newId}`).expect(200);
+    const withNew = await request(app.getHttpServer())
+      .get('/_test/session/peek')
+      .set('Cookie', `SHOPSESSID=${newId}`)
+      .expect(200);
     expect(withNew.body).toEqual({ visits: 1 });
   });
 
   it('removes the stored session and clears the cookie on invalidate', async () => {
     const first = await request(app.getHttpServer()).get('/_test/session/count').expect(200);
     const id = sessionId(first);
-    const res = await request(app.getHttpServer()).post('/_test/session/invalidate').set('Cookie', `SHOPSESSID=${id}`).expect(200);
+    const res = await request(app.getHttpServer())
+      .post('/_test/session/invalidate')
+      .set('Cookie', `SHOPSESSID=${id}`)
+      .expect(200);
     expect(sessionCookie(res)).toBe('SHOPSESSID=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax');
     expect(await rows()).toHaveLength(0);
   });
@@ -137,26 +174,53 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
     await app.close();
     app = await createTestApp({ imports: [SessionFixturesModule], env: withDatabase({ TRUSTED_PROXIES: 'loopback' }) });
     db = app.get(ShopDb);
-    const res = await request(app.getHttpServer()).get('/_test/session/count').set('X-Forwarded-Proto', 'https').expect(200);
+    const res = await request(app.getHttpServer())
+      .get('/_test/session/count')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
     expect(sessionCookie(res)).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
   });
 
   describe('CSRF tokens', () => {
-    it('refuses an unsafe request to a protected handler without the session\'s token: 403', async () => {
+    it("refuses an unsafe request to a protected handler without the session's token: 403", async () => {
       const first = await request(app.getHttpServer()).get('/_test/session/token').expect(200);
       const cookie = `SHOPSESSID=${sessionId(first)}`;
       const token: string = first.body.token;
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-      const none = await request(app.getHttpServer()).post('/_test/session/protected').set('Cookie', cookie).set('Accept', 'application/json').send({ a: 1 }).expect(403);
+      const none = await request(app.getHttpServer())
+        .post('/_test/session/protected')
+        .set('Cookie', cookie)
+        .set('Accept', 'application/json')
+        .send({ a: 1 })
+        .expect(403);
       expect(none.body.detail).toBe('Invalid CSRF token.');
-      await request(app.getHttpServer()).post('/_test/session/protected').set('Cookie', cookie).type('form').send({ _csrf_token: tampered(token), a: '1' }).expect(403);
+      await request(app.getHttpServer())
+        .post('/_test/session/protected')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ _csrf_token: tampered(token), a: '1' })
+        .expect(403);
       // Another visitor's token is worth nothing in this session.
-      await request(app.getHttpServer()).post('/_test/session/protected').type('form').send({ _csrf_token: token, a: '1' }).expect(403);
+      await request(app.getHttpServer())
+        .post('/_test/session/protected')
+        .type('form')
+        .send({ _csrf_token: token, a: '1' })
+        .expect(403);
 
-      const form = await request(app.getHttpServer()).post('/_test/session/protected').set('Cookie', cookie).type('form').send({ _csrf_token: token, a: '1' }).expect(200);
+      const form = await request(app.getHttpServer())
+        .post('/_test/session/protected')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ _csrf_token: token, a: '1' })
+        .expect(200);
       expect(form.body).toEqual({ body: { a: '1' } });
-      const json = await request(app.getHttpServer()).post('/_test/session/protected').set('Cookie', cookie).set('X-CSRF-Token', token).send({ a: 2 }).expect(200);
+      const json = await request(app.getHttpServer())
+        .post('/_test/session/protected')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', token)
+        .send({ a: 2 })
+        .expect(200);
       expect(json.body).toEqual({ body: { a: 2 } });
     });
   });
@@ -165,13 +229,24 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
     it('shows the Session panel with secrets masked, and masks the session id in the Database panel', async () => {
       const first = await request(app.getHttpServer()).get('/_test/session/token').expect(200);
       const id = sessionId(first);
-      const res = await request(app.getHttpServer()).post('/_test/session/secret').set('Cookie', `SHOPSESSID=${id}`).expect(200);
+      const res = await request(app.getHttpServer())
+        .post('/_test/session/secret')
+        .set('Cookie', `SHOPSESSID=${id}`)
+        .expect(200);
       const token = res.headers['x-debug-token'];
       const profile = await storedProfile(app, token);
-      const session = profile.data.session as { attributes: Record<string, unknown>; outcome: string; idPrefix: string };
+      const session = profile.data.session as {
+        attributes: Record<string, unknown>;
+        outcome: string;
+        idPrefix: string;
+      };
       expect(session.outcome).toBe('saved');
       expect(session.idPrefix).toBe(id.slice(0, 6));
-      expect(session.attributes).toEqual({ '_csrf_token/fixture': '******', api_token: '******', cart_note: 'gift wrap' });
+      expect(session.attributes).toEqual({
+        '_csrf_token/fixture': '******',
+        api_token: '******',
+        cart_note: 'gift wrap',
+      });
       const stored = JSON.stringify(profile);
       expect(stored).not.toContain(id);
       expect(stored).not.toContain('tok_live_abcdef');
@@ -182,12 +257,27 @@ function sessionContract(database: () => Promise<TestDatabase>): void {
       expect(page.text).toContain('<th class="key">cart_note</th><td class="mono">gift wrap</td>');
       expect(page.text).not.toContain('tok_live_abcdef');
 
-      const events = (profile.data.events as { called: Array<{ event: string; listener: string; priority: number }> }).called;
-      expect(events).toEqual(expect.arrayContaining([
-        expect.objectContaining({ event: 'kernel.request', listener: 'SessionListener::onKernelRequest', priority: 128 }),
-        expect.objectContaining({ event: 'kernel.response', listener: 'SessionListener::onKernelResponse', priority: -1000 }),
-        expect.objectContaining({ event: 'kernel.finish_request', listener: 'SessionListener::onFinishRequest', priority: 0 }),
-      ]));
+      const events = (profile.data.events as { called: Array<{ event: string; listener: string; priority: number }> })
+        .called;
+      expect(events).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            event: 'kernel.request',
+            listener: 'SessionListener::onKernelRequest',
+            priority: 128,
+          }),
+          expect.objectContaining({
+            event: 'kernel.response',
+            listener: 'SessionListener::onKernelResponse',
+            priority: -1000,
+          }),
+          expect.objectContaining({
+            event: 'kernel.finish_request',
+            listener: 'SessionListener::onFinishRequest',
+            priority: 0,
+          }),
+        ]),
+      );
     });
   });
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // Anything of the application's configuration inherited from the caller's shell is dropped: the bench sets its own.
-const APP_KEYS = /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
+const APP_KEYS =
+  /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
 export const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_KEYS.test(key)));
 
 /**
@@ -32,7 +33,8 @@ export function appEnv(kind, varDir, dist = join(ROOT, 'dist')) {
     if (!existsSync(join(varDir, 'shop.sqlite'))) {
       // Seeded by the build that will open it: an earlier build refuses a database a later one has migrated.
       execFileSync(process.execPath, [join(dist, 'database/cli/database.cli.js'), 'seed'], {
-        env: { ...cleanEnv(), DATABASE_URL: common.DATABASE_URL }, stdio: 'ignore',
+        env: { ...cleanEnv(), DATABASE_URL: common.DATABASE_URL },
+        stdio: 'ignore',
       });
     }
     return { ...common, APP_ENV: 'prod', APP_DEBUG: '0', PROFILER_ENABLED: '0' };

@@ -41,21 +41,33 @@ function locate(callFrame) {
   if (nm >= 0) {
     const rest = path.slice(nm + '/node_modules/'.length).split('/');
     const pkg = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-    return { name, location: `${pkg}/${rest.slice(rest[0].startsWith('@') ? 2 : 1).join('/')}:${lineNumber + 1}`, origin: `npm: ${pkg}` };
+    return {
+      name,
+      location: `${pkg}/${rest.slice(rest[0].startsWith('@') ? 2 : 1).join('/')}:${lineNumber + 1}`,
+      origin: `npm: ${pkg}`,
+    };
   }
   let line = lineNumber + 1;
   const map = path.endsWith('.js') ? traceMap(path) : null;
   if (map) {
     const original = originalPositionFor(map, { line: lineNumber + 1, column: Math.max(0, columnNumber) });
     if (original.source) {
-      path = original.source.startsWith('file://') ? fileURLToPath(original.source) : resolve(path, '..', original.source);
+      path = original.source.startsWith('file://')
+        ? fileURLToPath(original.source)
+        : resolve(path, '..', original.source);
       line = original.line ?? line;
     }
   }
   const rel = relative(ROOT, path);
   const parts = rel.split('/');
   let origin;
-  if (parts[0] === 'src' || parts[0] === 'dist') origin = parts.length > 3 ? `${parts[0]}/${parts[1]}/${parts[2]}` : parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+  if (parts[0] === 'src' || parts[0] === 'dist')
+    origin =
+      parts.length > 3
+        ? `${parts[0]}/${parts[1]}/${parts[2]}`
+        : parts.length > 2
+          ? `${parts[0]}/${parts[1]}`
+          : parts[0];
   else origin = parts[0].startsWith('..') ? 'other' : parts[0];
   return { name, location: `${rel}:${line}`, origin };
 }
@@ -138,14 +150,30 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
     ownerOrigins.set(w.origin, (ownerOrigins.get(w.origin) ?? 0) + micros);
   }
   return {
-    attributed: [...owners.values()].sort((a, b) => b.micros - a.micros).slice(0, top).map((f) => ({ ...f, selfPct: pct(f.micros) })),
-    attributedOrigins: [...ownerOrigins.entries()].sort((a, b) => b[1] - a[1]).map(([origin, micros]) => ({ origin, micros, selfPct: pct(micros) })),
-    inclusiveFiles: [...inclusiveFiles.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([file, micros]) => ({ file, micros, selfPct: pct(micros) })),
-    inclusive: [...inclusive.values()].sort((a, b) => b.micros - a.micros).slice(0, top).map((f) => ({ ...f, selfPct: pct(f.micros) })),
+    attributed: [...owners.values()]
+      .sort((a, b) => b.micros - a.micros)
+      .slice(0, top)
+      .map((f) => ({ ...f, selfPct: pct(f.micros) })),
+    attributedOrigins: [...ownerOrigins.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([origin, micros]) => ({ origin, micros, selfPct: pct(micros) })),
+    inclusiveFiles: [...inclusiveFiles.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([file, micros]) => ({ file, micros, selfPct: pct(micros) })),
+    inclusive: [...inclusive.values()]
+      .sort((a, b) => b.micros - a.micros)
+      .slice(0, top)
+      .map((f) => ({ ...f, selfPct: pct(f.micros) })),
     busyMs: total / 1000,
     idleMs: idle / 1000,
-    functions: [...functions.values()].sort((a, b) => b.micros - a.micros).slice(0, top).map((f) => ({ ...f, selfPct: pct(f.micros) })),
-    origins: [...origins.entries()].sort((a, b) => b[1] - a[1]).map(([origin, micros]) => ({ origin, micros, selfPct: pct(micros) })),
+    functions: [...functions.values()]
+      .sort((a, b) => b.micros - a.micros)
+      .slice(0, top)
+      .map((f) => ({ ...f, selfPct: pct(f.micros) })),
+    origins: [...origins.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([origin, micros]) => ({ origin, micros, selfPct: pct(micros) })),
   };
 }
 
@@ -161,40 +189,72 @@ export function formatSummary(summary, { topOrigins = 14, topFunctions = 15, com
 function formatTables(summary, { topOrigins, topFunctions, only }) {
   const lines = [];
   const fn = (f) => `| ${f.selfPct.toFixed(1)} | \`${f.name}\` | ${f.location || f.origin} |`;
-  lines.push(`Busy ${summary.busyMs.toFixed(0)} ms (idle ${summary.idleMs.toFixed(0)} ms). Self time by origin; "with callees in Node/V8" adds the`);
-  lines.push("time of Node's and V8's own functions (zlib, writev, GC-free natives…) to the nearest caller in src/ or a package:");
+  lines.push(
+    `Busy ${summary.busyMs.toFixed(0)} ms (idle ${summary.idleMs.toFixed(0)} ms). Self time by origin; "with callees in Node/V8" adds the`,
+  );
+  lines.push(
+    "time of Node's and V8's own functions (zlib, writev, GC-free natives…) to the nearest caller in src/ or a package:",
+  );
   lines.push('');
   lines.push('| origin | self % | with callees in Node/V8 % |');
   lines.push('|---|---:|---:|');
   const withCallees = new Map(summary.attributedOrigins.map((o) => [o.origin, o.selfPct]));
-  const names = [...new Set([...summary.origins.slice(0, topOrigins).map((o) => o.origin), ...summary.attributedOrigins.slice(0, topOrigins).map((o) => o.origin)])];
+  const names = [
+    ...new Set([
+      ...summary.origins.slice(0, topOrigins).map((o) => o.origin),
+      ...summary.attributedOrigins.slice(0, topOrigins).map((o) => o.origin),
+    ]),
+  ];
   const selfOf = new Map(summary.origins.map((o) => [o.origin, o.selfPct]));
   names.sort((a, b) => (withCallees.get(b) ?? selfOf.get(b) ?? 0) - (withCallees.get(a) ?? selfOf.get(a) ?? 0));
-  for (const name of names) lines.push(`| ${name} | ${(selfOf.get(name) ?? 0).toFixed(1)} | ${(withCallees.get(name) ?? 0).toFixed(1)} |`);
+  for (const name of names)
+    lines.push(`| ${name} | ${(selfOf.get(name) ?? 0).toFixed(1)} | ${(withCallees.get(name) ?? 0).toFixed(1)} |`);
   // The first column is the figure (right-aligned), the rest text.
-  const table = (title, header, rows) => lines.push('', title, '', header, `|---:|${'---|'.repeat(header.split('|').length - 3)}`, ...rows);
+  const table = (title, header, rows) =>
+    lines.push('', title, '', header, `|---:|${'---|'.repeat(header.split('|').length - 3)}`, ...rows);
   const costCentres = summary.attributed.slice(0, topFunctions).map(fn);
   if (only) {
     table('Cost centres (self time with their callees in Node/V8):', '| self+ % | function | where |', costCentres);
     return lines.join('\n');
   }
-  table('Top functions by self time:', '| self % | function | where |', summary.functions.slice(0, topFunctions).map(fn));
-  table('Top functions by self time with their callees in Node/V8 (the cost centres in our code and in packages):', '| self+ % | function | where |', costCentres);
-  table("Files of src/ by inclusive time (one of their functions on the stack; the kernel's dispatch is on every stack):", '| incl. % | file |', summary.inclusiveFiles.slice(0, topFunctions).map((f) => `| ${f.selfPct.toFixed(1)} | ${f.file} |`));
-  table('Functions of src/ by inclusive time (on the stack):', '| incl. % | function | where |', summary.inclusive.slice(0, topFunctions).map(fn));
+  table(
+    'Top functions by self time:',
+    '| self % | function | where |',
+    summary.functions.slice(0, topFunctions).map(fn),
+  );
+  table(
+    'Top functions by self time with their callees in Node/V8 (the cost centres in our code and in packages):',
+    '| self+ % | function | where |',
+    costCentres,
+  );
+  table(
+    "Files of src/ by inclusive time (one of their functions on the stack; the kernel's dispatch is on every stack):",
+    '| incl. % | file |',
+    summary.inclusiveFiles.slice(0, topFunctions).map((f) => `| ${f.selfPct.toFixed(1)} | ${f.file} |`),
+  );
+  table(
+    'Functions of src/ by inclusive time (on the stack):',
+    '| incl. % | function | where |',
+    summary.inclusive.slice(0, topFunctions).map(fn),
+  );
   return lines.join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [file, ...rest] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: node bench/lib/cpuprofile-summary.mjs <file.cpuprofile> [--top=25] [--since=µs] [--until=µs]\n');
+    process.stderr.write(
+      'usage: node bench/lib/cpuprofile-summary.mjs <file.cpuprofile> [--top=25] [--since=µs] [--until=µs]\n',
+    );
     process.exit(2);
   }
   // The bench writes the loaded window beside each profile it keeps (<name>.window.json); --since/--until override it.
   const windowFile = file.replace(/\.cpuprofile$/, '.window.json');
   const window = windowFile !== file && existsSync(windowFile) ? JSON.parse(readFileSync(windowFile, 'utf8')) : {};
-  const opts = { ...window, ...Object.fromEntries(rest.map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)])) };
+  const opts = {
+    ...window,
+    ...Object.fromEntries(rest.map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)])),
+  };
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), opts);
   process.stdout.write(`${formatSummary(summary)}\n`);
 }

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export async function load(spec) {
   const url = new URL(spec.url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error(`load.mjs only loads the loopback interface, not ${url.hostname}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    throw new Error(`load.mjs only loads the loopback interface, not ${url.hostname}`);
 
   const options = {
     url: spec.url,

@@ -39,7 +39,10 @@ if (typeof process.send === 'function') {
         break;
       case 'alloc-start':
       case 'alloc-stop':
-        allocations(message.cmd === 'alloc-start' ? null : message.file).then(() => reply({ done: true }), (error) => reply({ error: String(error) }));
+        allocations(message.cmd === 'alloc-start' ? null : message.file).then(
+          () => reply({ done: true }),
+          (error) => reply({ error: String(error) }),
+        );
         break;
       case 'exit':
         reply({ exiting: true });
@@ -58,11 +61,18 @@ async function allocations(file) {
     inspector = new Session();
     inspector.connect();
   }
-  const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
   if (file) {
     writeFileSync(file, JSON.stringify((await post('HeapProfiler.stopSampling')).profile));
     return;
   }
   await post('HeapProfiler.enable');
-  await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 }

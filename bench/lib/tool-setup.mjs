@@ -5,7 +5,8 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `--name=value` from the command line, or the fallback. */
-export const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+export const arg = (name, fallback) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 /** Each scenario's server kind (the bare baseline, the application `off` or `profiled`) and path. */
 export const SCENARIO_PLAN = {
@@ -37,7 +38,8 @@ export function pinLoadGenerator() {
 }
 
 /** `[command, args]` that start node with `args`, on CPU 1 when pinning. */
-export const serverCommand = (args) => (PINNED ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args]);
+export const serverCommand = (args) =>
+  PINNED ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
 
 /**
  * Waits until the server started as `child` answers on `base` (at most 30 s), then asks for its home page once:

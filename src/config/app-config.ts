@@ -138,7 +138,12 @@ export interface AppConfigValues {
 export const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 const list = (value: string | undefined, fallback: string[] = []): string[] =>
-  value === undefined ? fallback : value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  value === undefined
+    ? fallback
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
 
 const bool = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : /^(1|true|yes|on)$/i.test(value);
@@ -186,7 +191,10 @@ export class AppConfig implements AppConfigValues {
     Object.freeze(this);
   }
 
-  static fromEnv(env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfigValues> = {}): AppConfig {
+  static fromEnv(
+    env: Record<string, string | undefined> = process.env,
+    overrides: Partial<AppConfigValues> = {},
+  ): AppConfig {
     const e = validateEnvironment(env);
     const appEnv = (e.APP_ENV ?? 'dev') as AppEnv;
     const debug = bool(e.APP_DEBUG, appEnv !== 'prod');
@@ -205,7 +213,9 @@ export class AppConfig implements AppConfigValues {
       supportedLocales: supported.includes(defaultLocale) ? supported : [defaultLocale, ...supported],
       cors: {
         allowOrigins: list(e.CORS_ALLOW_ORIGINS),
-        allowMethods: list(e.CORS_ALLOW_METHODS, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) => m.toUpperCase()),
+        allowMethods: list(e.CORS_ALLOW_METHODS, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) =>
+          m.toUpperCase(),
+        ),
         allowHeaders: list(e.CORS_ALLOW_HEADERS, ['Content-Type', 'Authorization', 'X-Requested-With']),
         exposeHeaders: list(e.CORS_EXPOSE_HEADERS, ['X-Debug-Token', 'X-Debug-Token-Link']),
         allowCredentials: bool(e.CORS_ALLOW_CREDENTIALS, false),

@@ -8,7 +8,19 @@ describe('editorTemplate', () => {
   });
 
   it('knows the editors of the issue by name, in any case', () => {
-    expect(Object.keys(EDITOR_TEMPLATES)).toEqual(['vscode', 'vscode-insiders', 'cursor', 'windsurf', 'zed', 'idea', 'webstorm', 'phpstorm', 'sublime', 'emacs', 'textmate']);
+    expect(Object.keys(EDITOR_TEMPLATES)).toEqual([
+      'vscode',
+      'vscode-insiders',
+      'cursor',
+      'windsurf',
+      'zed',
+      'idea',
+      'webstorm',
+      'phpstorm',
+      'sublime',
+      'emacs',
+      'textmate',
+    ]);
     expect(editorTemplate('VSCode')).toBe('vscode://file/%f:%l:%c');
     expect(editorTemplate('phpstorm')).toBe('phpstorm://open?file=%f&line=%l&column=%c');
   });
@@ -19,7 +31,9 @@ describe('editorTemplate', () => {
 
   it('refuses anything else, naming the setting, and templates that would run script', () => {
     expect(() => editorTemplate('notepad')).toThrow(InvalidEnvironmentError);
-    expect(() => editorTemplate('notepad')).toThrow(/PROFILER_EDITOR="notepad": use one of vscode, vscode-insiders, cursor/);
+    expect(() => editorTemplate('notepad')).toThrow(
+      /PROFILER_EDITOR="notepad": use one of vscode, vscode-insiders, cursor/,
+    );
     expect(() => editorTemplate('myeditor://open?line=%l')).toThrow(/PROFILER_EDITOR=/);
     expect(() => editorTemplate('javascript:alert(%f)')).toThrow(/PROFILER_EDITOR=/);
     expect(() => editorTemplate('data:text/html,%f')).toThrow(/PROFILER_EDITOR=/);
@@ -40,7 +54,9 @@ describe('parsePathMap', () => {
 
   it('is empty when unset, and refuses what is not a pair of paths', () => {
     expect(parsePathMap(undefined)).toEqual([]);
-    expect(() => parsePathMap('/app')).toThrow(/PROFILER_EDITOR_PATH_MAP="\/app": "\/app" is not a from:to pair of paths/);
+    expect(() => parsePathMap('/app')).toThrow(
+      /PROFILER_EDITOR_PATH_MAP="\/app": "\/app" is not a from:to pair of paths/,
+    );
     expect(() => parsePathMap('app:/home/me')).toThrow(InvalidEnvironmentError);
   });
 });

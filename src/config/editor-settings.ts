@@ -29,8 +29,11 @@ export function editorTemplate(setting: string | undefined): string | null {
   if (setting === undefined || setting.trim() === '') return null;
   const named = EDITOR_TEMPLATES[setting.trim().toLowerCase()];
   if (named) return named;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(setting) && setting.includes('%f') && !UNSAFE_SCHEME.test(setting)) return setting.trim();
-  throw new InvalidEnvironmentError([`PROFILER_EDITOR=${JSON.stringify(setting)}: use one of ${Object.keys(EDITOR_TEMPLATES).join(', ')}, or a URL template with %f (file) and %l (line), such as myeditor://open?file=%f&line=%l`]);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(setting) && setting.includes('%f') && !UNSAFE_SCHEME.test(setting))
+    return setting.trim();
+  throw new InvalidEnvironmentError([
+    `PROFILER_EDITOR=${JSON.stringify(setting)}: use one of ${Object.keys(EDITOR_TEMPLATES).join(', ')}, or a URL template with %f (file) and %l (line), such as myeditor://open?file=%f&line=%l`,
+  ]);
 }
 
 /** One prefix of the paths this process sees, and the same place on the machine where the editor runs. */
@@ -45,11 +48,19 @@ export interface PathMapping {
  */
 export function parsePathMap(setting: string | undefined): PathMapping[] {
   if (setting === undefined || setting.trim() === '') return [];
-  return setting.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '').map((pair) => {
-    const colon = pair.indexOf(':');
-    const from = colon > 0 ? pair.slice(0, colon).replace(/\/+$/, '') : '';
-    const to = colon > 0 ? pair.slice(colon + 1).replace(/[\\/]+$/, '') : '';
-    if (!from.startsWith('/') || to === '') throw new InvalidEnvironmentError([`PROFILER_EDITOR_PATH_MAP=${JSON.stringify(setting)}: "${pair}" is not a from:to pair of paths, such as /app:/home/me/shop`]);
-    return { from, to };
-  }).sort((a, b) => b.from.length - a.from.length);
+  return setting
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const colon = pair.indexOf(':');
+      const from = colon > 0 ? pair.slice(0, colon).replace(/\/+$/, '') : '';
+      const to = colon > 0 ? pair.slice(colon + 1).replace(/[\\/]+$/, '') : '';
+      if (!from.startsWith('/') || to === '')
+        throw new InvalidEnvironmentError([
+          `PROFILER_EDITOR_PATH_MAP=${JSON.stringify(setting)}: "${pair}" is not a from:to pair of paths, such as /app:/home/me/shop`,
+        ]);
+      return { from, to };
+    })
+    .sort((a, b) => b.from.length - a.from.length);
 }

@@ -32,8 +32,10 @@ export class Environment {
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) PROFILER_DSN?: string;
   @IsOptional() @IsString() PROFILER_EXCLUDED_PATHS?: string;
   @IsOptional() @IsString() PROFILER_ALLOWED_IPS?: string;
-  @IsOptional() @Matches(/^\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)?\s*(,\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)\s*)*$/i, {
-    message: 'PROFILER_ALLOWED_HOSTS must be host names separated by commas (".example.com" for it and its subdomains, "*" for any)',
+  @IsOptional()
+  @Matches(/^\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)?\s*(,\s*(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?)\s*)*$/i, {
+    message:
+      'PROFILER_ALLOWED_HOSTS must be host names separated by commas (".example.com" for it and its subdomains, "*" for any)',
   })
   PROFILER_ALLOWED_HOSTS?: string;
   @IsOptional() @IsString() PROFILER_REDACT_FIELDS?: string;
@@ -69,8 +71,25 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const instance = plainToInstance(Environment, relevant, { enableImplicitConversion: false });
-  for (const key of ['PORT', 'CORS_MAX_AGE', 'MAINTENANCE_RETRY_AFTER', 'PROFILER_MAX_PROFILES', 'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'LOGIN_THROTTLING_MAX_ATTEMPTS', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS'] as const) {
-    if (relevant[key] !== undefined) (instance as unknown as Record<string, unknown>)[key] = /^\d+$/.test(relevant[key]) ? Number(relevant[key]) : relevant[key];
+  for (const key of [
+    'PORT',
+    'CORS_MAX_AGE',
+    'MAINTENANCE_RETRY_AFTER',
+    'PROFILER_MAX_PROFILES',
+    'PROFILER_FLUSH_INTERVAL_MS',
+    'PROFILER_BUFFER_LIMIT',
+    'PROFILER_SHUTDOWN_TIMEOUT_MS',
+    'MAX_URL_LENGTH',
+    'MAX_HEADER_COUNT',
+    'MAX_HEADER_SIZE',
+    'LOGIN_THROTTLING_MAX_ATTEMPTS',
+    'PROFILER_SLOW_MS',
+    'PROFILER_SLOW_QUERY_MS',
+  ] as const) {
+    if (relevant[key] !== undefined)
+      (instance as unknown as Record<string, unknown>)[key] = /^\d+$/.test(relevant[key])
+        ? Number(relevant[key])
+        : relevant[key];
   }
   const errors = validateSync(instance, { skipMissingProperties: false });
   if (errors.length > 0) {
@@ -83,12 +102,49 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
 
 /** Keys of Environment, listed because class fields without initialisers do not exist on instances. */
 export const ENV_KEYS = [
-  'APP_ENV', 'APP_DEBUG', 'PORT', 'HOST', 'TRUSTED_PROXIES', 'TRUSTED_HOSTS', 'DEFAULT_LOCALE', 'SUPPORTED_LOCALES',
-  'CORS_ALLOW_ORIGINS', 'CORS_ALLOW_METHODS', 'CORS_ALLOW_HEADERS', 'CORS_EXPOSE_HEADERS', 'CORS_ALLOW_CREDENTIALS',
-  'CORS_MAX_AGE', 'MAINTENANCE', 'MAINTENANCE_FILE', 'MAINTENANCE_RETRY_AFTER', 'LOG_LEVEL', 'BODY_LIMIT', 'VAR_DIR',
-  'PROFILER_ENABLED', 'PROFILER_DSN', 'PROFILER_EXCLUDED_PATHS', 'PROFILER_MAX_PROFILES', 'PROFILER_MAX_AGE',
-  'PROFILER_FLUSH_INTERVAL_MS', 'PROFILER_BUFFER_LIMIT', 'DATABASE_URL', 'SESSION_COOKIE_NAME', 'SESSION_LIFETIME',
-  'REMEMBER_ME_LIFETIME', 'PROFILER_ALLOWED_IPS', 'PROFILER_REDACT_FIELDS', 'PROFILER_SHUTDOWN_TIMEOUT_MS', 'VIEW_CACHE',
-  'MAX_URL_LENGTH', 'MAX_HEADER_COUNT', 'MAX_HEADER_SIZE', 'PROFILER_ALLOWED_HOSTS', 'LOGIN_THROTTLING_MAX_ATTEMPTS',
-  'LOGIN_THROTTLING_INTERVAL', 'PROFILER_SLOW_MS', 'PROFILER_SLOW_QUERY_MS', 'PROFILER_EDITOR', 'PROFILER_EDITOR_PATH_MAP',
+  'APP_ENV',
+  'APP_DEBUG',
+  'PORT',
+  'HOST',
+  'TRUSTED_PROXIES',
+  'TRUSTED_HOSTS',
+  'DEFAULT_LOCALE',
+  'SUPPORTED_LOCALES',
+  'CORS_ALLOW_ORIGINS',
+  'CORS_ALLOW_METHODS',
+  'CORS_ALLOW_HEADERS',
+  'CORS_EXPOSE_HEADERS',
+  'CORS_ALLOW_CREDENTIALS',
+  'CORS_MAX_AGE',
+  'MAINTENANCE',
+  'MAINTENANCE_FILE',
+  'MAINTENANCE_RETRY_AFTER',
+  'LOG_LEVEL',
+  'BODY_LIMIT',
+  'VAR_DIR',
+  'PROFILER_ENABLED',
+  'PROFILER_DSN',
+  'PROFILER_EXCLUDED_PATHS',
+  'PROFILER_MAX_PROFILES',
+  'PROFILER_MAX_AGE',
+  'PROFILER_FLUSH_INTERVAL_MS',
+  'PROFILER_BUFFER_LIMIT',
+  'DATABASE_URL',
+  'SESSION_COOKIE_NAME',
+  'SESSION_LIFETIME',
+  'REMEMBER_ME_LIFETIME',
+  'PROFILER_ALLOWED_IPS',
+  'PROFILER_REDACT_FIELDS',
+  'PROFILER_SHUTDOWN_TIMEOUT_MS',
+  'VIEW_CACHE',
+  'MAX_URL_LENGTH',
+  'MAX_HEADER_COUNT',
+  'MAX_HEADER_SIZE',
+  'PROFILER_ALLOWED_HOSTS',
+  'LOGIN_THROTTLING_MAX_ATTEMPTS',
+  'LOGIN_THROTTLING_INTERVAL',
+  'PROFILER_SLOW_MS',
+  'PROFILER_SLOW_QUERY_MS',
+  'PROFILER_EDITOR',
+  'PROFILER_EDITOR_PATH_MAP',
 ];

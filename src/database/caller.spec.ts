@@ -15,10 +15,12 @@ describe('captureCaller', () => {
 });
 
 describe('captureCaller, deep', () => {
-  it('climbs further when the first frames it captures are none of the caller\'s', () => {
+  it("climbs further when the first frames it captures are none of the caller's", () => {
     // Thirty frames of code without a file (as a package's or the data layer's would be passed over) between it
     // and the caller: more than its first capture holds.
-    let call = new Function('capture', 'return () => capture()')(captureCaller) as () => ReturnType<typeof captureCaller>;
+    let call = new Function('capture', 'return () => capture()')(captureCaller) as () => ReturnType<
+      typeof captureCaller
+    >;
     for (let i = 0; i < 20; i++) call = new Function('next', 'return () => next()')(call) as typeof call;
     const [line, caller] = [here(), call()];
     expect(caller).toEqual({ file: THIS_FILE, line, column: expect.any(Number) });
@@ -80,7 +82,7 @@ describe('callerFile', () => {
     }
   });
 
-  it('gives the application\'s own files as paths, the data layer\'s specs included', () => {
+  it("gives the application's own files as paths, the data layer's specs included", () => {
     const repository = join(PROJECT, 'dist', 'shop', 'catalogue', 'product.repository.js');
     for (const name of both(repository)) expect(callerFile(name)).toBe(repository);
     const spaced = join(PROJECT, 'dist', 'my shop', 'résumé.js');

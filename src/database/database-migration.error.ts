@@ -6,7 +6,12 @@ export class DatabaseMigrationError extends Error {
     cause: unknown,
   ) {
     const reason = describeError(cause);
-    super(migration === null ? `Could not migrate the database ${target}: ${reason}` : `Database migration "${migration}" failed on ${target}: ${reason}`, { cause });
+    super(
+      migration === null
+        ? `Could not migrate the database ${target}: ${reason}`
+        : `Database migration "${migration}" failed on ${target}: ${reason}`,
+      { cause },
+    );
     this.name = 'DatabaseMigrationError';
   }
 }

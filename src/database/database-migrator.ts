@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { Migrator, type Migration, type MigrationInfo, type MigrationProvider, type MigrationResult } from 'kysely/migration';
+import {
+  Migrator,
+  type Migration,
+  type MigrationInfo,
+  type MigrationProvider,
+  type MigrationResult,
+} from 'kysely/migration';
 import { DatabaseMigrationError } from './database-migration.error.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { dialectOf, type UntypedDb } from './migrations/schema-helpers.js';

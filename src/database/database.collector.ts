@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
-import { DataCollector, type PanelBadge, type PanelRequest, type TimelineBar, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
+import {
+  DataCollector,
+  type PanelBadge,
+  type PanelRequest,
+  type TimelineBar,
+  type ToolbarBlock,
+} from '../profiler/collectors/data-collector.js';
 import { SourceResolver } from '../profiler/error-page/source-resolver.js';
 import type { CallerPosition } from './caller.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DialectName } from './database-url.js';
@@ -86,7 +92,8 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
     const failed = data.queries.filter((q) => q.error !== null).length;
     const time = data.queries.reduce((sum, q) => sum + q.duration, 0);
     const repeated = mostRepeated(data.queries);
-    const identical = data.queries.length - new Set(data.queries.map((q) => `${q.sql}\u0000${JSON.stringify(q.params)}`)).size;
+    const identical =
+      data.queries.length - new Set(data.queries.map((q) => `${q.sql}\u0000${JSON.stringify(q.params)}`)).size;
     const loop = repeated >= REPEATED_QUERY_THRESHOLD;
     return {
       status: failed > 0 ? 'error' : loop || identical > 0 ? 'warning' : null,
@@ -96,8 +103,16 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
         { label: 'Queries', value: data.dropped > 0 ? `${count} (${data.dropped} not recorded)` : String(count) },
         { label: 'Query time', value: `${time.toFixed(2)} ms` },
         { label: 'Different statements', value: String(new Set(data.queries.map((q) => q.sql)).size) },
-        { label: 'Identical queries', value: identical > 0 ? `${identical} repeated with the same parameters` : 'none', status: identical > 0 ? 'warning' : null },
-        { label: 'Same SQL, most runs', value: loop ? `${repeated} times: a likely N+1 loop` : String(repeated), status: loop ? 'warning' : null },
+        {
+          label: 'Identical queries',
+          value: identical > 0 ? `${identical} repeated with the same parameters` : 'none',
+          status: identical > 0 ? 'warning' : null,
+        },
+        {
+          label: 'Same SQL, most runs',
+          value: loop ? `${repeated} times: a likely N+1 loop` : String(repeated),
+          status: loop ? 'warning' : null,
+        },
         ...(failed > 0 ? [{ label: 'Failed', value: String(failed), status: 'error' }] : []),
         { label: 'Database', value: data.database },
       ],
@@ -127,7 +142,8 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
         html: highlightedSql(q.sql, data.dialect),
         runnable: runnable.sql,
         masked: runnable.masked,
-        explainToken: token !== null && q.error === null && explainRefusal(q.sql) === null ? this.csrf.token(token, number) : null,
+        explainToken:
+          token !== null && q.error === null && explainRefusal(q.sql) === null ? this.csrf.token(token, number) : null,
         plan: explained?.number === number ? explained : null,
         params: q.params.length > 0 ? params : null,
         start: q.start.toFixed(2),
@@ -139,11 +155,18 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
         error: q.error,
       };
     });
-    for (const span of transactionSpans(rows.map((r) => r.sql), rows.map((r) => r.caller))) {
+    for (const span of transactionSpans(
+      rows.map((r) => r.sql),
+      rows.map((r) => r.caller),
+    )) {
       const label = span.caller === null ? 'an empty transaction' : `transaction of ${span.caller}`;
       for (let i = span.first; i <= span.last; i++) {
         const row = rows[i];
-        row.transaction = { begins: i === span.first, ends: i === span.last, label: `${span.last - span.first + 1} statements, ${span.outcome}` };
+        row.transaction = {
+          begins: i === span.first,
+          ends: i === span.last,
+          label: `${span.last - span.first + 1} statements, ${span.outcome}`,
+        };
         if (row.caller === null) row.callerNote = label;
       }
     }
@@ -152,8 +175,14 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
       Object.assign(row, { similarCount: group.count, repeated: group.count >= REPEATED_QUERY_THRESHOLD });
     }
     const total = data.queries.reduce((sum, q) => sum + q.duration, 0);
-    const similarGroups = [...similar.values()].filter((g) => g.count > 1).sort(byCountThenTime).map(groupView);
-    const identicalGroups = [...identical.values()].filter((g) => g.count > 1).sort(byCountThenTime).map(groupView);
+    const similarGroups = [...similar.values()]
+      .filter((g) => g.count > 1)
+      .sort(byCountThenTime)
+      .map(groupView);
+    const identicalGroups = [...identical.values()]
+      .filter((g) => g.count > 1)
+      .sort(byCountThenTime)
+      .map(groupView);
     return {
       dialect: data.dialect,
       database: data.database,
@@ -203,10 +232,27 @@ function mostRepeated(queries: RecordedQuery[]): number {
   return max;
 }
 
-function addTo(groups: Map<string, QueryGroup>, key: string, q: RecordedQuery, params: string | null, variant: string, caller: string | null, number: number): void {
+function addTo(
+  groups: Map<string, QueryGroup>,
+  key: string,
+  q: RecordedQuery,
+  params: string | null,
+  variant: string,
+  caller: string | null,
+  number: number,
+): void {
   let group = groups.get(key);
   if (!group) {
-    group = { sql: q.sql, params, count: 0, time: 0, variants: new Set(), callers: new Set(), numbers: [], failures: 0 };
+    group = {
+      sql: q.sql,
+      params,
+      count: 0,
+      time: 0,
+      variants: new Set(),
+      callers: new Set(),
+      numbers: [],
+      failures: 0,
+    };
     groups.set(key, group);
   }
   group.count++;

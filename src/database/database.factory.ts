@@ -27,7 +27,8 @@ export interface OpenDatabaseOptions {
  * The driver under a ShopDb, for a library that speaks to the database itself (rate-limiter-flexible's stores):
  * the better-sqlite3 database Kysely's connection is, or the pg Pool its connections come from.
  */
-export type ShopDbDriver = { dialect: 'sqlite'; database: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
+export type ShopDbDriver =
+  { dialect: 'sqlite'; database: SqliteDatabase.Database } | { dialect: 'postgres'; pool: pg.Pool };
 
 const drivers = new WeakMap<object, { current?: ShopDbDriver }>();
 
@@ -53,7 +54,11 @@ export function createShopDb(url: string, options: OpenDatabaseOptions): ShopDb 
   const target = parseDatabaseUrl(url, options.baseDir);
   const recorder = new QueryRecorder(options.logger);
   const holder: { current?: ShopDbDriver } = {};
-  const db = new Kysely<ShopDatabase>({ dialect: dialectFor(target, options, holder), plugins: [recorder], log: recorder.log });
+  const db = new Kysely<ShopDatabase>({
+    dialect: dialectFor(target, options, holder),
+    plugins: [recorder],
+    log: recorder.log,
+  });
   recorder.recognise(queryEntries(db));
   drivers.set(db, holder);
   return db as ShopDb;
@@ -68,11 +73,15 @@ export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger
   const target = describeDatabaseTarget(parseDatabaseUrl(config.database.url, config.projectDir));
   try {
     const applied = await new DatabaseMigrator(db, target).migrateToLatest();
-    for (const migration of applied) logger.channel('database').info('Applied migration {migration} to {database}', { migration, database: target });
+    for (const migration of applied)
+      logger.channel('database').info('Applied migration {migration} to {database}', { migration, database: target });
     // The quick start (`npm start`) shows a shop with something in it: an empty development catalogue gets the demo one.
     if (config.env === 'dev' && !(await db.selectFrom('products').select('id').limit(1).executeTakeFirst())) {
       const report = await seedCatalogue(db);
-      logger.channel('database').info('Loaded the demo catalogue ({products} products) into the empty {database}', { products: report.products, database: target });
+      logger.channel('database').info('Loaded the demo catalogue ({products} products) into the empty {database}', {
+        products: report.products,
+        database: target,
+      });
     }
   } catch (error) {
     await db.destroy().catch(() => undefined);
@@ -96,7 +105,11 @@ function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions, driver
       },
     });
   }
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.poolSize ?? 10, types: { getTypeParser } });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: options.poolSize ?? 10,
+    types: { getTypeParser },
+  });
   // An idle client losing its connection (server restart) must not crash the process: the pool replaces it.
   pool.on('error', (error) => {
     options.logger?.channel('database').error('PostgreSQL connection error: {message}', { message: error.message });

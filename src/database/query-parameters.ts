@@ -5,10 +5,64 @@ import { MASK, Redactor } from '../lifecycle/redaction/redactor.js';
 const NO_COLUMN = new Set(['limit', 'offset', 'fetch']);
 /** Words that are not column names (the operators and clauses around a placeholder). */
 const KEYWORDS = new Set([
-  'and', 'or', 'not', 'in', 'is', 'null', 'like', 'ilike', 'glob', 'between', 'escape', 'set', 'where', 'values', 'select',
-  'from', 'as', 'on', 'when', 'then', 'else', 'end', 'case', 'distinct', 'exists', 'any', 'all', 'true', 'false', 'having',
-  'returning', 'do', 'update', 'conflict', 'nothing', 'into', 'insert', 'delete', 'join', 'inner', 'left', 'right', 'cross',
-  'outer', 'using', 'order', 'group', 'by', 'asc', 'desc', 'nulls', 'first', 'last', 'with', 'cast', 'collate', 'lower', 'upper',
+  'and',
+  'or',
+  'not',
+  'in',
+  'is',
+  'null',
+  'like',
+  'ilike',
+  'glob',
+  'between',
+  'escape',
+  'set',
+  'where',
+  'values',
+  'select',
+  'from',
+  'as',
+  'on',
+  'when',
+  'then',
+  'else',
+  'end',
+  'case',
+  'distinct',
+  'exists',
+  'any',
+  'all',
+  'true',
+  'false',
+  'having',
+  'returning',
+  'do',
+  'update',
+  'conflict',
+  'nothing',
+  'into',
+  'insert',
+  'delete',
+  'join',
+  'inner',
+  'left',
+  'right',
+  'cross',
+  'outer',
+  'using',
+  'order',
+  'group',
+  'by',
+  'asc',
+  'desc',
+  'nulls',
+  'first',
+  'last',
+  'with',
+  'cast',
+  'collate',
+  'lower',
+  'upper',
 ]);
 const TOKEN = /"((?:[^"]|"")*)"|'(?:[^']|'')*'|\?|\$(\d+)|([A-Za-z_][A-Za-z0-9_]*)|([(),])|\S/g;
 
@@ -49,11 +103,14 @@ export function parameterColumns(sql: string, count: number): (string | null)[] 
   let position = 0;
   const assign = (index: number) => {
     if (index < 0 || index >= count) return;
-    columns[index] = insert === 'values' && depth === 1 ? insertColumns[position] ?? null : last;
+    columns[index] = insert === 'values' && depth === 1 ? (insertColumns[position] ?? null) : last;
   };
   for (const match of sql.matchAll(TOKEN)) {
     const [token, quoted, dollar, word, punctuation] = match;
-    if (quoted !== undefined || (word !== undefined && !KEYWORDS.has(word.toLowerCase()) && !NO_COLUMN.has(word.toLowerCase()))) {
+    if (
+      quoted !== undefined ||
+      (word !== undefined && !KEYWORDS.has(word.toLowerCase()) && !NO_COLUMN.has(word.toLowerCase()))
+    ) {
       const name = quoted !== undefined ? quoted.replace(/""/g, '"') : word!;
       if (insert === 'columns') insertColumns.push(name);
       last = name;

@@ -37,7 +37,11 @@ describe('QueryRecorder', () => {
 
   it('records a query of a profiled request with its SQL, parameters, duration, start and caller', async () => {
     const context = requestContext(true);
-    const [line, rows] = await kernelContextStorage.run(context, async () => [here(), await db.selectFrom('categories').select(['id', 'name']).where('slug', '=', 'tea').execute()] as const);
+    const [line, rows] = await kernelContextStorage.run(
+      context,
+      async () =>
+        [here(), await db.selectFrom('categories').select(['id', 'name']).where('slug', '=', 'tea').execute()] as const,
+    );
     expect(rows).toEqual([{ id: 1, name: 'Tea' }]);
     const [query, ...others] = recordedQueries(context)!.queries;
     expect(others).toEqual([]);
@@ -65,9 +69,22 @@ describe('QueryRecorder', () => {
     const lines: number[] = [];
     await kernelContextStorage.run(context, async () => {
       await db.transaction().execute(async (trx) => {
-        lines.push(here(), (await trx.insertInto('categories').values({ slug: 'coffee', name: 'Coffee' }).execute()).length);
+        lines.push(
+          here(),
+          (await trx.insertInto('categories').values({ slug: 'coffee', name: 'Coffee' }).execute()).length,
+        );
       });
-      lines.push(here(), await db.insertInto('categories').values({ slug: 'tea', name: 'Tea again' }).execute().then(() => 0, () => -1));
+      lines.push(
+        here(),
+        await db
+          .insertInto('categories')
+          .values({ slug: 'tea', name: 'Tea again' })
+          .execute()
+          .then(
+            () => 0,
+            () => -1,
+          ),
+      );
     });
     const queries = recordedQueries(context)!.queries;
     // Kysely runs BEGIN and COMMIT as queries too: they are part of the request's database work.
@@ -88,20 +105,44 @@ describe('QueryRecorder', () => {
     const context = requestContext(true);
     const lines: number[] = [];
     await kernelContextStorage.run(context, async () => {
-      lines.push(here(), (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirst())!.id);
-      lines.push(here(), (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirstOrThrow()).id);
-      lines.push(here(), Number((await db.updateTable('categories').set({ name: 'Tea' }).where('slug', '=', 'tea').executeTakeFirst()).numUpdatedRows));
-      lines.push(here(), Number((await db.deleteFrom('categories').where('slug', '=', 'none').executeTakeFirst()).numDeletedRows));
+      lines.push(
+        here(),
+        (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirst())!.id,
+      );
+      lines.push(
+        here(),
+        (await db.selectFrom('categories').select('id').where('slug', '=', 'tea').executeTakeFirstOrThrow()).id,
+      );
+      lines.push(
+        here(),
+        Number(
+          (await db.updateTable('categories').set({ name: 'Tea' }).where('slug', '=', 'tea').executeTakeFirst())
+            .numUpdatedRows,
+        ),
+      );
+      lines.push(
+        here(),
+        Number((await db.deleteFrom('categories').where('slug', '=', 'none').executeTakeFirst()).numDeletedRows),
+      );
       lines.push(here(), (await sql<{ n: number }>`select ${7} as n`.execute(db)).rows[0].n);
     });
     expect(lines.filter((_, i) => i % 2 === 1)).toEqual([1, 1, 1, 0, 7]);
     const queries = recordedQueries(context)!.queries;
-    expect(queries.map((q) => q.caller)).toEqual(lines.filter((_, i) => i % 2 === 0).map((line) => ({ file: THIS_FILE, line, column: expect.any(Number) })));
+    expect(queries.map((q) => q.caller)).toEqual(
+      lines.filter((_, i) => i % 2 === 0).map((line) => ({ file: THIS_FILE, line, column: expect.any(Number) })),
+    );
   });
 
   it('knows the execute method of every kind of query, so that callers are captured below it', () => {
     const entries = queryEntries(db);
-    expect([...entries.keys()].sort()).toEqual(['DeleteQueryNode', 'InsertQueryNode', 'MergeQueryNode', 'RawNode', 'SelectQueryNode', 'UpdateQueryNode']);
+    expect([...entries.keys()].sort()).toEqual([
+      'DeleteQueryNode',
+      'InsertQueryNode',
+      'MergeQueryNode',
+      'RawNode',
+      'SelectQueryNode',
+      'UpdateQueryNode',
+    ]);
     expect(entries.get('SelectQueryNode')).toBe(Object.getPrototypeOf(db.selectFrom('products')).execute);
     expect(entries.get('RawNode')).toBe(Object.getPrototypeOf(sql`select 1`).execute);
     for (const execute of entries.values()) expect(execute.name).toBe('execute');

@@ -1,4 +1,12 @@
-import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  LogEvent,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { contextKey, currentKernelContext, type KernelContext } from '../lifecycle/kernel-context.js';
 import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { Profile } from '../profiler/profile.js';
@@ -36,7 +44,9 @@ export const DATABASE_QUERIES = contextKey<RequestQueries>('shopkernel.database.
 export const MAX_RECORDED_QUERIES = 1000;
 
 /** The queries the current (or given) request has run so far; empty outside a request. */
-export function recordedQueries(context: KernelContext | undefined = currentKernelContext()): RequestQueries | undefined {
+export function recordedQueries(
+  context: KernelContext | undefined = currentKernelContext(),
+): RequestQueries | undefined {
   return context?.get(DATABASE_QUERIES);
 }
 
@@ -50,7 +60,9 @@ export interface QueryTiming {
 /** The request's queries for the Performance timeline: at most `limit` bars, labelled with the start of their SQL. */
 export function queryTimings(context: KernelContext, limit = 200): QueryTiming[] {
   const queries = recordedQueries(context)?.queries ?? [];
-  return queries.slice(0, limit).map((q, i) => ({ name: `#${i + 1} ${shorten(q.sql, 44)}`, start: q.start, duration: q.duration }));
+  return queries
+    .slice(0, limit)
+    .map((q, i) => ({ name: `#${i + 1} ${shorten(q.sql, 44)}`, start: q.start, duration: q.duration }));
 }
 
 function shorten(sql: string, length: number): string {
@@ -92,7 +104,8 @@ export class QueryRecorder implements KyselyPlugin {
 
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
     const context = currentKernelContext();
-    if (context && Profile.of(context)) requestQueries(context).callers.set(queryId, captureCaller(this.entries.get(node.kind)));
+    if (context && Profile.of(context))
+      requestQueries(context).callers.set(queryId, captureCaller(this.entries.get(node.kind)));
     return node;
   }
 

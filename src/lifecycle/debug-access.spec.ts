@@ -3,12 +3,19 @@ import { DebugAccess } from './debug-access.js';
 import type { KernelRequest } from './http/kernel-request.js';
 import type { KernelLogger } from './logging/kernel-logger.js';
 
-const from = (clientIp: string, httpHost = '127.0.0.1:3000') => ({ clientIp, httpHost, attributes: {}, context: undefined }) as unknown as KernelRequest;
+const from = (clientIp: string, httpHost = '127.0.0.1:3000') =>
+  ({ clientIp, httpHost, attributes: {}, context: undefined }) as unknown as KernelRequest;
 const warnings: string[] = [];
-const logger = { record: (_level: number, _channel: string, _message: string, context: { host: string }) => warnings.push(context.host) } as unknown as KernelLogger;
+const logger = {
+  record: (_level: number, _channel: string, _message: string, context: { host: string }) =>
+    warnings.push(context.host),
+} as unknown as KernelLogger;
 
 describe('DebugAccess', () => {
-  const access = new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_IPS: 'loopback,10.0.0.0/8' }), logger);
+  const access = new DebugAccess(
+    AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_IPS: 'loopback,10.0.0.0/8' }),
+    logger,
+  );
 
   it('allows the configured addresses and ranges only, each request deciding on its own address', () => {
     // Twice each, in turns: a remembered verdict belongs to its address alone.
@@ -33,18 +40,61 @@ describe('DebugAccess', () => {
   });
 
   it('refuses a malformed PROFILER_ALLOWED_IPS at start', () => {
-    expect(() => new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_IPS: 'not-an-address' }), logger)).toThrow(/^PROFILER_ALLOWED_IPS: /);
+    expect(
+      () =>
+        new DebugAccess(
+          AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_IPS: 'not-an-address' }),
+          logger,
+        ),
+    ).toThrow(/^PROFILER_ALLOWED_IPS: /);
   });
 
   it('answers only for loopback names, IP addresses and the allowed host names, and says once why it hides', () => {
-    const hosts = new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: 'shop.test,.dev.example' }), logger);
+    const hosts = new DebugAccess(
+      AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: 'shop.test,.dev.example' }),
+      logger,
+    );
     warnings.length = 0;
-    const allowed = ['localhost', 'localhost:3000', 'LocalHost.', 'app.localhost:8080', '127.0.0.1:3000', '127.8.9.10', '[::1]:3000', '192.168.1.20:3000', '[fe80::1]', 'shop.test', 'SHOP.TEST:3000', 'dev.example', 'a.b.dev.example:443'];
-    const refused = ['rebind.attacker.example', 'localhost.attacker.example', 'attacker.example:3000', 'shop.test.attacker.example', 'notdev.example', 'xdev.example', '', 'bad host!', '127.0.0.1.nip.io'];
+    const allowed = [
+      'localhost',
+      'localhost:3000',
+      'LocalHost.',
+      'app.localhost:8080',
+      '127.0.0.1:3000',
+      '127.8.9.10',
+      '[::1]:3000',
+      '192.168.1.20:3000',
+      '[fe80::1]',
+      'shop.test',
+      'SHOP.TEST:3000',
+      'dev.example',
+      'a.b.dev.example:443',
+    ];
+    const refused = [
+      'rebind.attacker.example',
+      'localhost.attacker.example',
+      'attacker.example:3000',
+      'shop.test.attacker.example',
+      'notdev.example',
+      'xdev.example',
+      '',
+      'bad host!',
+      '127.0.0.1.nip.io',
+    ];
     for (const host of allowed) expect([host, hosts.allows(from('127.0.0.1', host))]).toEqual([host, true]);
     for (const host of refused) expect([host, hosts.allows(from('127.0.0.1', host))]).toEqual([host, false]);
     for (const host of refused) hosts.allows(from('127.0.0.1', host));
-    expect(warnings).toEqual(['rebind.attacker.example', 'localhost.attacker.example', 'attacker.example', 'shop.test.attacker.example', 'notdev.example', 'xdev.example', '', 'bad host!', '127.0.0.1.nip.io']);
+    expect(warnings).toEqual([
+      'rebind.attacker.example',
+      'localhost.attacker.example',
+      'attacker.example',
+      'shop.test.attacker.example',
+      'notdev.example',
+      'xdev.example',
+      '',
+      'bad host!',
+      '127.0.0.1.nip.io',
+    ]);
     // A client whose address is refused learns nothing, and is not reported.
     warnings.length = 0;
     expect(hosts.allows(from('203.0.113.9', 'elsewhere.example'))).toBe(false);
@@ -58,7 +108,10 @@ describe('DebugAccess', () => {
   });
 
   it('answers any host with PROFILER_ALLOWED_HOSTS=*', () => {
-    const any = new DebugAccess(AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: '*' }), logger);
+    const any = new DebugAccess(
+      AppConfig.fromEnv({ APP_ENV: 'dev', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: '*' }),
+      logger,
+    );
     expect(any.allows(from('127.0.0.1', 'rebind.attacker.example'))).toBe(true);
   });
 

@@ -33,7 +33,9 @@ export class DebugAccess {
     try {
       trust = proxyAddr.compile(config.profiler.allowedIps);
     } catch (error) {
-      throw new Error(`PROFILER_ALLOWED_IPS: ${(error as Error).message} (addresses, CIDR ranges, loopback, linklocal or uniquelocal).`);
+      throw new Error(
+        `PROFILER_ALLOWED_IPS: ${(error as Error).message} (addresses, CIDR ranges, loopback, linklocal or uniquelocal).`,
+      );
     }
     // A verdict per address: a development instance sees a handful of clients, and proxy-addr parses the address
     // on every call. Bounded, so a flood of distinct addresses costs the parse again, never memory.
@@ -63,7 +65,13 @@ export class DebugAccess {
     const name = hostName(host);
     if (!this.reportedHosts.has(name) && this.reportedHosts.size < 64) {
       this.reportedHosts.add(name);
-      this.logger.record(LogLevel.WARNING, 'security', 'The debug tools are hidden from the host "{host}" (a protection against DNS rebinding): list it in PROFILER_ALLOWED_HOSTS to use them there.', { host: name }, request.context);
+      this.logger.record(
+        LogLevel.WARNING,
+        'security',
+        'The debug tools are hidden from the host "{host}" (a protection against DNS rebinding): list it in PROFILER_ALLOWED_HOSTS to use them there.',
+        { host: name },
+        request.context,
+      );
     }
     return false;
   }

@@ -8,7 +8,12 @@ import { KernelContext } from './kernel-context.js';
 import { FinishRequestEvent, RequestEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 
-function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispatcher; context: KernelContext; event: () => RequestEvent; bus: EventEmitter2 } {
+function setup(env: Record<string, string> = {}): {
+  dispatcher: KernelEventDispatcher;
+  context: KernelContext;
+  event: () => RequestEvent;
+  bus: EventEmitter2;
+} {
   const bus = new EventEmitter2();
   const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test', ...env }));
   const dispatcher = createEventDispatcher(bus, logger);
@@ -19,14 +24,20 @@ function setup(env: Record<string, string> = {}): { dispatcher: KernelEventDispa
 
 describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone will see the calls)', () => {
   it('records the calls and their DEBUG entries in debug mode, and nothing nobody would see without it', () => {
-    for (const [env, recorded] of [[{ APP_DEBUG: '1' }, true], [{ APP_DEBUG: '0', LOG_LEVEL: 'info' }, false], [{ APP_DEBUG: '0', LOG_LEVEL: 'debug' }, true]] as const) {
+    for (const [env, recorded] of [
+      [{ APP_DEBUG: '1' }, true],
+      [{ APP_DEBUG: '0', LOG_LEVEL: 'info' }, false],
+      [{ APP_DEBUG: '0', LOG_LEVEL: 'debug' }, true],
+    ] as const) {
       const { dispatcher, event, context } = setup(env);
       const calls: string[] = [];
       dispatcher.addListener('kernel.request', () => calls.push('a'), 0, 'A::a');
       dispatcher.dispatch(event());
       expect(calls).toEqual(['a']);
       expect(context.listenerCalls.map((c) => c.listener)).toEqual(recorded ? ['A::a'] : []);
-      expect(context.logs.map((e) => e.message)).toEqual(recorded ? ['Notified event "kernel.request" to listener "A::a".'] : []);
+      expect(context.logs.map((e) => e.message)).toEqual(
+        recorded ? ['Notified event "kernel.request" to listener "A::a".'] : [],
+      );
     }
   });
 
@@ -41,14 +52,29 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     dispatcher.addListener('kernel.request', () => calls.push('f2048'), 2048, 'F::f');
     dispatcher.dispatch(event());
     expect(calls).toEqual(['f2048', 'b32', 'e32', 'a0', 'c0', 'd-5']);
-    expect(dispatcher.getListeners('kernel.request').map((l) => l.name)).toEqual(['F::f', 'B::b32', 'E::e32', 'A::a0', 'C::c0', 'D::d']);
+    expect(dispatcher.getListeners('kernel.request').map((l) => l.name)).toEqual([
+      'F::f',
+      'B::b32',
+      'E::e32',
+      'A::a0',
+      'C::c0',
+      'D::d',
+    ]);
   });
 
   it('stops calling listeners once one stops propagation, and logs who stopped it', () => {
     const { dispatcher, event, context } = setup();
     const calls: string[] = [];
     dispatcher.addListener('kernel.request', () => calls.push('first'), 10, 'First::run');
-    dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('stopper'); e.stopPropagation(); }, 5, 'Stopper::run');
+    dispatcher.addListener(
+      'kernel.request',
+      (e: RequestEvent) => {
+        calls.push('stopper');
+        e.stopPropagation();
+      },
+      5,
+      'Stopper::run',
+    );
     dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
     const dispatched = dispatcher.dispatch(event());
     expect(calls).toEqual(['first', 'stopper']);
@@ -58,7 +84,10 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       'Notified event "kernel.request" to listener "Stopper::run".',
       'Listener "Stopper::run" stopped propagation of the event "kernel.request".',
     ]);
-    expect(context.listenerCalls.map((c) => [c.listener, c.stoppedPropagation])).toEqual([['First::run', false], ['Stopper::run', true]]);
+    expect(context.listenerCalls.map((c) => [c.listener, c.stoppedPropagation])).toEqual([
+      ['First::run', false],
+      ['Stopper::run', true],
+    ]);
   });
 
   it('writes one DEBUG event entry per listener notified, with the exact context', () => {
@@ -77,7 +106,14 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     const { dispatcher, event, context } = setup();
     const calls: string[] = [];
     dispatcher.addListener('kernel.request', () => calls.push('ok'), 10, 'Ok::run');
-    dispatcher.addListener('kernel.request', () => { throw new Error('no route'); }, 5, 'Router::run');
+    dispatcher.addListener(
+      'kernel.request',
+      () => {
+        throw new Error('no route');
+      },
+      5,
+      'Router::run',
+    );
     dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'After::run');
     expect(() => dispatcher.dispatch(event())).toThrow('no route');
     expect(calls).toEqual(['ok']);
@@ -86,7 +122,15 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
 
   it('records each call with its priority and a duration', () => {
     const { dispatcher, event, context } = setup();
-    dispatcher.addListener('kernel.request', () => { const until = performance.now() + 2; while (performance.now() < until); }, 7, 'Slow::run');
+    dispatcher.addListener(
+      'kernel.request',
+      () => {
+        const until = performance.now() + 2;
+        while (performance.now() < until);
+      },
+      7,
+      'Slow::run',
+    );
     dispatcher.dispatch(event());
     expect(context.listenerCalls).toHaveLength(1);
     expect(context.listenerCalls[0]).toMatchObject({ event: 'kernel.request', listener: 'Slow::run', priority: 7 });
@@ -117,7 +161,10 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
       let resolve!: () => void;
       let reject!: (error: Error) => void;
-      const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
       return { promise, resolve, reject };
     }
 
@@ -126,7 +173,15 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       const calls: string[] = [];
       const load = deferred();
       dispatcher.addListener('kernel.request', () => calls.push('first'), 20, 'First::run');
-      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('loader'); e.waitFor(load.promise); }, 10, 'Loader::run');
+      dispatcher.addListener(
+        'kernel.request',
+        (e: RequestEvent) => {
+          calls.push('loader');
+          e.waitFor(load.promise);
+        },
+        10,
+        'Loader::run',
+      );
       dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'After::run');
       dispatcher.addListener('kernel.request', () => calls.push('last'), -10, 'Last::run');
       const dispatched = dispatcher.dispatch(event());
@@ -138,7 +193,12 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       load.resolve();
       await dispatched.settled;
       expect(calls).toEqual(['first', 'loader', 'after', 'last']);
-      expect(context.listenerCalls.map((c) => c.listener)).toEqual(['First::run', 'Loader::run', 'After::run', 'Last::run']);
+      expect(context.listenerCalls.map((c) => c.listener)).toEqual([
+        'First::run',
+        'Loader::run',
+        'After::run',
+        'Last::run',
+      ]);
       expect(context.listenerCalls[1].duration).toBeGreaterThanOrEqual(4);
       expect(context.logs.map((l) => l.message)).toEqual([
         'Notified event "kernel.request" to listener "First::run".',
@@ -151,9 +211,33 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     it('waits again for a later listener that waits, and honours a stop of propagation after a wait', async () => {
       const { dispatcher, event } = setup();
       const calls: string[] = [];
-      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('a'); e.waitFor(Promise.resolve()); }, 3, 'A::run');
-      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('b'); e.waitFor(new Promise((r) => setTimeout(r, 2))); }, 2, 'B::run');
-      dispatcher.addListener('kernel.request', (e: RequestEvent) => { calls.push('c'); e.stopPropagation(); }, 1, 'C::run');
+      dispatcher.addListener(
+        'kernel.request',
+        (e: RequestEvent) => {
+          calls.push('a');
+          e.waitFor(Promise.resolve());
+        },
+        3,
+        'A::run',
+      );
+      dispatcher.addListener(
+        'kernel.request',
+        (e: RequestEvent) => {
+          calls.push('b');
+          e.waitFor(new Promise((r) => setTimeout(r, 2)));
+        },
+        2,
+        'B::run',
+      );
+      dispatcher.addListener(
+        'kernel.request',
+        (e: RequestEvent) => {
+          calls.push('c');
+          e.stopPropagation();
+        },
+        1,
+        'C::run',
+      );
       dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
       const dispatched = dispatcher.dispatch(event());
       await dispatched.settled;
@@ -161,10 +245,17 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       expect(dispatched.isPropagationStopped()).toBe(true);
     });
 
-    it('rejects settled with the task\'s error and calls no later listener', async () => {
+    it("rejects settled with the task's error and calls no later listener", async () => {
       const { dispatcher, event, context } = setup();
       const calls: string[] = [];
-      dispatcher.addListener('kernel.request', (e: RequestEvent) => { e.waitFor(Promise.reject(new Error('session store down'))); }, 1, 'Loader::run');
+      dispatcher.addListener(
+        'kernel.request',
+        (e: RequestEvent) => {
+          e.waitFor(Promise.reject(new Error('session store down')));
+        },
+        1,
+        'Loader::run',
+      );
       dispatcher.addListener('kernel.request', () => calls.push('never'), 0, 'Never::run');
       const dispatched = dispatcher.dispatch(event());
       await expect(dispatched.settled).rejects.toThrow('session store down');
@@ -186,10 +277,15 @@ describe('KernelEventDispatcher with async listeners', () => {
   it('waits for a returned promise before the next listener, and settles the dispatch after the last', async () => {
     const { dispatcher, event } = setup();
     const calls: string[] = [];
-    dispatcher.addListener('kernel.request', async () => {
-      await tick();
-      calls.push('async');
-    }, 10, 'A::async');
+    dispatcher.addListener(
+      'kernel.request',
+      async () => {
+        await tick();
+        calls.push('async');
+      },
+      10,
+      'A::async',
+    );
     dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'B::after');
     const dispatched = dispatcher.dispatch(event());
     expect(calls).toEqual([]);
@@ -201,10 +297,15 @@ describe('KernelEventDispatcher with async listeners', () => {
     const { dispatcher, event } = setup();
     const calls: string[] = [];
     const failure = new Error('after the await');
-    dispatcher.addListener('kernel.request', async () => {
-      await tick();
-      throw failure;
-    }, 10, 'A::async');
+    dispatcher.addListener(
+      'kernel.request',
+      async () => {
+        await tick();
+        throw failure;
+      },
+      10,
+      'A::async',
+    );
     dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'B::after');
     await expect(dispatcher.dispatch(event()).settled).rejects.toBe(failure);
     expect(calls).toEqual([]);
@@ -226,7 +327,9 @@ describe('KernelEventDispatcher with async listeners', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       dispatcher.addListener('kernel.finish_request', () => Promise.reject(new Error('late')), 0, 'Mine::promising');
-      expect(() => dispatcher.dispatch(new FinishRequestEvent(context.request))).toThrow('The kernel listener Mine::promising returned a promise, but kernel.finish_request cannot wait for a task.');
+      expect(() => dispatcher.dispatch(new FinishRequestEvent(context.request))).toThrow(
+        'The kernel listener Mine::promising returned a promise, but kernel.finish_request cannot wait for a task.',
+      );
       await tick();
       expect(unhandled).toEqual([]);
     } finally {

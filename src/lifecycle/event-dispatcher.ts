@@ -10,7 +10,13 @@ import type { EventDispatch, KernelEvent } from './kernel.events.js';
 export type ListenerCallable = (event: never) => unknown;
 
 /** The kernel events whose listeners may wait for a task (KernelEvent.canWait; kernel.response unless streamed). */
-const WAITING_EVENTS: ReadonlySet<string> = new Set(['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'kernel.response', 'kernel.terminate']);
+const WAITING_EVENTS: ReadonlySet<string> = new Set([
+  'kernel.request',
+  'kernel.controller',
+  'kernel.controller_arguments',
+  'kernel.response',
+  'kernel.terminate',
+]);
 
 /** One row per listener of every event, in each event's call order: `[event, listener name, priority]`. */
 export type ListenerTable = ReadonlyArray<readonly [string, string, number]>;
@@ -29,7 +35,6 @@ export interface RegisteredListener {
    */
   readonly notification: Readonly<{ event: string; listener: string }>;
 }
-
 
 /** One listener call of a dispatch, as the traceable dispatcher records it. */
 export interface Called {
@@ -64,9 +69,16 @@ export class KernelEventDispatcher {
 
   constructor(private readonly bus: EventEmitter2) {}
 
-  addListener(event: string, callable: ListenerCallable, priority = 0, name = callable.name || 'closure'): RegisteredListener {
+  addListener(
+    event: string,
+    callable: ListenerCallable,
+    priority = 0,
+    name = callable.name || 'closure',
+  ): RegisteredListener {
     if (isAsync(callable) && event.startsWith('kernel.') && !WAITING_EVENTS.has(event)) {
-      throw new TypeError(`The kernel listener ${name} is async, but ${event} cannot wait for a task: make it synchronous, or listen to an event that can wait (${[...WAITING_EVENTS].join(', ')}).`);
+      throw new TypeError(
+        `The kernel listener ${name} is async, but ${event} cannot wait for a task: make it synchronous, or listen to an event that can wait (${[...WAITING_EVENTS].join(', ')}).`,
+      );
     }
     const listener: RegisteredListener = {
       event,
@@ -206,7 +218,11 @@ function call(listener: RegisteredListener, event: KernelEvent, state: DispatchS
   const tasks = state.tasks;
   if (!tasks) return;
   state.tasks = undefined;
-  state.waiting = called ? Promise.all(tasks).finally(() => { called.duration = performance.now() - called.start; }) : Promise.all(tasks);
+  state.waiting = called
+    ? Promise.all(tasks).finally(() => {
+        called.duration = performance.now() - called.start;
+      })
+    : Promise.all(tasks);
 }
 
 /** A listener returned a promise: the dispatch waits for it where the event can wait, else it is the listener's error. */
@@ -217,7 +233,9 @@ function waitForListener(listener: RegisteredListener, event: KernelEvent, task:
   }
   // Refused, never left unhandled.
   task.catch(() => undefined);
-  throw new TypeError(`The kernel listener ${listener.name} returned a promise, but ${event.name} cannot wait for a task${event.name === 'kernel.response' ? ' (the response is streamed)' : ''}.`);
+  throw new TypeError(
+    `The kernel listener ${listener.name} returned a promise, but ${event.name} cannot wait for a task${event.name === 'kernel.response' ? ' (the response is streamed)' : ''}.`,
+  );
 }
 
 function isAsync(callable: ListenerCallable): boolean {

@@ -64,11 +64,15 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!(adapter instanceof KernelHttpAdapter)) {
-      throw new Error('Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).');
+      throw new Error(
+        'Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).',
+      );
     }
     this.adapter = adapter;
     // Express then believes X-Forwarded-For/Proto/Host from these peers only (req.ip, req.protocol, req.host).
-    adapter.getInstance().set('trust proxy', this.config.trustedProxies.length > 0 ? this.config.trustedProxies : false);
+    adapter
+      .getInstance()
+      .set('trust proxy', this.config.trustedProxies.length > 0 ? this.config.trustedProxies : false);
     adapter.bindKernel(this);
   }
 
@@ -93,7 +97,13 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
         try {
           hook(context);
         } catch (error) {
-          this.logger.record(LogLevel.CRITICAL, 'request', 'A request start hook failed: {message}', { message: describe(error), exception: error }, context);
+          this.logger.record(
+            LogLevel.CRITICAL,
+            'request',
+            'A request start hook failed: {message}',
+            { message: describe(error), exception: error },
+            context,
+          );
         }
       }
       this.handleRaw(context, next).catch((error: unknown) => this.handleThrowable(error, context));
@@ -115,7 +125,9 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
 
     const name = request.attributes._controller;
     if (name === undefined) {
-      throw new NotFoundHttpException(`Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`);
+      throw new NotFoundHttpException(
+        `Unable to find the controller for path "${request.pathInfo}". The route is wrongly configured.`,
+      );
     }
     const native = this.nativeControllers.get(name);
     if (!native && RequestBodyReader.hasBody(request.raw)) await this.body.read(request.raw, context.res);
@@ -129,7 +141,10 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
 
     // kernel.controller_arguments: the route's parameters, which listeners may change.
     const args = { ...(request.attributes._route_params ?? {}) };
-    const argumentsEvent = this.dispatcher.dispatch(new ControllerArgumentsEvent(request, controllerEvent.controller, args, controllerEvent.handler), context);
+    const argumentsEvent = this.dispatcher.dispatch(
+      new ControllerArgumentsEvent(request, controllerEvent.controller, args, controllerEvent.handler),
+      context,
+    );
     if (argumentsEvent.settled) await argumentsEvent.settled;
 
     // The controller. The kernel's own (and a replacement) answer here: a KernelResponse as it is, anything else as
@@ -167,7 +182,13 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
   handleThrowable(error: unknown, context: KernelContext): void {
     const res = context.res;
     if (context.phase !== ResponsePhase.Pending || res.headersSent) {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception thrown after the response was sent: {message}', { message: describe(error), exception: error }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception thrown after the response was sent: {message}',
+        { message: describe(error), exception: error },
+        context,
+      );
       if (!res.writableEnded) res.destroy();
       return;
     }
@@ -183,7 +204,13 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     try {
       this.dispatcher.dispatch(event, context);
     } catch (listenerError) {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception thrown while handling an exception: {message}', { message: describe(listenerError), exception: listenerError }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception thrown while handling an exception: {message}',
+        { message: describe(listenerError), exception: listenerError },
+        context,
+      );
       return fallbackResponse(throwable);
     }
     const response = event.response ?? fallbackResponse(event.throwable);
@@ -207,7 +234,12 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
    * kernel.response and kernel.finish_request of a response about to be written; returns the body to write, or a
    * promise of it when a kernel.response listener waits (the session save): the response hook writes it then.
    */
-  commitResponse(context: KernelContext, res: Response, body: string | Buffer | undefined, streamed: boolean): string | Buffer | undefined | Promise<string | Buffer | undefined> {
+  commitResponse(
+    context: KernelContext,
+    res: Response,
+    body: string | Buffer | undefined,
+    streamed: boolean,
+  ): string | Buffer | undefined | Promise<string | Buffer | undefined> {
     context.phase = ResponsePhase.Committing;
     const run = (): string | Buffer | undefined | Promise<string | Buffer | undefined> => {
       const handle = new ResponseHandle(res, body, streamed);
@@ -232,9 +264,21 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
    * A kernel.response listener threw: the error becomes the response, which passes kernel.response once more; a
    * second failure there leaves the bare error response. A streamed response keeps its headers (logged).
    */
-  private recoverResponse(error: unknown, context: KernelContext, res: Response, handle: ResponseHandle, streamed: boolean): ResponseHandle | Promise<ResponseHandle> {
+  private recoverResponse(
+    error: unknown,
+    context: KernelContext,
+    res: Response,
+    handle: ResponseHandle,
+    streamed: boolean,
+  ): ResponseHandle | Promise<ResponseHandle> {
     if (streamed) {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of a streamed response: {message}', { message: describe(error), exception: error }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception in kernel.response of a streamed response: {message}',
+        { message: describe(error), exception: error },
+        context,
+      );
       return handle;
     }
     const errorResponse = this.responseForThrowable(error, context);
@@ -243,7 +287,13 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     for (const [name, value] of Object.entries(errorResponse.headers)) res.setHeader(name, value);
     const errorHandle = new ResponseHandle(res, errorResponse.body, false);
     const failed = (again: unknown): ResponseHandle => {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.response of an error response: {message}', { message: describe(again), exception: again }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception in kernel.response of an error response: {message}',
+        { message: describe(again), exception: again },
+        context,
+      );
       errorHandle.body = errorHandle.body ?? errorResponse.body;
       return errorHandle;
     };
@@ -256,7 +306,12 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     return errorHandle;
   }
 
-  private completeResponse(context: KernelContext, res: Response, handle: ResponseHandle, streamed: boolean): string | Buffer | undefined {
+  private completeResponse(
+    context: KernelContext,
+    res: Response,
+    handle: ResponseHandle,
+    streamed: boolean,
+  ): string | Buffer | undefined {
     this.finishRequest(context);
     context.phase = ResponsePhase.Committed;
     if (streamed) return handle.body;
@@ -264,7 +319,8 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     const final = typeof handle.body === 'string' ? Buffer.from(handle.body, 'utf8') : handle.body;
     const size = final === undefined ? 0 : final.length;
     context.responseSize = size;
-    if (handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty) res.setHeader('Content-Length', size);
+    if (handle.isBodyChanged && context.request.method !== 'HEAD' && !handle.isEmpty)
+      res.setHeader('Content-Length', size);
     return final;
   }
 
@@ -272,7 +328,13 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     try {
       this.dispatcher.dispatch(new FinishRequestEvent(context.request), context);
     } catch (error) {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.finish_request: {message}', { message: describe(error), exception: error }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception in kernel.finish_request: {message}',
+        { message: describe(error), exception: error },
+        context,
+      );
     }
   }
 
@@ -282,12 +344,20 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
     this.inFlight.delete(context);
     const res = context.res;
     const failed = (error: unknown): void => {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'Exception in kernel.terminate: {message}', { message: describe(error), exception: error }, context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'Exception in kernel.terminate: {message}',
+        { message: describe(error), exception: error },
+        context,
+      );
     };
     kernelContextStorage.run(context, () => {
       try {
         // A listener that waited: the rest run after its task, and its failure is logged as a throw would be.
-        this.dispatcher.dispatch(new TerminateEvent(context.request, res.statusCode, res.writableFinished), context).settled?.catch(failed);
+        this.dispatcher
+          .dispatch(new TerminateEvent(context.request, res.statusCode, res.writableFinished), context)
+          .settled?.catch(failed);
       } catch (error) {
         failed(error);
       }

@@ -4,12 +4,25 @@ import express from 'express';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
-import { hookResponse, messageClasses, pendingContext, prepareForExpress, routeHandlersAfter, routerLayers, type ExpressHandler } from './http/express-internals.js';
+import {
+  hookResponse,
+  messageClasses,
+  pendingContext,
+  prepareForExpress,
+  routeHandlersAfter,
+  routerLayers,
+  type ExpressHandler,
+} from './http/express-internals.js';
 import { contextOf, type ResponseCommitter } from './kernel-symbols.js';
 import type { KernelContext } from './kernel-context.js';
 import { Route } from './routing/route.js';
 import { RouteCollection } from './routing/route-collection.js';
-import { DEBUG_ROUTE_METADATA, defaultRouteName, ROUTE_NAME_METADATA, TRAILING_SLASH_METADATA } from './routing/route-name.decorator.js';
+import {
+  DEBUG_ROUTE_METADATA,
+  defaultRouteName,
+  ROUTE_NAME_METADATA,
+  TRAILING_SLASH_METADATA,
+} from './routing/route-name.decorator.js';
 import { printableText } from './logging/line-formatter.js';
 
 /** What the adapter hands each request to: the HttpKernel, bound when the application initialises. */
@@ -149,15 +162,33 @@ export class KernelHttpAdapter extends ExpressAdapter {
     return this.direct.handlers.has(handler) ? handler : undefined;
   }
 
-  override get(...args: unknown[]): unknown { return (super.get as (...a: unknown[]) => unknown).apply(this, this.record(['GET'], args)); }
-  override post(...args: unknown[]): unknown { return (super.post as (...a: unknown[]) => unknown).apply(this, this.record(['POST'], args)); }
-  override put(...args: unknown[]): unknown { return (super.put as (...a: unknown[]) => unknown).apply(this, this.record(['PUT'], args)); }
-  override patch(...args: unknown[]): unknown { return (super.patch as (...a: unknown[]) => unknown).apply(this, this.record(['PATCH'], args)); }
-  override delete(...args: unknown[]): unknown { return (super.delete as (...a: unknown[]) => unknown).apply(this, this.record(['DELETE'], args)); }
-  override head(...args: unknown[]): unknown { return (super.head as (...a: unknown[]) => unknown).apply(this, this.record(['HEAD'], args)); }
-  override options(...args: unknown[]): unknown { return (super.options as (...a: unknown[]) => unknown).apply(this, this.record(['OPTIONS'], args)); }
-  override search(...args: unknown[]): unknown { return (super.search as (...a: unknown[]) => unknown).apply(this, this.record(['SEARCH'], args)); }
-  override all(...args: unknown[]): unknown { return (super.all as (...a: unknown[]) => unknown).apply(this, this.record([], args)); }
+  override get(...args: unknown[]): unknown {
+    return (super.get as (...a: unknown[]) => unknown).apply(this, this.record(['GET'], args));
+  }
+  override post(...args: unknown[]): unknown {
+    return (super.post as (...a: unknown[]) => unknown).apply(this, this.record(['POST'], args));
+  }
+  override put(...args: unknown[]): unknown {
+    return (super.put as (...a: unknown[]) => unknown).apply(this, this.record(['PUT'], args));
+  }
+  override patch(...args: unknown[]): unknown {
+    return (super.patch as (...a: unknown[]) => unknown).apply(this, this.record(['PATCH'], args));
+  }
+  override delete(...args: unknown[]): unknown {
+    return (super.delete as (...a: unknown[]) => unknown).apply(this, this.record(['DELETE'], args));
+  }
+  override head(...args: unknown[]): unknown {
+    return (super.head as (...a: unknown[]) => unknown).apply(this, this.record(['HEAD'], args));
+  }
+  override options(...args: unknown[]): unknown {
+    return (super.options as (...a: unknown[]) => unknown).apply(this, this.record(['OPTIONS'], args));
+  }
+  override search(...args: unknown[]): unknown {
+    return (super.search as (...a: unknown[]) => unknown).apply(this, this.record(['SEARCH'], args));
+  }
+  override all(...args: unknown[]): unknown {
+    return (super.all as (...a: unknown[]) => unknown).apply(this, this.record([], args));
+  }
 
   /** Records the route; returns the arguments to register with Express (the path may get its slash back). */
   private record(methods: string[], args: unknown[]): unknown[] {
@@ -174,7 +205,9 @@ export class KernelHttpAdapter extends ExpressAdapter {
     const name = this.routes.uniqueName(declared ?? defaultRouteName(handlerName));
     const caseSensitive = this.getInstance().get('case sensitive routing') === true;
     const debugOnly = Reflect.getMetadata(DEBUG_ROUTE_METADATA, handler) === true;
-    this.routes.add(new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, debugOnly, handler }));
+    this.routes.add(
+      new Route(name, path, methods, `${className}::${methodName}`, { caseSensitive, debugOnly, handler }),
+    );
     return args;
   }
 }
@@ -193,7 +226,9 @@ function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
       error = second;
     }
   }
-  process.emitWarning(`The kernel could not take a request: ${printableText(error instanceof Error ? error.message : String(error))}`);
+  process.emitWarning(
+    `The kernel could not take a request: ${printableText(error instanceof Error ? error.message : String(error))}`,
+  );
   if (res.headersSent) {
     res.destroy();
     return;

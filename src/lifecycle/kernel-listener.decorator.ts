@@ -19,7 +19,12 @@ export interface KernelListenerMetadata {
  */
 export function KernelListener(event: KernelEventName, options: KernelListenerOptions = {}): MethodDecorator {
   return (target, key, descriptor) => {
-    const existing: KernelListenerMetadata[] = Reflect.getMetadata(KERNEL_LISTENER_METADATA, descriptor.value as object) ?? [];
-    return SetMetadata(KERNEL_LISTENER_METADATA, [...existing, { event, priority: options.priority ?? 0 }])(target, key, descriptor);
+    const existing: KernelListenerMetadata[] =
+      Reflect.getMetadata(KERNEL_LISTENER_METADATA, descriptor.value as object) ?? [];
+    return SetMetadata(KERNEL_LISTENER_METADATA, [...existing, { event, priority: options.priority ?? 0 }])(
+      target,
+      key,
+      descriptor,
+    );
   };
 }

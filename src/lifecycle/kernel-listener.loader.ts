@@ -22,7 +22,12 @@ export class KernelListenerLoader implements OnModuleInit {
         const listens: KernelListenerMetadata[] | undefined = Reflect.getMetadata(KERNEL_LISTENER_METADATA, method);
         if (!listens) continue;
         for (const { event, priority } of listens) {
-          this.dispatcher.addListener(event, method.bind(instance), priority, `${instance.constructor.name}::${methodName}`);
+          this.dispatcher.addListener(
+            event,
+            method.bind(instance),
+            priority,
+            `${instance.constructor.name}::${methodName}`,
+          );
         }
       }
     }

@@ -202,7 +202,8 @@ export class ResponseEvent extends KernelEvent {
    * same client finds what this one stored). A streamed response's headers are being written: it cannot wait.
    */
   waitFor(task: Promise<unknown>): void {
-    if (this.response.streamed) throw new TypeError('kernel.response of a streamed response cannot wait: its headers are being written.');
+    if (this.response.streamed)
+      throw new TypeError('kernel.response of a streamed response cannot wait: its headers are being written.');
     this.suspendUntil(task);
   }
 

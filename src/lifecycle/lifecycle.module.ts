@@ -73,6 +73,17 @@ const LISTENERS = [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     ...LISTENERS,
   ],
-  exports: [DebugAccess, KernelLogger, KernelEventDispatcher, HttpKernel, ProcessCrashHandler, RouteTable, UrlGenerator, MaintenanceMode, NativeControllers, SourceMaps],
+  exports: [
+    DebugAccess,
+    KernelLogger,
+    KernelEventDispatcher,
+    HttpKernel,
+    ProcessCrashHandler,
+    RouteTable,
+    UrlGenerator,
+    MaintenanceMode,
+    NativeControllers,
+    SourceMaps,
+  ],
 })
 export class LifecycleModule {}

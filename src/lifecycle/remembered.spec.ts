@@ -8,7 +8,11 @@ describe('remembered', () => {
       judged.push(key);
       return key.startsWith('x');
     };
-    expect([remembered(verdicts, 'xa', judge, 10), remembered(verdicts, 'b', judge, 10), remembered(verdicts, 'xa', judge, 10)]).toEqual([true, false, true]);
+    expect([
+      remembered(verdicts, 'xa', judge, 10),
+      remembered(verdicts, 'b', judge, 10),
+      remembered(verdicts, 'xa', judge, 10),
+    ]).toEqual([true, false, true]);
     expect(judged).toEqual(['xa', 'b']);
   });
 

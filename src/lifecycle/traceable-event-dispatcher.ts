@@ -44,7 +44,8 @@ export class TraceableEventDispatcher extends KernelEventDispatcher {
         stoppedPropagation: stopped && isLast,
         tableIndex: table.get(listener) ?? -1,
       });
-      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, listener.notification, context, now).listenerCall = callIndex;
+      this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, listener.notification, context, now).listenerCall =
+        callIndex;
       if (stopped && isLast) {
         this.logger.record(LogLevel.DEBUG, 'event', STOPPED, { listener: listener.name, event: event.name }, context);
       }

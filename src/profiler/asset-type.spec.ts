@@ -14,12 +14,18 @@ describe('isAssetType', () => {
     expect(isAssetType(type)).toBe(true);
   });
 
-  it.each([undefined, '', 'text/html; charset=utf-8', 'application/json', 'application/problem+json', 'text/plain', 'application/octet-stream', 'application/pdf'])(
-    'does not count %s',
-    (type) => {
-      expect(isAssetType(type)).toBe(false);
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'text/html; charset=utf-8',
+    'application/json',
+    'application/problem+json',
+    'text/plain',
+    'application/octet-stream',
+    'application/pdf',
+  ])('does not count %s', (type) => {
+    expect(isAssetType(type)).toBe(false);
+  });
 });
 
 describe('isAssetRequest', () => {

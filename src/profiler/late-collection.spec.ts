@@ -49,7 +49,15 @@ describe('LateCollection', () => {
 });
 
 describe('profiledPart', () => {
-  const call = (event: string): ListenerCall => ({ event, listener: 'L::on', priority: 0, start: 0, duration: 0, stoppedPropagation: false, tableIndex: 0 });
+  const call = (event: string): ListenerCall => ({
+    event,
+    listener: 'L::on',
+    priority: 0,
+    start: 0,
+    duration: 0,
+    stoppedPropagation: false,
+    tableIndex: 0,
+  });
 
   it("gives the logs and listener calls there were at kernel.terminate, leaving the context's own untouched", () => {
     const { context, profile } = late('0000aa');

@@ -32,8 +32,10 @@ export class ProfilerInterceptor implements NestInterceptor {
       duration: undefined,
     };
     context.set(CONTROLLER_CALL, call);
-    return next.handle().pipe(finalize(() => {
-      call.duration = context.since(call.start);
-    }));
+    return next.handle().pipe(
+      finalize(() => {
+        call.duration = context.since(call.start);
+      }),
+    );
   }
 }

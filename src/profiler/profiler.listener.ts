@@ -6,7 +6,8 @@ import { Profile } from './profile.js';
 import { ProfilerService } from './profiler.service.js';
 import { DebugAccess } from '../lifecycle/debug-access.js';
 
-const SANE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const SANE_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
  * Completes each request's profile at kernel.response (collectors, then the X-Debug-Token headers) and hands it

@@ -77,7 +77,9 @@ const COLLECTORS = [
       // A store other instances write too needs its tokens reserved and theirs polled; a private one does not.
       provide: TokenAllocator,
       useFactory: (stores: ProfilerStores, logger: KernelLogger) =>
-        stores.shared ? new SharedTokenAllocator(stores.tokens, (error) => logStoreFailure(logger, error)) : new LocalTokenAllocator(stores.tokens),
+        stores.shared
+          ? new SharedTokenAllocator(stores.tokens, (error) => logStoreFailure(logger, error))
+          : new LocalTokenAllocator(stores.tokens),
       inject: [ProfilerStores, KernelLogger],
     },
     ProfilerService,
@@ -93,7 +95,15 @@ const COLLECTORS = [
     ProfilerInterceptor,
     ...COLLECTORS,
   ],
-  exports: [ProfilerInterceptor, ExceptionFlattener, DebugErrorRenderer, ProfilerService, SourceResolver, ProfilerGate, ProfilePage, ProfilerViews],
+  exports: [
+    ProfilerInterceptor,
+    ExceptionFlattener,
+    DebugErrorRenderer,
+    ProfilerService,
+    SourceResolver,
+    ProfilerGate,
+    ProfilePage,
+    ProfilerViews,
+  ],
 })
 export class ProfilerModule {}
-

@@ -13,7 +13,13 @@ import { DataCollector } from './collectors/data-collector.js';
 import { Profile, PROFILE } from './profile.js';
 import { ProfileRetention } from './storage/profile-retention.js';
 import { ProfileWriteBuffer } from './storage/profile-write-buffer.js';
-import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary } from './storage/profile-record.js';
+import type {
+  ProfileKind,
+  ProfileRecord,
+  ProfileSearchCriteria,
+  ProfileSearchResult,
+  ProfileSummary,
+} from './storage/profile-record.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
 import { TokenAllocator } from './tokens/token-allocator.js';
 import { logStoreFailure } from './store-failure.js';
@@ -54,7 +60,10 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private collectorList: DataCollector[] = [];
   private readonly buffer: ProfileWriteBuffer;
   private readonly retention: ProfileRetention;
-  private readonly late = new LateCollection((late) => this.complete(late), { batch: LATE_BATCH, delayMs: LATE_DELAY_MS });
+  private readonly late = new LateCollection((late) => this.complete(late), {
+    batch: LATE_BATCH,
+    delayMs: LATE_DELAY_MS,
+  });
   private readonly inFlight = new ProfilesInFlight();
 
   constructor(
@@ -106,10 +115,15 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     this.late.drain();
     const lost = await this.buffer.close(this.config.profiler.shutdownTimeoutMs);
     if (lost > 0) {
-      this.logger.record(LogLevel.CRITICAL, 'profiler', '{lost} profile(s) were lost at shutdown: the store did not take them within {timeout} ms.', {
-        lost,
-        timeout: this.config.profiler.shutdownTimeoutMs,
-      });
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'profiler',
+        '{lost} profile(s) were lost at shutdown: the store did not take them within {timeout} ms.',
+        {
+          lost,
+          timeout: this.config.profiler.shutdownTimeoutMs,
+        },
+      );
     }
     await this.tokens.close();
     await this.storage.close().catch((error: unknown) => this.storeFailed(error));
@@ -134,7 +148,10 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private reportCrashLoss(lost: number, timeoutMs: number): void {
     if (lost === 0) return;
     const why = timeoutMs > 0 ? 'the store did not take them within {timeout} ms' : 'the store failed';
-    this.logger.record(LogLevel.CRITICAL, 'profiler', `{lost} profile(s) were lost in the crash: ${why}.`, { lost, ...(timeoutMs > 0 ? { timeout: timeoutMs } : {}) });
+    this.logger.record(LogLevel.CRITICAL, 'profiler', `{lost} profile(s) were lost in the crash: ${why}.`, {
+      lost,
+      ...(timeoutMs > 0 ? { timeout: timeoutMs } : {}),
+    });
   }
 
   /** Every collector of the application, highest priority first. */
@@ -152,7 +169,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (this.config.profiler.excludedPaths.some((pattern) => pattern.test(path))) return undefined;
     // Sub-requests (none yet: the error page is rendered in place) would pass their parent's token here.
     const token = this.tokens.next();
-    const profile = new Profile(token, null, request.clientIp, request.method, Redactor.text(request.uri), context.startedAt);
+    const profile = new Profile(
+      token,
+      null,
+      request.clientIp,
+      request.method,
+      Redactor.text(request.uri),
+      context.startedAt,
+    );
     profile.ownPage = isProfilerPage(path);
     if (profile.ownPage) profile.kind = 'profiler';
     context.set(PROFILE, profile);
@@ -164,7 +188,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   collect(context: KernelContext, profile: Profile, response: ResponseHandle): void {
     profile.statusCode = response.status;
     profile.route = context.request.routeName ?? null;
-    if (profile.kind === 'application' && isAssetRequest(context.request.pathInfo, response.contentType)) profile.kind = 'asset';
+    if (profile.kind === 'application' && isAssetRequest(context.request.pathInfo, response.contentType))
+      profile.kind = 'asset';
     for (const collector of this.collectorList) {
       if (!collector.collect) continue;
       try {
@@ -191,7 +216,11 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         if (!(collector.name in profile.data)) profile.data[collector.name] = undefined;
       } else this.lateCollect(collector, context, profile);
     }
-    profile.cut = { logs: context.logs.length, listenerCalls: context.listenerCalls.length, elapsed: context.elapsed() };
+    profile.cut = {
+      logs: context.logs.length,
+      listenerCalls: context.listenerCalls.length,
+      elapsed: context.elapsed(),
+    };
     const late: LateProfile = { context, profile };
     if (deferred) this.late.add(late);
     else this.complete(late);
@@ -245,10 +274,15 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         data[collector.name] = collector.expand(record.data[collector.name], record);
       } catch (error) {
         // Shown as stored: a panel with odd data is better than no profile.
-        this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" could not read its stored data: {message}', {
-          collector: collector.name,
-          message: `${classOf(error)}: ${messageOf(error)}`,
-        });
+        this.logger.record(
+          LogLevel.ERROR,
+          'profiler',
+          'Collector "{collector}" could not read its stored data: {message}',
+          {
+            collector: collector.name,
+            message: `${classOf(error)}: ${messageOf(error)}`,
+          },
+        );
       }
     }
     return { ...record, data };
@@ -264,7 +298,10 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return (await this.find({ limit: 1, kinds: ['application'] })).rows[0] ?? null;
   }
 
-  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  async neighbours(
+    token: string,
+    kinds?: readonly ProfileKind[],
+  ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     await this.flushForPages();
     return this.storage.neighbours(token, kinds);
   }
@@ -282,7 +319,11 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
-    const buffered = { pending: this.buffer.pending + this.late.pending, dropped: this.buffer.dropped, unreserved: this.tokens.unreserved };
+    const buffered = {
+      pending: this.buffer.pending + this.late.pending,
+      dropped: this.buffer.dropped,
+      unreserved: this.tokens.unreserved,
+    };
     try {
       return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
     } catch (error) {
@@ -343,15 +384,24 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       names.add(collector.name);
     }
     // Stable: equal priorities keep module order.
-    return found.map((c, i) => ({ c, i })).sort((a, b) => b.c.priority - a.c.priority || a.i - b.i).map(({ c }) => c);
+    return found
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => b.c.priority - a.c.priority || a.i - b.i)
+      .map(({ c }) => c);
   }
 
   private collectorFailed(collector: DataCollector, error: unknown, context: KernelContext): LogEntry {
-    return this.logger.record(LogLevel.ERROR, 'profiler', 'Collector "{collector}" failed: {message}', {
-      collector: collector.name,
-      message: `${classOf(error)}: ${messageOf(error)}`,
-      exception: error,
-    }, context);
+    return this.logger.record(
+      LogLevel.ERROR,
+      'profiler',
+      'Collector "{collector}" failed: {message}',
+      {
+        collector: collector.name,
+        message: `${classOf(error)}: ${messageOf(error)}`,
+        exception: error,
+      },
+      context,
+    );
   }
 
   private storeFailed(error: unknown): void {

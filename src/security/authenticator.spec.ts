@@ -32,9 +32,17 @@ class CountingHasher extends PasswordHasher {
 
 function makeContext(options: { cookie?: string; ip?: string; session?: Session } = {}): KernelContext {
   const context = new KernelContext({ locals: {} } as Response, 'en');
-  const raw = { method: 'POST', url: '/login', headers: options.cookie ? { cookie: options.cookie } : {}, socket: { remoteAddress: options.ip ?? '203.0.113.9' } } as unknown as Request;
+  const raw = {
+    method: 'POST',
+    url: '/login',
+    headers: options.cookie ? { cookie: options.cookie } : {},
+    socket: { remoteAddress: options.ip ?? '203.0.113.9' },
+  } as unknown as Request;
   context.request = new KernelRequest(raw, context, 'en', false);
-  context.set(SESSION, options.session ?? new Session(SESSION_ID, {}, null, new Date(Date.now() + 3_600_000).toISOString()));
+  context.set(
+    SESSION,
+    options.session ?? new Session(SESSION_ID, {}, null, new Date(Date.now() + 3_600_000).toISOString()),
+  );
   return context;
 }
 
@@ -71,7 +79,11 @@ describe('Authenticator on SQLite', () => {
     await module.init();
     authenticator = module.get(Authenticator);
     hasher.verifications = 0;
-    const { id } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: annHash, roles: '["ROLE_USER","ROLE_ADMIN"]' }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('users')
+      .values({ email: 'ann@example.com', password_hash: annHash, roles: '["ROLE_USER","ROLE_ADMIN"]' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     ann = { id, email: 'ann@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] };
   });
 
@@ -82,17 +94,25 @@ describe('Authenticator on SQLite', () => {
 
   describe('checkCredentials', () => {
     it('gives the user for the right password, the email as typed in any case and with spaces', async () => {
-      await expect(authenticator.checkCredentials(makeContext(), 'ann@example.com', 'correct horse')).resolves.toEqual(ann);
-      await expect(authenticator.checkCredentials(makeContext(), '  Ann@Example.COM ', 'correct horse')).resolves.toEqual(ann);
+      await expect(authenticator.checkCredentials(makeContext(), 'ann@example.com', 'correct horse')).resolves.toEqual(
+        ann,
+      );
+      await expect(
+        authenticator.checkCredentials(makeContext(), '  Ann@Example.COM ', 'correct horse'),
+      ).resolves.toEqual(ann);
     });
 
     it('gives null for a wrong password', async () => {
-      await expect(authenticator.checkCredentials(makeContext(), 'ann@example.com', 'Correct horse')).resolves.toBeNull();
+      await expect(
+        authenticator.checkCredentials(makeContext(), 'ann@example.com', 'Correct horse'),
+      ).resolves.toBeNull();
       await expect(authenticator.checkCredentials(makeContext(), 'ann@example.com', '')).resolves.toBeNull();
     });
 
     it('gives null for an unknown email after checking a hash all the same (timing)', async () => {
-      await expect(authenticator.checkCredentials(makeContext(), 'nobody@example.com', 'correct horse')).resolves.toBeNull();
+      await expect(
+        authenticator.checkCredentials(makeContext(), 'nobody@example.com', 'correct horse'),
+      ).resolves.toBeNull();
       expect(hasher.verifications).toBe(1);
     });
 
@@ -101,16 +121,31 @@ describe('Authenticator on SQLite', () => {
       await authenticator.checkCredentials(context, 'ann@example.com', 'wrong 1');
       await authenticator.checkCredentials(context, 'ann@example.com', 'wrong 2');
       expect(hasher.verifications).toBe(2);
-      const refused = kernelContextStorage.run(context, () => authenticator.checkCredentials(context, 'ann@example.com', 'correct horse'));
+      const refused = kernelContextStorage.run(context, () =>
+        authenticator.checkCredentials(context, 'ann@example.com', 'correct horse'),
+      );
       await expect(refused).rejects.toBeInstanceOf(TooManyLoginAttemptsException);
-      await expect(refused).rejects.toMatchObject({ statusCode: 429, message: 'Too many failed login attempts, please try again in 1 minute.' });
+      await expect(refused).rejects.toMatchObject({
+        statusCode: 429,
+        message: 'Too many failed login attempts, please try again in 1 minute.',
+      });
       expect(hasher.verifications).toBe(2);
-      expect(securityProfileOf(context).throttled).toEqual({ action: 'login', scope: 'account', retryAfter: expect.any(Number) });
+      expect(securityProfileOf(context).throttled).toEqual({
+        action: 'login',
+        scope: 'account',
+        retryAfter: expect.any(Number),
+      });
       expect(context.logs.map((e) => [e.levelName, e.channel, e.message])).toEqual([
-        ['WARNING', 'security', `Login throttling: too many attempts for "ann@example.com" from 203.0.113.9, the login was refused for ${securityProfileOf(context).throttled!.retryAfter} s.`],
+        [
+          'WARNING',
+          'security',
+          `Login throttling: too many attempts for "ann@example.com" from 203.0.113.9, the login was refused for ${securityProfileOf(context).throttled!.retryAfter} s.`,
+        ],
       ]);
       // Another client is not throttled for this account.
-      await expect(authenticator.checkCredentials(makeContext({ ip: '203.0.113.10' }), 'ann@example.com', 'correct horse')).resolves.toEqual(ann);
+      await expect(
+        authenticator.checkCredentials(makeContext({ ip: '203.0.113.10' }), 'ann@example.com', 'correct horse'),
+      ).resolves.toEqual(ann);
     });
 
     it('starts the count again after a successful login', async () => {
@@ -123,20 +158,52 @@ describe('Authenticator on SQLite', () => {
 
     it('rehashes a password stored with weaker parameters at a successful login', async () => {
       const salt = randomBytes(16);
-      const weak = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old secret', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
-      const { id } = await db.insertInto('users').values({ email: 'bob@example.com', password_hash: weak }).returning('id').executeTakeFirstOrThrow();
-      await expect(authenticator.checkCredentials(makeContext(), 'bob@example.com', 'old secret')).resolves.toEqual({ id, email: 'bob@example.com', roles: ['ROLE_USER'] });
-      const { password_hash } = await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+      const weak = [
+        'scrypt',
+        16384,
+        8,
+        1,
+        salt.toString('base64url'),
+        scryptSync('old secret', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url'),
+      ].join('$');
+      const { id } = await db
+        .insertInto('users')
+        .values({ email: 'bob@example.com', password_hash: weak })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await expect(authenticator.checkCredentials(makeContext(), 'bob@example.com', 'old secret')).resolves.toEqual({
+        id,
+        email: 'bob@example.com',
+        roles: ['ROLE_USER'],
+      });
+      const { password_hash } = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
       await expect(hasher.verify('old secret', password_hash)).resolves.toBe(true);
     });
 
     it('does not rehash after a wrong password', async () => {
       const salt = randomBytes(16);
-      const weak = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old secret', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
+      const weak = [
+        'scrypt',
+        16384,
+        8,
+        1,
+        salt.toString('base64url'),
+        scryptSync('old secret', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url'),
+      ].join('$');
       await db.insertInto('users').values({ email: 'bob@example.com', password_hash: weak }).execute();
       await expect(authenticator.checkCredentials(makeContext(), 'bob@example.com', 'guess')).resolves.toBeNull();
-      expect(await db.selectFrom('users').select('password_hash').where('email', '=', 'bob@example.com').executeTakeFirstOrThrow()).toEqual({ password_hash: weak });
+      expect(
+        await db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('email', '=', 'bob@example.com')
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ password_hash: weak });
     });
   });
 
@@ -145,7 +212,9 @@ describe('Authenticator on SQLite', () => {
       const context = makeContext();
       await authenticator.checkRegistrationAllowed(context, 'new@example.com');
       await authenticator.checkRegistrationAllowed(context, 'new@example.com');
-      await expect(kernelContextStorage.run(context, () => authenticator.checkRegistrationAllowed(context, 'new@example.com'))).rejects.toMatchObject({ statusCode: 429, message: 'Too many attempts, please try again in 1 minute.' });
+      await expect(
+        kernelContextStorage.run(context, () => authenticator.checkRegistrationAllowed(context, 'new@example.com')),
+      ).rejects.toMatchObject({ statusCode: 429, message: 'Too many attempts, please try again in 1 minute.' });
       expect(securityProfileOf(context).throttled).toMatchObject({ action: 'registration', scope: 'account' });
     });
   });
@@ -154,7 +223,9 @@ describe('Authenticator on SQLite', () => {
     it("moves the session to a new id, drops the anonymous visitor's CSRF tokens and keeps the rest", async () => {
       const session = new Session(SESSION_ID, { '_csrf_token/login': 't1', '_csrf_token/cart': 't2', cart: 4 });
       const context = makeContext({ session });
-      await kernelContextStorage.run(context, () => authenticator.login(context, ann, { rememberMe: false, via: 'login-form' }));
+      await kernelContextStorage.run(context, () =>
+        authenticator.login(context, ann, { rememberMe: false, via: 'login-form' }),
+      );
       expect(session.id).not.toBe(SESSION_ID);
       expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(session.peek()).toEqual({ cart: 4 });
@@ -171,7 +242,9 @@ describe('Authenticator on SQLite', () => {
       await authenticator.login(context, ann, { rememberMe: true, via: 'json' });
       const cookie = securityOf(context).rememberMeCookie!;
       expect(cookie).toMatch(/^[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/);
-      expect(await db.selectFrom('remember_me_tokens').select(['series', 'user_id']).execute()).toEqual([{ series: cookie.split(':')[0], user_id: ann.id }]);
+      expect(await db.selectFrom('remember_me_tokens').select(['series', 'user_id']).execute()).toEqual([
+        { series: cookie.split(':')[0], user_id: ann.id },
+      ]);
       expect(context.logs.map((e) => e.message)).toEqual(['User "ann@example.com" logged in (json).']);
     });
 
@@ -190,7 +263,9 @@ describe('Authenticator on SQLite', () => {
       await authenticator.login(context, ann, { rememberMe: false, via: 'login-form' });
       expect(calls).toEqual([`first ${ann.id}`, 'third ann@example.com']);
       expect(securityOf(context).user).toEqual(ann);
-      expect(context.logs.filter((e) => e.levelName === 'ERROR').map((e) => e.message)).toEqual(['A login hook failed: cart merge failed']);
+      expect(context.logs.filter((e) => e.levelName === 'ERROR').map((e) => e.message)).toEqual([
+        'A login hook failed: cart merge failed',
+      ]);
     });
   });
 
@@ -209,7 +284,9 @@ describe('Authenticator on SQLite', () => {
       expect(session.invalidated).toBe(true);
       expect(session.peek()).toEqual({});
       expect(session.peekUserId()).toBeNull();
-      expect(await db.selectFrom('remember_me_tokens').select('series').execute()).toEqual([{ series: otherDevice.split(':')[0] }]);
+      expect(await db.selectFrom('remember_me_tokens').select('series').execute()).toEqual([
+        { series: otherDevice.split(':')[0] },
+      ]);
       expect(context.logs.map((e) => e.message)).toEqual(['User "ann@example.com" logged out.']);
     });
 

@@ -67,7 +67,13 @@ export class Authenticator {
   private refuse(context: KernelContext, throttled: Throttled, action: ThrottledAction, email: string): never {
     this.events.emit(LoginThrottledEvent.NAME, new LoginThrottledEvent(action, throttled.scope, throttled.retryAfter));
     const who = throttled.scope === 'account' ? 'for "{email}" from {client}' : 'from {client}';
-    this.logger.record(LogLevel.WARNING, 'security', `Login throttling: too many attempts ${who}, the ${action} was refused for {retryAfter} s.`, { email: email.slice(0, 254), client: context.request.clientIp, retryAfter: throttled.retryAfter }, context);
+    this.logger.record(
+      LogLevel.WARNING,
+      'security',
+      `Login throttling: too many attempts ${who}, the ${action} was refused for {retryAfter} s.`,
+      { email: email.slice(0, 254), client: context.request.clientIp, retryAfter: throttled.retryAfter },
+      context,
+    );
     throw new TooManyLoginAttemptsException(throttled, action);
   }
 
@@ -84,7 +90,11 @@ export class Authenticator {
     return toAuthenticatedUser(user);
   }
 
-  async login(context: KernelContext, user: AuthenticatedUser, options: { rememberMe: boolean; via: 'login-form' | 'json' }): Promise<void> {
+  async login(
+    context: KernelContext,
+    user: AuthenticatedUser,
+    options: { rememberMe: boolean; via: 'login-form' | 'json' },
+  ): Promise<void> {
     const state = securityOf(context);
     const session = sessionOf(context);
     session.migrate();
@@ -93,12 +103,24 @@ export class Authenticator {
     state.user = user;
     this.events.emit(AuthenticatedEvent.NAME, new AuthenticatedEvent(user, 'login-form'));
     if (options.rememberMe) state.rememberMeCookie = await this.rememberMe.create(user.id);
-    this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged in ({via}).', { email: user.email, via: options.via }, context);
+    this.logger.record(
+      LogLevel.INFO,
+      'security',
+      'User "{email}" logged in ({via}).',
+      { email: user.email, via: options.via },
+      context,
+    );
     for (const hook of this.loginHooks) {
       try {
         await hook(context, user);
       } catch (error) {
-        this.logger.record(LogLevel.ERROR, 'security', 'A login hook failed: {message}', { message: (error as Error).message, exception: error }, context);
+        this.logger.record(
+          LogLevel.ERROR,
+          'security',
+          'A login hook failed: {message}',
+          { message: (error as Error).message, exception: error },
+          context,
+        );
       }
     }
   }
@@ -110,7 +132,8 @@ export class Authenticator {
       await this.rememberMe.revoke(cookie);
       state.rememberMeCookie = null;
     }
-    if (state.user) this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged out.', { email: state.user.email }, context);
+    if (state.user)
+      this.logger.record(LogLevel.INFO, 'security', 'User "{email}" logged out.', { email: state.user.email }, context);
     state.user = null;
     this.events.emit(LoggedOutEvent.NAME, new LoggedOutEvent());
     sessionOf(context).invalidate();

@@ -18,10 +18,17 @@ describe('ContextListener', () => {
   function respond(session: Session | undefined, user: typeof ANN | null | undefined): void {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const context = new KernelContext(res as unknown as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
+    context.request = new KernelRequest(
+      { method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request,
+      context,
+      'en',
+      false,
+    );
     if (session) context.set(SESSION, session);
     if (user !== undefined) securityOf(context).user = user;
-    listener.onKernelResponse(new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)));
+    listener.onKernelResponse(
+      new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)),
+    );
   }
 
   it('binds the session to the user who logged in', () => {

@@ -20,7 +20,7 @@ describe('PasswordHasher', () => {
     await expect(hasher.verify('x', 'bcrypt$1$2$3$4$5')).resolves.toBe(false);
   });
 
-  it('says when a hash is weaker than today\'s parameters', async () => {
+  it("says when a hash is weaker than today's parameters", async () => {
     expect(hasher.needsRehash(await hasher.hash('x'))).toBe(false);
     expect(hasher.needsRehash('scrypt$16384$8$1$c2FsdA$aGFzaA')).toBe(true);
   });

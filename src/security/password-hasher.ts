@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scryptAsync = (password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> =>
-  new Promise((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise((resolve, reject) =>
+    scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 
 /** scrypt's cost: N = 2^15, r = 8, p = 1 (32 MiB of memory per hash), OWASP's floor for scrypt. */
 const N = 2 ** 15;
@@ -31,7 +33,12 @@ export class PasswordHasher {
     if (![n, r, p].every(Number.isSafeInteger) || n > 2 ** 20) return false;
     const salt = Buffer.from(parts[4], 'base64url');
     const expected = Buffer.from(parts[5], 'base64url');
-    const key = await scryptAsync(password, salt, expected.length, { N: n, r, p, maxmem: Math.max(MAX_MEMORY, 256 * n * r) });
+    const key = await scryptAsync(password, salt, expected.length, {
+      N: n,
+      r,
+      p,
+      maxmem: Math.max(MAX_MEMORY, 256 * n * r),
+    });
     return timingSafeEqual(key, expected);
   }
 

@@ -19,7 +19,10 @@ describe('SecurityProfileListener', () => {
   };
 
   it("records what the request's firewall, access checks and login did, from the security events on the bus", async () => {
-    const module = await Test.createTestingModule({ imports: [EventEmitterModule.forRoot()], providers: [SecurityProfileListener] }).compile();
+    const module = await Test.createTestingModule({
+      imports: [EventEmitterModule.forRoot()],
+      providers: [SecurityProfileListener],
+    }).compile();
     await module.init();
     try {
       const bus = module.get(EventEmitter2);
@@ -51,13 +54,22 @@ describe('SecurityProfileListener', () => {
       listener.onFirewallDecided(new FirewallDecidedEvent('^/checkout', 'granted'));
       listener.onFirewallDecided(new FirewallDecidedEvent(null, 'redirected-to-login'));
     });
-    expect(context.get(SECURITY_PROFILE)!.firewall).toEqual({ rule: '^/checkout', authenticatedBy: null, outcome: 'redirected-to-login' });
+    expect(context.get(SECURITY_PROFILE)!.firewall).toEqual({
+      rule: '^/checkout',
+      authenticatedBy: null,
+      outcome: 'redirected-to-login',
+    });
   });
 
   it('starts from a public, anonymous profile, and records nothing outside a request', () => {
     const listener = new SecurityProfileListener();
     const context = inRequest(() => listener.onFirewallDecided(new FirewallDecidedEvent(null, 'public')));
-    expect(context.get(SECURITY_PROFILE)).toEqual({ firewall: { rule: null, authenticatedBy: null, outcome: 'public' }, decisions: [], throttled: null, loggedOut: false });
+    expect(context.get(SECURITY_PROFILE)).toEqual({
+      firewall: { rule: null, authenticatedBy: null, outcome: 'public' },
+      decisions: [],
+      throttled: null,
+      loggedOut: false,
+    });
     expect(() => listener.onLoggedOut()).not.toThrow();
     expect(() => listener.onAccessDecided(new AccessDecidedEvent('ROLE_USER', null, false))).not.toThrow();
   });

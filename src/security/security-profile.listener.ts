@@ -53,7 +53,12 @@ export class SecurityProfileListener {
     if (!context) return undefined;
     let profile = context.get(SECURITY_PROFILE);
     if (!profile) {
-      profile = { firewall: { rule: null, authenticatedBy: null, outcome: 'public' }, decisions: [], throttled: null, loggedOut: false };
+      profile = {
+        firewall: { rule: null, authenticatedBy: null, outcome: 'public' },
+        decisions: [],
+        throttled: null,
+        loggedOut: false,
+      };
       context.set(SECURITY_PROFILE, profile);
     }
     return profile;

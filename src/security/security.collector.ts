@@ -3,7 +3,12 @@ import type { KernelContext } from '../lifecycle/kernel-context.js';
 import { DataCollector, type PanelBadge, type ToolbarBlock } from '../profiler/collectors/data-collector.js';
 import { rows } from '../profiler/collectors/request.collector.js';
 import { SECURITY_STATE } from './security-context.js';
-import { SECURITY_PROFILE, type AccessDecision, type FirewallDecision, type SecurityProfile } from './security-profile.js';
+import {
+  SECURITY_PROFILE,
+  type AccessDecision,
+  type FirewallDecision,
+  type SecurityProfile,
+} from './security-profile.js';
 
 export interface SecurityData {
   user: { id: number; email: string; roles: string[] } | null;
@@ -49,22 +54,40 @@ export class SecurityCollector extends DataCollector<SecurityData> {
   /** Short enough for the menu: the e-mail's name part, the whole address being in the panel. */
   override badge(data: SecurityData): PanelBadge | null {
     if (data.throttled) return { text: 'throttled', kind: 'error' };
-    if (data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted)) return { text: 'denied', kind: 'error' };
+    if (
+      data.firewall.outcome === 'denied' ||
+      data.firewall.outcome === 'unauthorized' ||
+      data.decisions.some((d) => !d.granted)
+    )
+      return { text: 'denied', kind: 'error' };
     return data.user ? { text: shortName(data.user.email), kind: 'success' } : { text: 'anon.', kind: 'info' };
   }
 
   /** Who the user is and how they got in; a denial or throttling in red. */
   override toolbar(data: SecurityData): ToolbarBlock {
-    const denied = data.firewall.outcome === 'denied' || data.firewall.outcome === 'unauthorized' || data.decisions.some((d) => !d.granted);
+    const denied =
+      data.firewall.outcome === 'denied' ||
+      data.firewall.outcome === 'unauthorized' ||
+      data.decisions.some((d) => !d.granted);
     return {
       status: data.throttled || denied ? 'error' : null,
       user: data.user?.email ?? null,
       rows: [
         { label: 'User', value: data.user ? `${data.user.email} (#${data.user.id})` : 'anonymous' },
         { label: 'Roles', value: data.user?.roles.join(', ') || '(none)' },
-        { label: 'Authenticated by', value: data.firewall.authenticatedBy ?? (data.user ? '(session)' : '(not authenticated)') },
+        {
+          label: 'Authenticated by',
+          value: data.firewall.authenticatedBy ?? (data.user ? '(session)' : '(not authenticated)'),
+        },
         { label: 'Firewall', value: OUTCOMES[data.firewall.outcome], status: denied ? 'error' : null },
-        ...(data.decisions.length > 0 ? [{ label: 'Access decisions', value: data.decisions.map((d) => `${d.granted ? 'granted' : 'DENIED'}`).join(', ') }] : []),
+        ...(data.decisions.length > 0
+          ? [
+              {
+                label: 'Access decisions',
+                value: data.decisions.map((d) => `${d.granted ? 'granted' : 'DENIED'}`).join(', '),
+              },
+            ]
+          : []),
         ...(data.throttled ? [{ label: 'Login throttling', value: throttling(data.throttled), status: 'error' }] : []),
       ],
     };
@@ -85,7 +108,7 @@ export class SecurityCollector extends DataCollector<SecurityData> {
     }
     return {
       overview: rows({
-        'Authenticated': data.user ? 'yes' : 'no (anonymous)',
+        Authenticated: data.user ? 'yes' : 'no (anonymous)',
         User: data.user?.email ?? '',
         'User id': data.user?.id ?? '',
         Roles: data.user?.roles.join(', ') ?? '',

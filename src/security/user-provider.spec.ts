@@ -20,7 +20,11 @@ describe('toAuthenticatedUser', () => {
   });
 
   it('never carries the password hash', () => {
-    expect(Object.keys(toAuthenticatedUser({ id: 3, email: 'a@example.com', roles: '[]', password_hash: 'scrypt$…' } as never))).toEqual(['id', 'email', 'roles']);
+    expect(
+      Object.keys(
+        toAuthenticatedUser({ id: 3, email: 'a@example.com', roles: '[]', password_hash: 'scrypt$…' } as never),
+      ),
+    ).toEqual(['id', 'email', 'roles']);
   });
 });
 
@@ -35,10 +39,18 @@ describe('UserProvider on SQLite', () => {
 
   it('loads a user fresh by id, and null for one that does not exist', async () => {
     const provider = new UserProvider(new UserRepository(db));
-    const { id } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('users')
+      .values({ email: 'ann@example.com', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await expect(provider.loadById(id)).resolves.toEqual({ id, email: 'ann@example.com', roles: ['ROLE_USER'] });
     await db.updateTable('users').set({ roles: '["ROLE_ADMIN"]' }).execute();
-    await expect(provider.loadById(id)).resolves.toEqual({ id, email: 'ann@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+    await expect(provider.loadById(id)).resolves.toEqual({
+      id,
+      email: 'ann@example.com',
+      roles: ['ROLE_USER', 'ROLE_ADMIN'],
+    });
     await expect(provider.loadById(id + 1)).resolves.toBeNull();
   });
 });

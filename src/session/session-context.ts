@@ -24,6 +24,7 @@ export interface SessionReport {
 /** The request's session, once the session listener has started it (kernel.request, priority 128). */
 export function sessionOf(context: KernelContext): Session {
   const session = context.get(SESSION);
-  if (!session) throw new Error('No session: the SessionModule starts it in kernel.request; this request did not pass it.');
+  if (!session)
+    throw new Error('No session: the SessionModule starts it in kernel.request; this request did not pass it.');
   return session;
 }

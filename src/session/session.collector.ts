@@ -61,11 +61,15 @@ export class SessionCollector extends DataCollector<SessionReport> {
     return {
       overview: rows({
         'Session id': data.idPrefix ? `${data.idPrefix}… (the rest is a credential)` : '(none)',
-        'Cookie received': data.cookieReceived ? (data.unknownCookie ? 'yes, for an unknown or expired session' : 'yes') : 'no',
+        'Cookie received': data.cookieReceived
+          ? data.unknownCookie
+            ? 'yes, for an unknown or expired session'
+            : 'yes'
+          : 'no',
         'At the response': OUTCOMES[data.outcome],
         'New id (migrated)': data.migrated ? 'yes' : 'no',
         'Cookie sent': data.cookieSet ? 'yes (HttpOnly, SameSite=Lax)' : 'no',
-        'Expires': data.expiresAt ?? '',
+        Expires: data.expiresAt ?? '',
         'User id': data.userId ?? '(anonymous)',
         'Response made private': data.madePrivate ? 'yes (the page used the session)' : 'no',
       }),

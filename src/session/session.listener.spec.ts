@@ -21,7 +21,12 @@ const LIFETIME = 3600;
 function makeContext(cookie?: string, options: { secure?: boolean } = {}): KernelContext {
   const res = new ServerResponse(new IncomingMessage(new Socket()));
   const context = new KernelContext(res as unknown as Response, 'en');
-  const raw = { method: 'GET', url: '/', headers: cookie === undefined ? {} : { cookie }, socket: { encrypted: options.secure ?? false } } as unknown as Request;
+  const raw = {
+    method: 'GET',
+    url: '/',
+    headers: cookie === undefined ? {} : { cookie },
+    socket: { encrypted: options.secure ?? false },
+  } as unknown as Request;
   context.request = new KernelRequest(raw, context, 'en', false);
   return context;
 }
@@ -45,7 +50,11 @@ describe('SessionListener on SQLite', () => {
     const config = AppConfig.fromEnv({ APP_ENV: 'test', SESSION_LIFETIME: `${LIFETIME}s` });
     store = new SessionStore(db, config);
     listener = new SessionListener(store, config, new KernelLogger(config));
-    ({ id: userId } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow());
+    ({ id: userId } = await db
+      .insertInto('users')
+      .values({ email: 'ann@example.com', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow());
   });
 
   afterEach(() => db.destroy());
@@ -60,7 +69,11 @@ describe('SessionListener on SQLite', () => {
     const response = new ResponseHandle(context.res, 'body', false);
     await dispatch(new ResponseEvent(context.request, response), (e) => listener.onKernelResponse(e));
     const header = raw.getHeader('set-cookie') as string | string[] | undefined;
-    return { setCookie: header === undefined ? [] : [header].flat(), cacheControl: raw.getHeader('cache-control'), report: context.get(SESSION_REPORT)! };
+    return {
+      setCookie: header === undefined ? [] : [header].flat(),
+      cacheControl: raw.getHeader('cache-control'),
+      report: context.get(SESSION_REPORT)!,
+    };
   };
   const rows = () => db.selectFrom('sessions').select(['id', 'data', 'user_id']).orderBy('id').execute();
 
@@ -96,7 +109,6 @@ describe('SessionListener on SQLite', () => {
       await store.save(A, { locale: 'fr' }, null, new Date(Date.now() - (LIFETIME + 1) * 1000));
       expect((await start(makeContext(`SHOPSESSID=${A}`))).id).toBeNull();
     });
-
   });
 
   describe('kernel.response', () => {
@@ -106,7 +118,14 @@ describe('SessionListener on SQLite', () => {
       const { setCookie, cacheControl, report } = await respond(context);
       expect(setCookie).toEqual([]);
       expect(cacheControl).toBeUndefined();
-      expect(report).toMatchObject({ outcome: 'none', cookieReceived: false, unknownCookie: false, cookieSet: false, madePrivate: false, idPrefix: null });
+      expect(report).toMatchObject({
+        outcome: 'none',
+        cookieReceived: false,
+        unknownCookie: false,
+        cookieSet: false,
+        madePrivate: false,
+        idPrefix: null,
+      });
       expect(await rows()).toEqual([]);
     });
 
@@ -119,7 +138,14 @@ describe('SessionListener on SQLite', () => {
       expect(stored).toMatchObject({ data: '{"locale":"de"}', user_id: null });
       expect(setCookie).toEqual([`SHOPSESSID=${stored.id}; Max-Age=${LIFETIME}; Path=/; HttpOnly; SameSite=Lax`]);
       expect(cacheControl).toBe('max-age=0, must-revalidate, private');
-      expect(report).toMatchObject({ outcome: 'saved', idPrefix: stored.id.slice(0, 6), cookieSet: true, madePrivate: true, migrated: false, attributes: { locale: 'de' } });
+      expect(report).toMatchObject({
+        outcome: 'saved',
+        idPrefix: stored.id.slice(0, 6),
+        cookieSet: true,
+        madePrivate: true,
+        migrated: false,
+        attributes: { locale: 'de' },
+      });
       expect(Date.parse(report.expiresAt!)).toBeGreaterThan(Date.now() + (LIFETIME - 60) * 1000);
     });
 
@@ -127,7 +153,9 @@ describe('SessionListener on SQLite', () => {
       const context = makeContext(undefined, { secure: true });
       (await start(context)).set('locale', 'de');
       const { setCookie } = await respond(context);
-      expect(setCookie).toEqual([expect.stringMatching(/^SHOPSESSID=[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; Secure; SameSite=Lax$/)]);
+      expect(setCookie).toEqual([
+        expect.stringMatching(/^SHOPSESSID=[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      ]);
     });
 
     it('moves a migrated session to its new id and removes the old row (fixation)', async () => {
@@ -200,9 +228,14 @@ describe('SessionListener on SQLite', () => {
       // No such user: the foreign key refuses the row.
       (await start(context)).setUser(999);
       // Not toThrow: better-sqlite3's SqliteError is an Error only for the realm that loaded the driver first.
-      await expect(respond(context)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY', message: 'FOREIGN KEY constraint failed' });
+      await expect(respond(context)).rejects.toMatchObject({
+        code: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+        message: 'FOREIGN KEY constraint failed',
+      });
       const errors = context.logs.filter((entry) => entry.levelName === 'ERROR');
-      expect(errors.map((entry) => [entry.channel, entry.message])).toEqual([['request', 'The session could not be saved: FOREIGN KEY constraint failed']]);
+      expect(errors.map((entry) => [entry.channel, entry.message])).toEqual([
+        ['request', 'The session could not be saved: FOREIGN KEY constraint failed'],
+      ]);
     });
   });
 

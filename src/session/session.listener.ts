@@ -3,7 +3,12 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import { AppConfig } from '../config/app-config.js';
 import type { ResponseHandle } from '../lifecycle/http/response-handle.js';
 import { KernelListener } from '../lifecycle/kernel-listener.decorator.js';
-import { KernelEvents, type FinishRequestEvent, type RequestEvent, type ResponseEvent } from '../lifecycle/kernel.events.js';
+import {
+  KernelEvents,
+  type FinishRequestEvent,
+  type RequestEvent,
+  type ResponseEvent,
+} from '../lifecycle/kernel.events.js';
 import { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { LogLevel } from '../lifecycle/logging/log-level.js';
 import { SESSION_ATTRIBUTES } from '../profiler/collectors/request.collector.js';
@@ -45,7 +50,10 @@ export class SessionListener {
     }
     event.waitFor(
       this.store.load(id).then((stored) => {
-        context.set(SESSION, stored ? new Session(id, stored.attributes, stored.userId, stored.expiresAt) : new Session(null));
+        context.set(
+          SESSION,
+          stored ? new Session(id, stored.attributes, stored.userId, stored.expiresAt) : new Session(null),
+        );
       }),
     );
   }
@@ -81,7 +89,13 @@ export class SessionListener {
     const work = this.persist(session, response, event.request.isSecure, cookieReceived, report);
     if (!work) return;
     const logged = work.catch((error: unknown) => {
-      this.logger.record(LogLevel.ERROR, 'request', 'The session could not be saved: {message}', { message: (error as Error).message, exception: error }, context);
+      this.logger.record(
+        LogLevel.ERROR,
+        'request',
+        'The session could not be saved: {message}',
+        { message: (error as Error).message, exception: error },
+        context,
+      );
       throw error;
     });
     // A streamed response cannot wait: its session is saved while it streams.
@@ -95,7 +109,13 @@ export class SessionListener {
   }
 
   /** Decides what the store must do for this session and sets or clears the cookie; returns the store's work. */
-  private persist(session: Session, response: ResponseHandle, secure: boolean, cookieReceived: boolean, report: SessionReport): Promise<unknown> | undefined {
+  private persist(
+    session: Session,
+    response: ResponseHandle,
+    secure: boolean,
+    cookieReceived: boolean,
+    report: SessionReport,
+  ): Promise<unknown> | undefined {
     const loadedId = session.loadedId;
     if (session.changed && session.isEmpty) {
       // Logged out or emptied: nothing is kept, and the browser forgets the id.
@@ -134,10 +154,24 @@ export class SessionListener {
     });
   }
 
-  private setCookie(response: ResponseHandle, value: string, secure: boolean, maxAge: number, report: SessionReport): void {
+  private setCookie(
+    response: ResponseHandle,
+    value: string,
+    secure: boolean,
+    maxAge: number,
+    report: SessionReport,
+  ): void {
     response.appendHeader(
       'Set-Cookie',
-      stringifySetCookie({ name: this.config.session.cookieName, value, path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge }),
+      stringifySetCookie({
+        name: this.config.session.cookieName,
+        value,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        maxAge,
+      }),
     );
     report.cookieSet = true;
   }

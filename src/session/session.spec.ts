@@ -133,7 +133,12 @@ describe('Session', () => {
       const session = new Session(null);
       session.addFlash('success', 'Saved.');
       session.addFlash('error', 'But not that.');
-      expect(session.peek()).toEqual({ _flashes: [{ type: 'success', message: 'Saved.' }, { type: 'error', message: 'But not that.' }] });
+      expect(session.peek()).toEqual({
+        _flashes: [
+          { type: 'success', message: 'Saved.' },
+          { type: 'error', message: 'But not that.' },
+        ],
+      });
       expect(session.takeFlashes()).toEqual([
         { type: 'success', message: 'Saved.' },
         { type: 'error', message: 'But not that.' },

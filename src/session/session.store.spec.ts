@@ -17,7 +17,11 @@ describe('SessionStore on SQLite', () => {
   beforeEach(async () => {
     db = await memoryShopDb();
     store = new SessionStore(db, AppConfig.fromEnv({ APP_ENV: 'test', SESSION_LIFETIME: '1h' }));
-    ({ id: userId } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow());
+    ({ id: userId } = await db
+      .insertInto('users')
+      .values({ email: 'ann@example.com', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow());
   });
 
   afterEach(() => db.destroy());
@@ -27,8 +31,18 @@ describe('SessionStore on SQLite', () => {
   it('saves a session and loads it back until it expires', async () => {
     expect(store.lifetimeSeconds).toBe(3600);
     await expect(store.save(A, { locale: 'fr', cart: { n: 2 } }, userId, T0)).resolves.toBe('2030-01-01T01:00:00.000Z');
-    expect(await row(A)).toMatchObject({ data: '{"locale":"fr","cart":{"n":2}}', user_id: userId, expires_at: '2030-01-01T01:00:00.000Z', created_at: T0.toISOString(), updated_at: T0.toISOString() });
-    await expect(store.load(A, at(3599))).resolves.toEqual({ attributes: { locale: 'fr', cart: { n: 2 } }, userId, expiresAt: '2030-01-01T01:00:00.000Z' });
+    expect(await row(A)).toMatchObject({
+      data: '{"locale":"fr","cart":{"n":2}}',
+      user_id: userId,
+      expires_at: '2030-01-01T01:00:00.000Z',
+      created_at: T0.toISOString(),
+      updated_at: T0.toISOString(),
+    });
+    await expect(store.load(A, at(3599))).resolves.toEqual({
+      attributes: { locale: 'fr', cart: { n: 2 } },
+      userId,
+      expiresAt: '2030-01-01T01:00:00.000Z',
+    });
     // Expired at its expiry, not a millisecond later.
     await expect(store.load(A, at(3600))).resolves.toBeNull();
     await expect(store.load(B, T0)).resolves.toBeNull();
@@ -37,14 +51,23 @@ describe('SessionStore on SQLite', () => {
   it('replaces a session saved again, keeping when it was created', async () => {
     await store.save(A, { locale: 'fr' }, null, T0);
     await expect(store.save(A, { locale: 'de' }, userId, at(600))).resolves.toBe('2030-01-01T01:10:00.000Z');
-    expect(await row(A)).toMatchObject({ data: '{"locale":"de"}', user_id: userId, created_at: T0.toISOString(), updated_at: at(600).toISOString() });
+    expect(await row(A)).toMatchObject({
+      data: '{"locale":"de"}',
+      user_id: userId,
+      created_at: T0.toISOString(),
+      updated_at: at(600).toISOString(),
+    });
     expect(await db.selectFrom('sessions').select('id').execute()).toHaveLength(1);
   });
 
   it('renews the expiry of a session without touching its data', async () => {
     await store.save(A, { locale: 'fr' }, null, T0);
     await expect(store.touch(A, at(1800))).resolves.toBe('2030-01-01T01:30:00.000Z');
-    expect(await row(A)).toMatchObject({ data: '{"locale":"fr"}', expires_at: '2030-01-01T01:30:00.000Z', updated_at: at(1800).toISOString() });
+    expect(await row(A)).toMatchObject({
+      data: '{"locale":"fr"}',
+      expires_at: '2030-01-01T01:30:00.000Z',
+      updated_at: at(1800).toISOString(),
+    });
     await expect(store.load(A, at(3600))).resolves.toMatchObject({ attributes: { locale: 'fr' } });
   });
 
@@ -67,11 +90,18 @@ describe('SessionStore on SQLite', () => {
     expect((await db.selectFrom('sessions').select('id').execute()).map((r) => r.id)).toEqual([B]);
   });
 
-  it.each([['not json'], ['[1,2]'], ['null'], ['"text"']])('reads a row whose data is %s as an empty session', async (data) => {
-    await store.save(A, {}, null, T0);
-    await db.updateTable('sessions').set({ data }).where('id', '=', A).execute();
-    await expect(store.load(A, T0)).resolves.toEqual({ attributes: {}, userId: null, expiresAt: '2030-01-01T01:00:00.000Z' });
-  });
+  it.each([['not json'], ['[1,2]'], ['null'], ['"text"']])(
+    'reads a row whose data is %s as an empty session',
+    async (data) => {
+      await store.save(A, {}, null, T0);
+      await db.updateTable('sessions').set({ data }).where('id', '=', A).execute();
+      await expect(store.load(A, T0)).resolves.toEqual({
+        attributes: {},
+        userId: null,
+        expiresAt: '2030-01-01T01:00:00.000Z',
+      });
+    },
+  );
 
   it("goes with its user's account", async () => {
     await store.save(A, { locale: 'fr' }, userId, T0);

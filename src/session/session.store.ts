@@ -36,14 +36,21 @@ export class SessionStore {
   }
 
   /** Writes the session under its id (insert or replace); returns its new expiry. */
-  async save(id: string, attributes: Record<string, unknown>, userId: number | null, now = new Date()): Promise<string> {
+  async save(
+    id: string,
+    attributes: Record<string, unknown>,
+    userId: number | null,
+    now = new Date(),
+  ): Promise<string> {
     const expiresAt = this.expiry(now);
     const data = JSON.stringify(attributes);
     const stamp = now.toISOString();
     await this.db
       .insertInto('sessions')
       .values({ id, data, user_id: userId, expires_at: expiresAt, created_at: stamp, updated_at: stamp })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ data, user_id: userId, expires_at: expiresAt, updated_at: stamp }))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ data, user_id: userId, expires_at: expiresAt, updated_at: stamp }),
+      )
       .execute();
     return expiresAt;
   }
@@ -51,7 +58,11 @@ export class SessionStore {
   /** Renews an unchanged session's expiry. */
   async touch(id: string, now = new Date()): Promise<string> {
     const expiresAt = this.expiry(now);
-    await this.db.updateTable('sessions').set({ expires_at: expiresAt, updated_at: now.toISOString() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('sessions')
+      .set({ expires_at: expiresAt, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
     return expiresAt;
   }
 
@@ -81,7 +92,9 @@ export class SessionStore {
 function parseAttributes(data: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(data);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     // A row that is not ours to read is an empty session, not a failed request.
     return {};

@@ -183,7 +183,8 @@ export class Session {
   }
 
   private change(): void {
-    if (this.closed) throw new Error('The session was saved with the response: it cannot change after kernel.response.');
+    if (this.closed)
+      throw new Error('The session was saved with the response: it cannot change after kernel.response.');
     this.wasUsed = true;
     this.wasChanged = true;
   }

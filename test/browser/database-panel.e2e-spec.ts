@@ -34,14 +34,23 @@ describe('The Database panel in Chromium (e2e)', () => {
     for (const scheme of SCHEMES) {
       it(`at ${screen.viewport.width} px in ${scheme}: fits the screen, copies a runnable query, explains a SELECT, and passes axe-core`, async () => {
         // The page's own policy: the copy script must run under its nonce.
-        const context = await browser.newContext({ viewport: screen.viewport, colorScheme: scheme, permissions: ['clipboard-read', 'clipboard-write'] });
+        const context = await browser.newContext({
+          viewport: screen.viewport,
+          colorScheme: scheme,
+          permissions: ['clipboard-read', 'clipboard-write'],
+        });
         const page = await context.newPage();
         try {
           await page.goto(`${server.baseUrl}/_profiler/${token}?panel=database`);
-          const width = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })')) as { scroll: number; window: number };
+          const width = (await page.evaluate(
+            '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
+          )) as { scroll: number; window: number };
           expect(width.scroll).toBeLessThanOrEqual(width.window);
 
-          const row = page.locator('table.db-queries tbody tr', { has: page.locator('form.db-explain-form') }).filter({ hasText: SLUG }).first();
+          const row = page
+            .locator('table.db-queries tbody tr', { has: page.locator('form.db-explain-form') })
+            .filter({ hasText: SLUG })
+            .first();
           await row.locator('details.db-runnable summary').click();
           const copy = row.locator('button[data-copy]');
           await copy.click();
@@ -55,7 +64,9 @@ describe('The Database panel in Chromium (e2e)', () => {
           await page.locator('.db-plan pre').waitFor();
           expect(await page.locator('.db-plan h3').textContent()).toBe('EXPLAIN QUERY PLAN');
           expect(await page.locator('.db-plan pre').textContent()).toMatch(/SEARCH products|SCAN products/);
-          const after = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })')) as { scroll: number; window: number };
+          const after = (await page.evaluate(
+            '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
+          )) as { scroll: number; window: number };
           expect(after.scroll).toBeLessThanOrEqual(after.window);
           await screenshot(page, `database-panel-explain-${screen.name}-${scheme}`);
         } finally {

@@ -5,7 +5,10 @@ import { axeViolations, launchChromium, screenshot, startTestServer, type TestSe
 
 // Page functions run in Chromium, but the project is type-checked without the DOM library (src/ is Node code):
 // the few browser globals they use are declared here, for this file only.
-declare const document: { documentElement: { scrollHeight: number }; querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
+declare const document: {
+  documentElement: { scrollHeight: number };
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+};
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare function getComputedStyle(element: unknown): { backgroundColor: string; color: string };
 
@@ -20,7 +23,10 @@ async function pngSize(path: string): Promise<{ width: number; height: number }>
 }
 
 const backgroundOf = (page: Page, selector: string): Promise<string> =>
-  page.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 
 describe('Debug error page in Chromium (e2e)', () => {
   let browser: Browser;
@@ -38,7 +44,10 @@ describe('Debug error page in Chromium (e2e)', () => {
   });
 
   async function open(options: { javaScriptEnabled?: boolean; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, javaScriptEnabled: options.javaScriptEnabled ?? true });
+    const context = await browser.newContext({
+      viewport: VIEWPORT,
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
+    });
     contexts.push(context);
     const page = await context.newPage();
     await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
@@ -67,7 +76,10 @@ describe('Debug error page in Chromium (e2e)', () => {
       expect((await page.locator(selector).innerText()).replace(/\s+/g, ' ').trim()).toBe(heading);
     }
     expect(await page.locator('#exceptions .trace .label').allInnerTexts()).toEqual(['[2/2]', '[1/2]']);
-    expect(await page.locator('#exceptions .trace .class').allInnerTexts()).toEqual(['NotFoundHttpException', 'ResourceNotFoundException']);
+    expect(await page.locator('#exceptions .trace .class').allInnerTexts()).toEqual([
+      'NotFoundHttpException',
+      'ResourceNotFoundException',
+    ]);
     expect(await page.locator('#exceptions .trace .message').allInnerTexts()).toEqual([
       `No route found for "GET ${server.baseUrl}${MISSING}"`,
       `No routes found for "${MISSING}/".`,
@@ -81,7 +93,9 @@ describe('Debug error page in Chromium (e2e)', () => {
     await group.locator('summary').click();
     expect(await page.locator('#trace-box-2 .frame .fn').first().innerText()).toBe('RouterListener.onKernelRequest');
     expect(await page.locator('#trace-box-2 .frame').first().innerText()).toMatch(/\(excerpt above\)$/);
-    expect(await page.locator('details#trace-box-1').evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(false);
+    expect(await page.locator('details#trace-box-1').evaluate((el) => (el as unknown as { open: boolean }).open)).toBe(
+      false,
+    );
 
     const current = page.locator('#trace-box-2 > .code-box ol.excerpt li.current');
     await expect(current.isVisible()).resolves.toBe(true);
@@ -103,7 +117,12 @@ describe('Debug error page in Chromium (e2e)', () => {
     const page = await open({ javaScriptEnabled: false });
     const response = await page.goto(`${server.baseUrl}${MISSING}`);
     expect(response?.status()).toBe(404);
-    for (const selector of ['#exceptions h2', '#logs h2', '#stack-traces h2', '#trace-box-2 > .code-box ol.excerpt li.current']) {
+    for (const selector of [
+      '#exceptions h2',
+      '#logs h2',
+      '#stack-traces h2',
+      '#trace-box-2 > .code-box ol.excerpt li.current',
+    ]) {
       await expect(page.locator(selector).isVisible()).resolves.toBe(true);
     }
     expect((await page.locator('#stack-traces pre.stack').first().innerText()).split('\n')[0]).toBe(
@@ -112,7 +131,10 @@ describe('Debug error page in Chromium (e2e)', () => {
     // The copy buttons exist for scripts to reveal; without JavaScript they are not shown.
     const buttons = page.locator('#stack-traces button.copy');
     expect(await buttons.count()).toBe(2);
-    expect(await buttons.evaluateAll((els) => els.map((el) => el.hidden && el.offsetParent === null))).toEqual([true, true]);
+    expect(await buttons.evaluateAll((els) => els.map((el) => el.hidden && el.offsetParent === null))).toEqual([
+      true,
+      true,
+    ]);
     // The folded framework frames open without any script.
     const vendor = page.locator('#trace-box-2 .frame-group > details').first();
     expect(await vendor.evaluate((el) => el.open)).toBe(false);
@@ -130,7 +152,9 @@ describe('Debug error page in Chromium (e2e)', () => {
     await expect(button.isVisible()).resolves.toBe(true);
     expect(await button.innerText()).toBe('Copy');
     await button.click();
-    await page.waitForFunction(() => document.querySelectorAll('#stack-traces button.copy')[1]?.textContent === 'Copied');
+    await page.waitForFunction(
+      () => document.querySelectorAll('#stack-traces button.copy')[1]?.textContent === 'Copied',
+    );
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await page.locator('#stack-trace-1').textContent());
     expect(copied.split('\n')[0]).toBe(`[1/2] ResourceNotFoundException: No routes found for "${MISSING}/".`);
@@ -159,7 +183,9 @@ describe('Debug error page in Chromium (e2e)', () => {
     const response = await notAllowed.goto(`${server.baseUrl}/fixture/items`);
     expect(response?.status()).toBe(405);
     expect(await response?.headerValue('allow')).toBe('GET, POST');
-    expect(await notAllowed.title()).toBe(`No route found for "PUT ${server.baseUrl}/fixture/items": Method Not Allowed (Allow: GET, POST) (405 Method Not Allowed)`);
+    expect(await notAllowed.title()).toBe(
+      `No route found for "PUT ${server.baseUrl}/fixture/items": Method Not Allowed (Allow: GET, POST) (405 Method Not Allowed)`,
+    );
 
     for (const [page, name] of [
       [light, 'error-page-404-light'],
@@ -175,13 +201,18 @@ describe('Debug error page in Chromium (e2e)', () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       it(`fits the no-route 404 in two screens at 1440 px (its size: test/error-page.e2e-spec.ts), no wider than ${viewport.width} px, axe-clean (${scheme})`, async () => {
         const context = await browser.newContext({ viewport, colorScheme: scheme });
         contexts.push(context);
         const page = await context.newPage();
         await page.goto(`${server.baseUrl}${MISSING}`);
-        const measured = (await page.evaluate('({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })')) as { width: number; height: number };
+        const measured = (await page.evaluate(
+          '({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })',
+        )) as { width: number; height: number };
         expect(measured.width).toBeLessThanOrEqual(viewport.width);
         if (viewport.width === 1440) expect(measured.height).toBeLessThanOrEqual(2000);
         await screenshot(page, `error-404-${viewport.width}-${scheme}`);
@@ -200,7 +231,10 @@ describe('Debug error page in Chromium (e2e)', () => {
     expect(copied.split('\n').slice(0, 3)).toEqual([
       `## NotFoundHttpException: No route found for "GET ${server.baseUrl}${MISSING}?token=******"`,
       '',
-      `\`GET ${server.baseUrl}${MISSING}?token=******\` answered **404 Not Found** (route: none, controller: none, profile ${await page.locator('header a.profile').innerText().then((t) => t.replace('Profile ', ''))}).`,
+      `\`GET ${server.baseUrl}${MISSING}?token=******\` answered **404 Not Found** (route: none, controller: none, profile ${await page
+        .locator('header a.profile')
+        .innerText()
+        .then((t) => t.replace('Profile ', ''))}).`,
     ]);
     expect(copied).toContain('- [2/2] `NotFoundHttpException`');
     expect(copied).toContain('  - at `RouterListener.onKernelRequest` (src/lifecycle/listeners/router.listener.ts:');

@@ -3,7 +3,10 @@ import { customerJourney } from '../support/customer-journey.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 
-const SCREENS = [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const;
+const SCREENS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
 describe('The Logs and Performance panels in Chromium (e2e)', () => {
@@ -26,16 +29,26 @@ describe('The Logs and Performance panels in Chromium (e2e)', () => {
     await server?.app.close();
   });
 
-  async function open(page: Page, token: string, panel: string): Promise<{ scroll: number; window: number; violations: string[] }> {
+  async function open(
+    page: Page,
+    token: string,
+    panel: string,
+  ): Promise<{ scroll: number; window: number; violations: string[] }> {
     await page.goto(`${server.baseUrl}/_profiler/${token}?panel=${panel}`);
-    const { scroll, window } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })')) as { scroll: number; window: number };
+    const { scroll, window } = (await page.evaluate(
+      '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
+    )) as { scroll: number; window: number };
     return { scroll, window, violations: await axeViolations(page) };
   }
 
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`shows both panels of a checkout POST and a 404 within ${screen.width} px, ${scheme}, without serious axe violations`, async () => {
-        const context: BrowserContext = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, colorScheme: scheme, bypassCSP: true });
+        const context: BrowserContext = await browser.newContext({
+          viewport: { width: screen.width, height: screen.height },
+          colorScheme: scheme,
+          bypassCSP: true,
+        });
         const page = await context.newPage();
         try {
           const seen: string[] = [];
@@ -43,15 +56,21 @@ describe('The Logs and Performance panels in Chromium (e2e)', () => {
             for (const panel of ['logs', 'performance']) {
               const result = await open(page, token, panel);
               await screenshot(page, `panels-${request}-${panel}-${screen.name}-${scheme}`);
-              expect({ request, panel, fits: result.scroll <= result.window, violations: result.violations })
-                .toEqual({ request, panel, fits: true, violations: [] });
+              expect({ request, panel, fits: result.scroll <= result.window, violations: result.violations }).toEqual({
+                request,
+                panel,
+                fits: true,
+                violations: [],
+              });
               if (panel === 'performance') {
                 const svg = (await page.locator('svg.timeline').boundingBox())!;
                 const wrap = (await page.locator('.timeline-wrap').boundingBox())!;
                 expect(svg.width).toBeGreaterThan(wrap.width - 24);
                 expect(await page.locator('ul.tl-legend li').count()).toBeGreaterThan(2);
                 // Labels are drawn at their own size, whatever the width.
-                const size = await page.evaluate("getComputedStyle(document.querySelector('svg.timeline g.tl-event text')).fontSize");
+                const size = await page.evaluate(
+                  "getComputedStyle(document.querySelector('svg.timeline g.tl-event text')).fontSize",
+                );
                 expect(size).toBe('11px');
               } else {
                 expect(await page.locator('details.log-group').count()).toBeGreaterThan(0);

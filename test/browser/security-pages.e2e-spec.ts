@@ -11,7 +11,6 @@ const VIEWPORTS = [
 ];
 const SCHEMES = ['light', 'dark'] as const;
 
-
 /** The pages the security round added or changed: refused logins and registrations, the Security and Routing panels that explain them. */
 describe('Pages of the security round in Chromium (e2e)', () => {
   let server: TestServer;
@@ -19,7 +18,11 @@ describe('Pages of the security round in Chromium (e2e)', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await server.app.get(UserRepository).create('customer@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), ['ROLE_USER']);
+    await server.app
+      .get(UserRepository)
+      .create('customer@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), [
+        'ROLE_USER',
+      ]);
     browser = await launchChromium();
   });
 
@@ -51,7 +54,9 @@ describe('Pages of the security round in Chromium (e2e)', () => {
           token = (await response.headerValue('x-debug-token')) ?? '';
         }
         expect(status).toBe(429);
-        await expect(page.locator('p.flash.error[role=alert]').textContent()).resolves.toBe('Too many failed login attempts, please try again in 1 minute.');
+        await expect(page.locator('p.flash.error[role=alert]').textContent()).resolves.toBe(
+          'Too many failed login attempts, please try again in 1 minute.',
+        );
         const pages: [string, Page][] = [[`security-login-429-${name}`, page]];
 
         const register = await context.newPage();
@@ -69,7 +74,9 @@ describe('Pages of the security round in Chromium (e2e)', () => {
 
         const panel = await context.newPage();
         await panel.goto(`${server.baseUrl}/_profiler/${token}?panel=security`);
-        await expect(panel.locator('main').textContent()).resolves.toMatch(/Not logged in\..*Login throttling: login refused \(429\)/s);
+        await expect(panel.locator('main').textContent()).resolves.toMatch(
+          /Not logged in\..*Login throttling: login refused \(429\)/s,
+        );
         pages.push([`security-panel-429-${name}`, panel]);
 
         for (const [shot, shown] of pages) {
@@ -82,16 +89,23 @@ describe('Pages of the security round in Chromium (e2e)', () => {
       });
 
       it(`replays a hidden profiler request in the Routing panel, no wider than ${viewport.width} px, axe-clean (${scheme})`, async () => {
-        await request(server.app.getHttpServer()).post('/_profiler/search').set('Host', `rebind-${name}.attacker.example`).expect(404);
+        await request(server.app.getHttpServer())
+          .post('/_profiler/search')
+          .set('Host', `rebind-${name}.attacker.example`)
+          .expect(404);
         await settle();
         const { rows } = await storedProfiles(server.app, { url: `rebind-${name}.attacker.example` });
         expect(rows).toHaveLength(1);
         const context = await browser.newContext({ viewport, colorScheme: scheme, bypassCSP: true });
         const page = await context.newPage();
         await page.goto(`${server.baseUrl}/_profiler/${rows[0].token}?panel=routing`);
-        await expect(page.locator('table.route-log').textContent()).resolves.toContain('Debug route, hidden from this client');
+        await expect(page.locator('table.route-log').textContent()).resolves.toContain(
+          'Debug route, hidden from this client',
+        );
         await screenshot(page, `security-routing-hidden-${name}`);
-        expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(viewport.width);
+        expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(
+          viewport.width,
+        );
         expect(await axeViolations(page)).toEqual([]);
         await context.close();
       });

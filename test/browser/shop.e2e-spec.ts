@@ -33,10 +33,13 @@ describe('The shop in a browser (e2e)', () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // The shop uses no external assets: its pictures, styles and the toolbar all come from the test server. Any
     // request elsewhere is refused and fails the test (afterEach).
-    await context.route((url) => url.origin !== server.baseUrl, (route) => {
-      foreign.push(route.request().url());
-      return route.abort();
-    });
+    await context.route(
+      (url) => url.origin !== server.baseUrl,
+      (route) => {
+        foreign.push(route.request().url());
+        return route.abort();
+      },
+    );
     page = await context.newPage();
   });
 
@@ -52,12 +55,24 @@ describe('The shop in a browser (e2e)', () => {
   });
 
   /** The first picture matching `selector`, once the browser has loaded it (or failed to: then its natural size is 0×0). */
-  async function loadedPicture(selector: string): Promise<{ src: string; alt: string; width: number; height: number; naturalWidth: number; naturalHeight: number }> {
+  async function loadedPicture(
+    selector: string,
+  ): Promise<{ src: string; alt: string; width: number; height: number; naturalWidth: number; naturalHeight: number }> {
     const img = page.locator(selector).first();
     await img.scrollIntoViewIfNeeded();
     return img.evaluate(async (el: BrowserImage) => {
-      if (!el.complete) await new Promise<void>((settled) => ['load', 'error'].forEach((type) => el.addEventListener(type, () => settled())));
-      return { src: el.getAttribute('src') ?? '', alt: el.alt, width: el.width, height: el.height, naturalWidth: el.naturalWidth, naturalHeight: el.naturalHeight };
+      if (!el.complete)
+        await new Promise<void>((settled) =>
+          ['load', 'error'].forEach((type) => el.addEventListener(type, () => settled())),
+        );
+      return {
+        src: el.getAttribute('src') ?? '',
+        alt: el.alt,
+        width: el.width,
+        height: el.height,
+        naturalWidth: el.naturalWidth,
+        naturalHeight: el.naturalHeight,
+      };
     });
   }
 
@@ -158,7 +173,9 @@ describe('The shop in a browser (e2e)', () => {
     await page.click('form[action="/checkout"] button');
     await page.waitForURL(/\/account\/orders\/SK-[0-9A-Z]{8}$/);
     const reference = (await page.locator('#order-reference').textContent())!;
-    expect(await page.locator('.flash.success').textContent()).toBe(`Thank you! Your order ${reference} has been placed.`);
+    expect(await page.locator('.flash.success').textContent()).toBe(
+      `Thank you! Your order ${reference} has been placed.`,
+    );
     expect(await page.locator('#order-address').innerText()).toContain('Grace Hopper');
     await screenshot(page, 'shop-order');
     expect(await page.locator('header .cart-link').textContent()).toBe('Cart');

@@ -1,7 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 
-const SCREENS = [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const;
+const SCREENS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
 /** A frame's file:line on the error page opens the profiler's source view at that line (issue 31, point 2). */
@@ -22,7 +25,11 @@ describe('The source view in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`opens the throwing line from the error page at ${screen.width} px, ${scheme}: in view, marked, within the screen, axe-clean`, async () => {
-        const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, colorScheme: scheme, bypassCSP: true });
+        const context = await browser.newContext({
+          viewport: { width: screen.width, height: screen.height },
+          colorScheme: scheme,
+          bypassCSP: true,
+        });
         const page = await context.newPage();
         try {
           await page.goto(`${server.baseUrl}/no/such/page`);
@@ -38,7 +45,9 @@ describe('The source view in Chromium (e2e)', () => {
           expect(box.y).toBeGreaterThanOrEqual(0);
           expect(box.y + box.height).toBeLessThanOrEqual(screen.height);
           expect(await page.evaluate(`getComputedStyle(document.getElementById('L${line}')).fontWeight`)).toBe('600');
-          const { scroll, window } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })')) as { scroll: number; window: number };
+          const { scroll, window } = (await page.evaluate(
+            '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
+          )) as { scroll: number; window: number };
           expect(scroll).toBeLessThanOrEqual(window);
           await screenshot(page, `source-view-${screen.name}-${scheme}`, { fullPage: false });
           expect(await axeViolations(page)).toEqual([]);

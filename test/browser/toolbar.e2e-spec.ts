@@ -11,7 +11,10 @@ const SCHEMES = ['light', 'dark'] as const;
 
 /** The page's width as laid out, against the window's. */
 function widths(page: Page): Promise<{ scroll: number; window: number }> {
-  return page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })') as Promise<{ scroll: number; window: number }>;
+  return page.evaluate('({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })') as Promise<{
+    scroll: number;
+    window: number;
+  }>;
 }
 
 describe('The toolbar and the request list in Chromium (e2e)', () => {
@@ -23,7 +26,9 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
   beforeAll(async () => {
     server = await startTestServer();
     await seedCatalogue(server.app.get(ShopDb));
-    await server.app.get(UserRepository).create('toolbar@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), ['ROLE_USER']);
+    await server.app
+      .get(UserRepository)
+      .create('toolbar@example.com', await server.app.get(PasswordHasher).hash('correct horse battery'), ['ROLE_USER']);
     browser = await launchChromium();
   });
 
@@ -75,7 +80,16 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(listed[0]).toBe(productUrl);
     const leftOut = (await page.locator('.left-out').textContent())!;
     expect(leftOut).toMatch(/^\d+ left out: \d+ profiler requests, \d+ assets \(list them all\)\.$/);
-    expect(await page.locator('table.results thead th').allTextContents()).toEqual(['Status', 'IP', 'Method', 'URL', 'Time', 'Token', 'Duration', 'Route']);
+    expect(await page.locator('table.results thead th').allTextContents()).toEqual([
+      'Status',
+      'IP',
+      'Method',
+      'URL',
+      'Time',
+      'Token',
+      'Duration',
+      'Route',
+    ]);
     await screenshot(page, 'request-list-default');
 
     await page.click('header.top a:has-text("Latest")');
@@ -92,13 +106,21 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     await page.check('input[name="profiler"]');
     await page.click('form.search button[type="submit"]');
     await page.waitForURL(/profiler=1/);
-    expect((await page.locator('table.results tbody tr td:nth-child(4)').allTextContents()).some((url) => url.includes('/_profiler'))).toBe(true);
+    expect(
+      (await page.locator('table.results tbody tr td:nth-child(4)').allTextContents()).some((url) =>
+        url.includes('/_profiler'),
+      ),
+    ).toBe(true);
 
     await page.goto(`${server.baseUrl}/_profiler/search?limit=50&url=${encodeURIComponent('/_profiler')}`);
-    const rows = await page.locator('table.results tbody tr').evaluateAll((trs: { children: ArrayLike<{ textContent: string | null }> }[]) =>
-      trs.map((tr) => Array.from(tr.children).map((td) => (td.textContent ?? '').trim())),
-    );
-    expect(rows.some((cells) => cells[0] === '301' && cells[2] === 'GET' && cells[3] === `${server.baseUrl}/_profiler`)).toBe(true);
+    const rows = await page
+      .locator('table.results tbody tr')
+      .evaluateAll((trs: { children: ArrayLike<{ textContent: string | null }> }[]) =>
+        trs.map((tr) => Array.from(tr.children).map((td) => (td.textContent ?? '').trim())),
+      );
+    expect(
+      rows.some((cells) => cells[0] === '301' && cells[2] === 'GET' && cells[3] === `${server.baseUrl}/_profiler`),
+    ).toBe(true);
     await screenshot(page, 'request-list-url-search');
   });
 
@@ -121,7 +143,9 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     const box = (await button.boundingBox())!;
     const bar = (await page.locator('.sk-toolbar .sk-bar').boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
-    const hit = await page.evaluate(`(() => { const el = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2}); return el && el.closest('form[action="/checkout"] button') !== null; })()`);
+    const hit = await page.evaluate(
+      `(() => { const el = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2}); return el && el.closest('form[action="/checkout"] button') !== null; })()`,
+    );
     expect(hit).toBe(true);
     await screenshot(page, 'toolbar-checkout-bottom', { fullPage: false });
     await button.click();
@@ -145,18 +169,22 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await page.locator('.redirect-from').textContent()).toBe(`Redirected from POST /checkout (${token}, 303)`);
   });
 
-  it('opens each block\'s details on hover and on keyboard focus; Escape closes them; each links to its panel', async () => {
+  it("opens each block's details on hover and on keyboard focus; Escape closes them; each links to its panel", async () => {
     await logIn();
     await open('/products');
     const blocks = page.locator('.sk-toolbar .sk-bar > .sk-block:not([hidden])');
-    const names = await blocks.evaluateAll((els: { className: string }[]) => els.map((el) => /sk-block-(\w+)/.exec(el.className)![1]));
+    const names = await blocks.evaluateAll((els: { className: string }[]) =>
+      els.map((el) => /sk-block-(\w+)/.exec(el.className)![1]),
+    );
     expect(names).toEqual(['request', 'performance', 'memory', 'logs', 'database', 'security', 'session', 'cart']);
     for (const name of names) {
       const block = page.locator(`.sk-toolbar .sk-block-${name}`);
       const info = block.locator('.sk-info');
       await block.locator('.sk-value').hover();
       expect([name, await info.isVisible()]).toEqual([name, true]);
-      expect(await info.locator('a.sk-more').getAttribute('href')).toMatch(new RegExp(`^/_profiler/[0-9a-f]{6}\\?panel=${name}$`));
+      expect(await info.locator('a.sk-more').getAttribute('href')).toMatch(
+        new RegExp(`^/_profiler/[0-9a-f]{6}\\?panel=${name}$`),
+      );
       await page.mouse.move(700, 100);
       expect([name, await info.isVisible()]).toEqual([name, false]);
       await block.locator('.sk-value').focus();
@@ -171,7 +199,9 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await page.locator('.sk-block-database .sk-info').textContent()).toMatch(/Queries\d+/);
     await screenshot(page, 'toolbar-database-details', { fullPage: false });
     await page.locator('.sk-block-security .sk-value').hover();
-    expect(await page.locator('.sk-block-security .sk-info dd').first().textContent()).toMatch(/^toolbar@example\.com \(#\d+\)$/);
+    expect(await page.locator('.sk-block-security .sk-info dd').first().textContent()).toMatch(
+      /^toolbar@example\.com \(#\d+\)$/,
+    );
     await page.locator('.sk-block-database .sk-value').click();
     await page.waitForURL(/panel=database$/);
     expect(await page.locator('.panel h1').textContent()).toBe('Database');
@@ -191,7 +221,9 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     expect(await page.locator('.sk-toolbar .sk-bar').isVisible()).toBe(true);
     await page.reload();
     await page.locator('.sk-toolbar .sk-bar').waitFor({ state: 'visible' });
-    expect(await page.evaluate("document.querySelector('.sk-toolbar-spacer').offsetHeight")).toBe(await page.evaluate("document.querySelector('.sk-toolbar .sk-bar').offsetHeight"));
+    expect(await page.evaluate("document.querySelector('.sk-toolbar-spacer').offsetHeight")).toBe(
+      await page.evaluate("document.querySelector('.sk-toolbar .sk-bar').offsetHeight"),
+    );
   });
 
   it("lists the page's fetch calls as they happen, with a working link to each one's profile, failures in red, another origin without a link", async () => {
@@ -206,17 +238,43 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     await page.evaluate(`fetch('${otherOrigin}/api/cart').catch(() => null)`);
     await ajax.locator('.sk-count').filter({ hasText: '3' }).waitFor();
     // XMLHttpRequest too (without its CSRF token: refused).
-    await page.evaluate("new Promise((done) => { const xhr = new XMLHttpRequest(); xhr.open('post', '/api/cart/lines'); xhr.setRequestHeader('Content-Type', 'application/json'); xhr.onloadend = done; xhr.send('{}'); })");
+    await page.evaluate(
+      "new Promise((done) => { const xhr = new XMLHttpRequest(); xhr.open('post', '/api/cart/lines'); xhr.setRequestHeader('Content-Type', 'application/json'); xhr.onloadend = done; xhr.send('{}'); })",
+    );
     await ajax.locator('.sk-count').filter({ hasText: '4' }).waitFor();
     await page.waitForFunction("document.querySelectorAll('.sk-calls tbody td.sk-pending').length === 0");
     await ajax.locator('.sk-value').hover();
     const rows = ajax.locator('.sk-calls tbody tr');
     const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
     // Newest first.
-    expect(await cells(0)).toEqual(['POST', '403', '/api/cart/lines', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
-    expect(await cells(1)).toEqual(['GET', 'network error', `${otherOrigin}/api/cart`, expect.stringMatching(/^\d+ ms$/), 'other origin']);
-    expect(await cells(2)).toEqual(['GET', '404', '/api/nowhere', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
-    expect(await cells(3)).toEqual(['GET', '200', '/api/cart', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^[0-9a-f]{6}$/)]);
+    expect(await cells(0)).toEqual([
+      'POST',
+      '403',
+      '/api/cart/lines',
+      expect.stringMatching(/^\d+ ms$/),
+      expect.stringMatching(/^[0-9a-f]{6}$/),
+    ]);
+    expect(await cells(1)).toEqual([
+      'GET',
+      'network error',
+      `${otherOrigin}/api/cart`,
+      expect.stringMatching(/^\d+ ms$/),
+      'other origin',
+    ]);
+    expect(await cells(2)).toEqual([
+      'GET',
+      '404',
+      '/api/nowhere',
+      expect.stringMatching(/^\d+ ms$/),
+      expect.stringMatching(/^[0-9a-f]{6}$/),
+    ]);
+    expect(await cells(3)).toEqual([
+      'GET',
+      '200',
+      '/api/cart',
+      expect.stringMatching(/^\d+ ms$/),
+      expect.stringMatching(/^[0-9a-f]{6}$/),
+    ]);
     expect(await rows.nth(2).getAttribute('class')).toBe('sk-error');
     expect(await rows.nth(3).getAttribute('class')).toBeNull();
     expect(await ajax.getAttribute('class')).toContain('sk-error');
@@ -229,7 +287,10 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
   });
 
   for (const scheme of SCHEMES) {
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1440, height: 900 }]) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
       it(`keeps the page no wider than the screen at ${viewport.width} px with a block open, axe-clean (${scheme})`, async () => {
         const themed = await browser.newContext({ viewport, colorScheme: scheme });
         const shown = await themed.newPage();
@@ -254,7 +315,7 @@ describe('The toolbar and the request list in Chromium (e2e)', () => {
     }
   }
 
-  it('lays a profile out at 390 px: the panels\' menu one row of tabs above the panel, never over it', async () => {
+  it("lays a profile out at 390 px: the panels' menu one row of tabs above the panel, never over it", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const shown = await phone.newPage();
     try {

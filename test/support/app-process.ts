@@ -22,7 +22,9 @@ export function buildApp(): string {
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return walk(path);
-      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')
+        ? [path]
+        : [];
     });
   // A change to how files are built here (these options) builds every file again.
   const harness = statSync(join(PROJECT_DIR, 'test', 'support', 'app-process.ts')).mtimeMs;
@@ -48,7 +50,10 @@ export function buildApp(): string {
 export function buildProcessFixture(name: string): string {
   const file = join(PROJECT_DIR, 'test', 'fixtures', 'process', `${name}.ts`);
   const out = join(TEST_BUILD_DIR, 'fixtures', 'process', `${name}.js`);
-  const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: buildOptions(), fileName: file });
+  const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
+    compilerOptions: buildOptions(),
+    fileName: file,
+  });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, outputText);
   return out;
@@ -101,21 +106,39 @@ export interface StartOptions {
 }
 
 /** Starts `node <main>` with the environment given; resolves once it listens. */
-export async function startApp(main: string, env: Record<string, string>, timeoutMs = 20_000, options: StartOptions = {}): Promise<AppProcess> {
+export async function startApp(
+  main: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  options: StartOptions = {},
+): Promise<AppProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     uid: options.uid,
     gid: options.gid,
     cwd: PROJECT_DIR,
-    env: { PATH: process.env.PATH ?? '', APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: 'sqlite::memory:', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'test',
+      APP_DEBUG: '1',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: 'sqlite::memory:',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The app did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`The app did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (/listening on/.test(output)) {
         clearTimeout(timer);
@@ -133,12 +156,25 @@ export async function startApp(main: string, env: Record<string, string>, timeou
 }
 
 /** Runs `node <main>` until it exits by itself (an application that cannot start); `timeoutMs` at most. */
-export async function runUntilExit(main: string, env: Record<string, string>, timeoutMs = 20_000, options: StartOptions = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+export async function runUntilExit(
+  main: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  options: StartOptions = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     uid: options.uid,
     gid: options.gid,
     cwd: PROJECT_DIR,
-    env: { PATH: process.env.PATH ?? '', APP_ENV: 'test', APP_DEBUG: '1', HOST: '127.0.0.1', PORT: String(await freePort()), DATABASE_URL: 'sqlite::memory:', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'test',
+      APP_DEBUG: '1',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      DATABASE_URL: 'sqlite::memory:',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -167,7 +203,10 @@ export interface Sent {
  * `concurrency` clients sending GETs one after the other over keep-alive connections until `stop()` is called
  * (or the server stops answering); every response that arrived is recorded with its X-Debug-Token and time.
  */
-export function loadApp(port: number, concurrency: number): { sent: Sent[]; failures: () => number; stop: () => Promise<void> } {
+export function loadApp(
+  port: number,
+  concurrency: number,
+): { sent: Sent[]; failures: () => number; stop: () => Promise<void> } {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const sent: Sent[] = [];
   let failures = 0;

@@ -18,7 +18,17 @@ export interface TestAppOptions {
  * debug tools answer for (PROFILER_ALLOWED_HOSTS), as a developer would list the name their shop runs under.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
-  const config = AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1', PROFILER_ALLOWED_HOSTS: 'shop.test', PROFILER_DSN: 'sqlite::memory:', DATABASE_URL: 'sqlite::memory:', ...options.env }, options.config ?? {});
+  const config = AppConfig.fromEnv(
+    {
+      APP_ENV: 'test',
+      APP_DEBUG: '1',
+      PROFILER_ALLOWED_HOSTS: 'shop.test',
+      PROFILER_DSN: 'sqlite::memory:',
+      DATABASE_URL: 'sqlite::memory:',
+      ...options.env,
+    },
+    options.config ?? {},
+  );
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule, ...(options.imports ?? [])],
     providers: options.providers ?? [],

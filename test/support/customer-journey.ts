@@ -21,9 +21,15 @@ export async function fillCheckoutAddress(page: Page): Promise<void> {
  * made, then log in, open the first product, add it to the cart, check out, and ask for a page that does not exist.
  * Returns the product page's path.
  */
-export async function customerJourney(server: TestServer, browser: Browser, email: string): Promise<{ productPath: string }> {
+export async function customerJourney(
+  server: TestServer,
+  browser: Browser,
+  email: string,
+): Promise<{ productPath: string }> {
   await seedCatalogue(server.app.get(ShopDb));
-  await server.app.get(UserRepository).create(email, await server.app.get(PasswordHasher).hash(PASSWORD), ['ROLE_USER']);
+  await server.app
+    .get(UserRepository)
+    .create(email, await server.app.get(PasswordHasher).hash(PASSWORD), ['ROLE_USER']);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   try {

@@ -44,10 +44,67 @@ export class Random {
 /** Marker that must never come back unescaped in an HTML answer. */
 export const XSS = '<script>alert(1)</script>';
 
-const ROUTES = ['/', '/products', '/products/aurora-desk-lamp', '/categories/lighting', '/cart', '/login', '/register', '/account', '/api/cart', '/_profiler/', '/_profiler/latest'];
-const POST_ROUTES = ['/api/login', '/api/cart/lines', '/api/checkout', '/login', '/register', '/cart/lines', '/checkout'];
-const BAD_PERCENT = ['%', '%z', '%zz', '%0', '%g0', '%c3%28', '%ff', '%fe%ff', '%e2%82', '%f0%28%8c%28', '%c0%af', '%ed%a0%80', '%f8%88%80%80%80', '%80', '%%41'];
-const TRAVERSAL = ['../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f%2e%2e%2f', '....//....//', '..\\..\\windows', '%2e%2e', 'abc123/../../..', 'abc123%00', 'ABC123', 'abc12', 'abc1234', 'a-b-c-', "abc12'", 'abc12"', '..;', '%252e%252e%252f', '/etc/passwd', 'abc123.json/..', 'zzzzzz', '\u0000'];
+const ROUTES = [
+  '/',
+  '/products',
+  '/products/aurora-desk-lamp',
+  '/categories/lighting',
+  '/cart',
+  '/login',
+  '/register',
+  '/account',
+  '/api/cart',
+  '/_profiler/',
+  '/_profiler/latest',
+];
+const POST_ROUTES = [
+  '/api/login',
+  '/api/cart/lines',
+  '/api/checkout',
+  '/login',
+  '/register',
+  '/cart/lines',
+  '/checkout',
+];
+const BAD_PERCENT = [
+  '%',
+  '%z',
+  '%zz',
+  '%0',
+  '%g0',
+  '%c3%28',
+  '%ff',
+  '%fe%ff',
+  '%e2%82',
+  '%f0%28%8c%28',
+  '%c0%af',
+  '%ed%a0%80',
+  '%f8%88%80%80%80',
+  '%80',
+  '%%41',
+];
+const TRAVERSAL = [
+  '../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%2e%2e%2f%2e%2e%2f',
+  '....//....//',
+  '..\\..\\windows',
+  '%2e%2e',
+  'abc123/../../..',
+  'abc123%00',
+  'ABC123',
+  'abc12',
+  'abc1234',
+  'a-b-c-',
+  "abc12'",
+  'abc12"',
+  '..;',
+  '%252e%252e%252f',
+  '/etc/passwd',
+  'abc123.json/..',
+  'zzzzzz',
+  '\u0000',
+];
 
 interface Parts {
   method?: string;
@@ -59,15 +116,29 @@ interface Parts {
 }
 
 function build(parts: Parts): Buffer {
-  const { method = 'GET', target = '/', version = 'HTTP/1.1', headers = ['Host: shop.test'], body, accept = 'application/json' } = parts;
+  const {
+    method = 'GET',
+    target = '/',
+    version = 'HTTP/1.1',
+    headers = ['Host: shop.test'],
+    body,
+    accept = 'application/json',
+  } = parts;
   const lines = [`${method} ${target} ${version}`, ...headers, `Accept: ${accept}`];
   const head = Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1');
-  return body === undefined ? head : Buffer.concat([head, typeof body === 'string' ? Buffer.from(body, 'latin1') : body]);
+  return body === undefined
+    ? head
+    : Buffer.concat([head, typeof body === 'string' ? Buffer.from(body, 'latin1') : body]);
 }
 
 function jsonPost(target: string, body: string | Buffer, extra: string[] = []): Buffer {
   const length = typeof body === 'string' ? Buffer.byteLength(body, 'latin1') : body.length;
-  return build({ method: 'POST', target, headers: ['Host: shop.test', 'Content-Type: application/json', `Content-Length: ${length}`, ...extra], body });
+  return build({
+    method: 'POST',
+    target,
+    headers: ['Host: shop.test', 'Content-Type: application/json', `Content-Length: ${length}`, ...extra],
+    body,
+  });
 }
 
 type RequestGenerator = (r: Random) => Omit<MalformedRequest, 'kind'>;
@@ -77,9 +148,20 @@ export const GENERATORS: Record<string, RequestGenerator> = {
   'bad request line': (r) => {
     const variants: Array<() => Buffer> = [
       () => Buffer.from(`GET ${r.pick(ROUTES)}\r\nHost: shop.test\r\n\r\n`),
-      () => Buffer.from(`GET ${r.pick(ROUTES)} HTTP/${r.pick(['9.9', '1', '1.1.1', 'x', '2.0', '0.0'])}\r\nHost: shop.test\r\n\r\n`),
-      () => Buffer.from(`${r.pick(['G ET', 'GE\tT', 'GET\x00', '(GET)', 'GET:', '"GET"'])} / HTTP/1.1\r\nHost: shop.test\r\n\r\n`, 'latin1'),
-      () => Buffer.from(`GET /${r.pick(['\x00', '\x7f', ' ', '\x01', '\x1b[31m'])}x HTTP/1.1\r\nHost: shop.test\r\n\r\n`, 'latin1'),
+      () =>
+        Buffer.from(
+          `GET ${r.pick(ROUTES)} HTTP/${r.pick(['9.9', '1', '1.1.1', 'x', '2.0', '0.0'])}\r\nHost: shop.test\r\n\r\n`,
+        ),
+      () =>
+        Buffer.from(
+          `${r.pick(['G ET', 'GE\tT', 'GET\x00', '(GET)', 'GET:', '"GET"'])} / HTTP/1.1\r\nHost: shop.test\r\n\r\n`,
+          'latin1',
+        ),
+      () =>
+        Buffer.from(
+          `GET /${r.pick(['\x00', '\x7f', ' ', '\x01', '\x1b[31m'])}x HTTP/1.1\r\nHost: shop.test\r\n\r\n`,
+          'latin1',
+        ),
       () => Buffer.from(`${'X'.repeat(1 + r.int(40))}\r\n\r\n`),
       () => Buffer.from('\r\n\r\n\r\n'),
       () => Buffer.concat([r.bytes(1 + r.int(200)), Buffer.from('\r\n\r\n')]),
@@ -93,14 +175,28 @@ export const GENERATORS: Record<string, RequestGenerator> = {
   },
 
   'invalid percent-encoding or UTF-8 in the path': (r) => {
-    const route = r.pick(['/products/', '/categories/', '/', '/_profiler/', '/account/orders/', '/api/orders/', '/missing/']);
+    const route = r.pick([
+      '/products/',
+      '/categories/',
+      '/',
+      '/_profiler/',
+      '/account/orders/',
+      '/api/orders/',
+      '/missing/',
+    ]);
     const junk = Array.from({ length: 1 + r.int(3) }, () => r.pick(BAD_PERCENT)).join(r.pick(['', 'a', '-']));
     return { bytes: build({ target: route + junk }) };
   },
 
   'raw bytes that are not UTF-8 in the path': (r) => {
     const junk = Buffer.from(Array.from({ length: 1 + r.int(6) }, () => 0x80 + r.int(0x40)));
-    return { bytes: Buffer.concat([Buffer.from(`GET ${r.pick(['/products/', '/x/', '/'])}`), junk, Buffer.from(' HTTP/1.1\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n')]) };
+    return {
+      bytes: Buffer.concat([
+        Buffer.from(`GET ${r.pick(['/products/', '/x/', '/'])}`),
+        junk,
+        Buffer.from(' HTTP/1.1\r\nHost: shop.test\r\nAccept: application/json\r\n\r\n'),
+      ]),
+    };
   },
 
   'header injection': (r) => {
@@ -122,20 +218,53 @@ export const GENERATORS: Record<string, RequestGenerator> = {
     const target = r.pick(ROUTES);
     const injected = r.pick(variants);
     // The repeated Host and the forwarded-header conflict are only refused as such: keep them from being valid.
-    if (injected.includes('Host: evil')) return { bytes: build({ target: `${target}?x=${encodeURIComponent(XSS)}`, headers: ['Host: shop.test', injected.split('\r\n')[1]], accept: 'text/html' }) };
-    if (injected.startsWith('Content-Type')) return { bytes: jsonPost(r.pick(POST_ROUTES), '{"a":', injected.split('\r\n')) };
-    if (injected.startsWith('X-Forwarded-For')) return { bytes: build({ target: '/missing-' + r.int(1000), headers: ['Host: shop.test', ...injected.split('\r\n')] }) };
+    if (injected.includes('Host: evil'))
+      return {
+        bytes: build({
+          target: `${target}?x=${encodeURIComponent(XSS)}`,
+          headers: ['Host: shop.test', injected.split('\r\n')[1]],
+          accept: 'text/html',
+        }),
+      };
+    if (injected.startsWith('Content-Type'))
+      return { bytes: jsonPost(r.pick(POST_ROUTES), '{"a":', injected.split('\r\n')) };
+    if (injected.startsWith('X-Forwarded-For'))
+      return {
+        bytes: build({ target: '/missing-' + r.int(1000), headers: ['Host: shop.test', ...injected.split('\r\n')] }),
+      };
     return { bytes: build({ target, headers: ['Host: shop.test', injected] }) };
   },
 
   'bad Host': (r) => {
-    const hosts = ['shop test', 'shop.test/evil', 'shop.test:99999x', '[::1', 'a..b..c/', 'evil.test@shop.test', '\x00', `${'a'.repeat(300)}/`, 'shop.test\\evil', 'http://shop.test', '<script>', 'shop.test:-1', 'shop.test:65536', 'shop.test:8o', 'xn--/'];
+    const hosts = [
+      'shop test',
+      'shop.test/evil',
+      'shop.test:99999x',
+      '[::1',
+      'a..b..c/',
+      'evil.test@shop.test',
+      '\x00',
+      `${'a'.repeat(300)}/`,
+      'shop.test\\evil',
+      'http://shop.test',
+      '<script>',
+      'shop.test:-1',
+      'shop.test:65536',
+      'shop.test:8o',
+      'xn--/',
+    ];
     const variants: Array<() => string[]> = [
       () => [`Host: ${r.pick(hosts)}`],
       () => ['Host: shop.test', 'Host: other.test'],
       () => [],
     ];
-    return { bytes: build({ target: r.pick(ROUTES), headers: r.pick(variants)(), accept: r.next() < 0.2 ? 'text/html' : 'application/json' }) };
+    return {
+      bytes: build({
+        target: r.pick(ROUTES),
+        headers: r.pick(variants)(),
+        accept: r.next() < 0.2 ? 'text/html' : 'application/json',
+      }),
+    };
   },
 
   'conflicting Content-Length / Transfer-Encoding': (r) => {
@@ -156,7 +285,14 @@ export const GENERATORS: Record<string, RequestGenerator> = {
       [['Content-Length: 3', 'Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
     ];
     const [headers, body] = r.pick(variants);
-    return { bytes: build({ method: 'POST', target, headers: ['Host: shop.test', 'Content-Type: application/json', ...headers], body }) };
+    return {
+      bytes: build({
+        method: 'POST',
+        target,
+        headers: ['Host: shop.test', 'Content-Type: application/json', ...headers],
+        body,
+      }),
+    };
   },
 
   'truncated body': (r) => {
@@ -164,14 +300,45 @@ export const GENERATORS: Record<string, RequestGenerator> = {
     const full = JSON.stringify({ email: 'someone@example.test', password: 'x'.repeat(r.int(200)) });
     const sent = full.slice(0, r.int(full.length));
     if (r.next() < 0.5) {
-      return { bytes: build({ method: 'POST', target, headers: ['Host: shop.test', 'Content-Type: application/json', `Content-Length: ${full.length}`], body: sent }), endAfterWrite: true };
+      return {
+        bytes: build({
+          method: 'POST',
+          target,
+          headers: ['Host: shop.test', 'Content-Type: application/json', `Content-Length: ${full.length}`],
+          body: sent,
+        }),
+        endAfterWrite: true,
+      };
     }
     const chunk = `${sent.length.toString(16)}\r\n${sent}\r\n`;
-    return { bytes: build({ method: 'POST', target, headers: ['Host: shop.test', 'Content-Type: application/json', 'Transfer-Encoding: chunked'], body: chunk }), endAfterWrite: true };
+    return {
+      bytes: build({
+        method: 'POST',
+        target,
+        headers: ['Host: shop.test', 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+        body: chunk,
+      }),
+      endAfterWrite: true,
+    };
   },
 
   'malformed JSON': (r) => {
-    const bodies = ['{', '{"email":', '{"email": "a@b.c",}', "{'email': 'a'}", '[1,2', 'nul', '{"a":1}{"b":2}', '\u0000', '"just a string"', '1e999999', '{"email": "\\ud800"}', '{"email": "\\x41"}', 'undefined', '{"__proto__": {"admin": true}, "email": 5}'];
+    const bodies = [
+      '{',
+      '{"email":',
+      '{"email": "a@b.c",}',
+      "{'email': 'a'}",
+      '[1,2',
+      'nul',
+      '{"a":1}{"b":2}',
+      '\u0000',
+      '"just a string"',
+      '1e999999',
+      '{"email": "\\ud800"}',
+      '{"email": "\\x41"}',
+      'undefined',
+      '{"__proto__": {"admin": true}, "email": 5}',
+    ];
     return { bytes: jsonPost(r.pick(['/api/login', '/api/cart/lines', '/api/checkout']), r.pick(bodies)) };
   },
 
@@ -190,15 +357,39 @@ export const GENERATORS: Record<string, RequestGenerator> = {
   },
 
   'malformed form body': (r) => {
-    const bodies = ['email=%zz', 'a%=1', `a${'[b]'.repeat(40)}=1`, '%ff%fe=1', Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&')];
+    const bodies = [
+      'email=%zz',
+      'a%=1',
+      `a${'[b]'.repeat(40)}=1`,
+      '%ff%fe=1',
+      Array.from({ length: 1200 }, (_, i) => `p${i}=1`).join('&'),
+    ];
     const body = r.pick(bodies);
-    return { bytes: build({ method: 'POST', target: r.pick(['/login', '/register', '/cart/lines']), headers: ['Host: shop.test', 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${Buffer.byteLength(body)}`], body }) };
+    return {
+      bytes: build({
+        method: 'POST',
+        target: r.pick(['/login', '/register', '/cart/lines']),
+        headers: [
+          'Host: shop.test',
+          'Content-Type: application/x-www-form-urlencoded',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+        ],
+        body,
+      }),
+    };
   },
 
   'path traversal in profiler tokens': (r) => {
     const token = r.pick(TRAVERSAL);
-    const target = r.pick([`/_profiler/${token}`, `/_profiler/${token}.json`, `/_profiler/${token}?panel=${r.pick(['../../x', 'request', '<x>'])}`, `/_profiler/abc123?panel=${encodeURIComponent(r.pick(TRAVERSAL))}`]);
-    return { bytes: build({ target: target.replace(/ /g, '%20'), accept: r.next() < 0.2 ? 'text/html' : 'application/json' }) };
+    const target = r.pick([
+      `/_profiler/${token}`,
+      `/_profiler/${token}.json`,
+      `/_profiler/${token}?panel=${r.pick(['../../x', 'request', '<x>'])}`,
+      `/_profiler/abc123?panel=${encodeURIComponent(r.pick(TRAVERSAL))}`,
+    ]);
+    return {
+      bytes: build({ target: target.replace(/ /g, '%20'), accept: r.next() < 0.2 ? 'text/html' : 'application/json' }),
+    };
   },
 
   'bad search and paging parameters': (r) => {
@@ -210,22 +401,42 @@ export const GENERATORS: Record<string, RequestGenerator> = {
       `/products?page=${100_000 + r.int(1_000_000)}`,
       `/products?sort=${r.pick(['../', 'drop table', 'price;', XSS])}`,
     ];
-    return { bytes: build({ target: r.pick(targets).replace(/[<> ]/g, encodeURIComponent), accept: r.next() < 0.2 ? 'text/html' : 'application/json' }) };
+    return {
+      bytes: build({
+        target: r.pick(targets).replace(/[<> ]/g, encodeURIComponent),
+        accept: r.next() < 0.2 ? 'text/html' : 'application/json',
+      }),
+    };
   },
 
   'unknown paths and methods': (r) => {
     const method = r.pick(['GET', 'DELETE', 'PUT', 'PATCH', 'POST', 'BREW', 'PROPFIND']);
-    const unknown = r.next() < 0.1 ? `${'/'.repeat(1000 + r.int(7000))}x` : `/${r.pick(['nope', 'wp-admin', '.env', '.git/config', 'admin.php'])}/${r.int(1e6)}?q=${encodeURIComponent(XSS)}`;
+    const unknown =
+      r.next() < 0.1
+        ? `${'/'.repeat(1000 + r.int(7000))}x`
+        : `/${r.pick(['nope', 'wp-admin', '.env', '.git/config', 'admin.php'])}/${r.int(1e6)}?q=${encodeURIComponent(XSS)}`;
     const target = method === 'GET' ? unknown : r.pick(['/products', '/', '/_profiler/latest', '/categories/lighting']);
-    return { bytes: build({ method, target, accept: r.next() < 0.3 ? 'text/html' : 'application/json', headers: ['Host: shop.test', `Referer: https://evil.test/${encodeURIComponent(XSS)}`] }) };
+    return {
+      bytes: build({
+        method,
+        target,
+        accept: r.next() < 0.3 ? 'text/html' : 'application/json',
+        headers: ['Host: shop.test', `Referer: https://evil.test/${encodeURIComponent(XSS)}`],
+      }),
+    };
   },
 
   'oversized request': (r) => {
     const variants: Array<() => Buffer> = [
       () => build({ target: `/products?q=${'a'.repeat(8200 + r.int(4000))}` }),
       () => build({ target: `/${'a'.repeat(20_000 + r.int(20_000))}` }),
-      () => build({ target: '/products', headers: ['Host: shop.test', ...Array.from({ length: 101 + r.int(50) }, (_, i) => `X-F${i}: 1`)] }),
-      () => build({ target: '/products', headers: ['Host: shop.test', `X-Big: ${'b'.repeat(17_000 + r.int(10_000))}`] }),
+      () =>
+        build({
+          target: '/products',
+          headers: ['Host: shop.test', ...Array.from({ length: 101 + r.int(50) }, (_, i) => `X-F${i}: 1`)],
+        }),
+      () =>
+        build({ target: '/products', headers: ['Host: shop.test', `X-Big: ${'b'.repeat(17_000 + r.int(10_000))}`] }),
     ];
     return { bytes: r.pick(variants)() };
   },

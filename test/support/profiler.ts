@@ -1,9 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { ProfilerService } from '../../src/profiler/profiler.service.js';
-import type { ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../../src/profiler/storage/profile-record.js';
+import type {
+  ProfileRecord,
+  ProfileSearchCriteria,
+  ProfileSummary,
+} from '../../src/profiler/storage/profile-record.js';
 
 /** The profiler of a test app, with every waiting profile written first. */
-export async function storedProfiles(app: INestApplication, criteria: Partial<ProfileSearchCriteria> = {}): Promise<{ total: number; rows: ProfileSummary[] }> {
+export async function storedProfiles(
+  app: INestApplication,
+  criteria: Partial<ProfileSearchCriteria> = {},
+): Promise<{ total: number; rows: ProfileSummary[] }> {
   const profiler = app.get(ProfilerService);
   await settle();
   // find() alone leaves the profiler's own pages to their batch.

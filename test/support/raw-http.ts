@@ -31,7 +31,11 @@ const HEAD_END = '\r\n\r\n';
  * first response. Chunks are written in order; the connection is destroyed once the response is read. Never
  * rejects: a connection closed or reset without a response is an outcome, not an error.
  */
-export function rawRequest(port: number, chunks: string | Buffer | Array<string | Buffer>, options: RawRequestOptions = {}): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  chunks: string | Buffer | Array<string | Buffer>,
+  options: RawRequestOptions = {},
+): Promise<RawResponse> {
   const { timeoutMs = 5000, endAfterWrite = false, readBody = false } = options;
   const parts = Array.isArray(chunks) ? chunks : [chunks];
   return new Promise((resolve) => {
@@ -54,7 +58,11 @@ export function rawRequest(port: number, chunks: string | Buffer | Array<string 
       received = Buffer.concat([received, data]);
       if (isComplete(received, readBody)) finish('response');
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(received.length > 0 ? 'response' : error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 'reset' : 'closed'));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(
+        received.length > 0 ? 'response' : error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 'reset' : 'closed',
+      ),
+    );
     socket.on('close', () => finish(received.length > 0 ? 'response' : 'closed'));
   });
 }
@@ -89,7 +97,13 @@ function parseResponse(data: Buffer, outcome: RawOutcome): RawResponse {
   }
   let body = headEnd < 0 ? '' : raw.slice(headEnd + HEAD_END.length);
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
-  return { outcome: 'response', status: Number(status[1]), headers, body: Buffer.from(body, 'latin1').toString('utf8'), raw };
+  return {
+    outcome: 'response',
+    status: Number(status[1]),
+    headers,
+    body: Buffer.from(body, 'latin1').toString('utf8'),
+    raw,
+  };
 }
 
 function dechunk(body: string): string {

@@ -28,7 +28,13 @@ export async function postgresSchema(label: string): Promise<TestDatabase> {
  * Runs a suite twice: on in-memory SQLite and on a PostgreSQL schema of its own (skipped without a server,
  * except in CI). The suite gets the database to create its app with.
  */
-export function describeOnEachDatabase(title: string, label: string, suite: (database: () => Promise<TestDatabase>) => void): void {
+export function describeOnEachDatabase(
+  title: string,
+  label: string,
+  suite: (database: () => Promise<TestDatabase>) => void,
+): void {
   describe(`${title} on SQLite (e2e)`, () => suite(async () => ({})));
-  describePostgres(`${title} PostgreSQL tests`)(`${title} on PostgreSQL (e2e)`, () => suite(() => postgresSchema(label)));
+  describePostgres(`${title} PostgreSQL tests`)(`${title} on PostgreSQL (e2e)`, () =>
+    suite(() => postgresSchema(label)),
+  );
 }

@@ -55,7 +55,9 @@ function nextToken(): string {
       randomFillSync(pool);
       poolAt = 0;
     }
-    const a = pool[poolAt], b = pool[poolAt + 1], c = pool[poolAt + 2];
+    const a = pool[poolAt],
+      b = pool[poolAt + 1],
+      c = pool[poolAt + 2];
     poolAt += 3;
     const index = (a << 16) | (b << 8) | c;
     const bit = 1 << (index & 7);
@@ -77,7 +79,11 @@ class Trace {
   readonly events: number[] = [];
   /** Level 5: the exception that decided a 404 and its ERROR log entry, for the stored profile. */
   failure: Failure | null = null;
-  constructor(readonly token: string, readonly start: number, readonly time: number) {}
+  constructor(
+    readonly token: string,
+    readonly start: number,
+    readonly time: number,
+  ) {}
 }
 type Traced = Response & { floorTrace?: Trace };
 
@@ -96,7 +102,12 @@ function notifyAll(trace: Trace): void {
 /** The 'Matched route' INFO entry, with its time offset: what the real profile's log holds besides the pairs. */
 class MatchedRoute {
   readonly message = 'Matched route';
-  constructor(readonly route: string | null, readonly method: string, readonly uri: string, readonly at: number) {}
+  constructor(
+    readonly route: string | null,
+    readonly method: string,
+    readonly uri: string,
+    readonly at: number,
+  ) {}
 }
 
 // ---- Level 3: the profile, its encoding and its store ----
@@ -137,7 +148,10 @@ class ErrorLog {
   readonly level = 400;
   readonly channel = 'request';
   readonly message = 'Uncaught Exception {class}: "{message}" at {file} line {line}';
-  constructor(readonly at: number, readonly context: { class: string; message: string; file: string; line: number }) {}
+  constructor(
+    readonly at: number,
+    readonly context: { class: string; message: string; file: string; line: number },
+  ) {}
 }
 interface Failure {
   exceptions: StoredException[];
@@ -172,9 +186,27 @@ function sampleProfile(): Profile {
     logs.push(i, 40 + i * 7);
     events.push(i, 40 + i * 7, 1);
   }
-  return new Profile('000000', 'GET', '/', '127.0.0.1', 200, 1_700_000_000_000, 1234, '/', { host: '127.0.0.1:3000', accept: 'text/html' },
-    { 'x-powered-by': 'Express', 'content-type': 'text/html; charset=utf-8', 'content-length': '3281', etag: 'W/"cd1-abc"' },
-    { heapUsed: 12345678, heapTotal: 23456789 }, new MatchedRoute('/', 'GET', '/', 12), logs, events);
+  return new Profile(
+    '000000',
+    'GET',
+    '/',
+    '127.0.0.1',
+    200,
+    1_700_000_000_000,
+    1234,
+    '/',
+    { host: '127.0.0.1:3000', accept: 'text/html' },
+    {
+      'x-powered-by': 'Express',
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': '3281',
+      etag: 'W/"cd1-abc"',
+    },
+    { heapUsed: 12345678, heapTotal: 23456789 },
+    new MatchedRoute('/', 'GET', '/', 12),
+    logs,
+    events,
+  );
 }
 
 /** Level 5's dictionary adds a sample failed profile (fixed content, as above): a 404's chain is most of its JSON. */
@@ -188,23 +220,69 @@ function sampleFailedProfile(): FailedProfile {
   const message = 'No route found for "GET http://127.0.0.1:3000/bench/no-such-page"';
   const app = (fn: string, line: number): FrameTuple => [fn, 'bench/floor/src/main.ts', line, 11, 0];
   const vendor = (fn: string, file: string, line: number): FrameTuple => [fn, file, line, 5, 1];
-  const frames = [app('RouterListener.onKernelRequest', 500), app('EventDispatcher.dispatch', 480), app('HttpKernel.handleRequest', 470),
-    app('HttpKernel.handle', 460), app('debugProfilerMiddleware', 450), vendor('Layer.handleRequest', 'node_modules/router/lib/layer.js', 152),
-    vendor('trimPrefix', 'node_modules/router/index.js', 342), vendor('next', 'node_modules/router/index.js', 297),
-    vendor('Server.emit', 'node:events', 524), vendor('parserOnIncoming', 'node:_http_server', 1139)];
+  const frames = [
+    app('RouterListener.onKernelRequest', 500),
+    app('EventDispatcher.dispatch', 480),
+    app('HttpKernel.handleRequest', 470),
+    app('HttpKernel.handle', 460),
+    app('debugProfilerMiddleware', 450),
+    vendor('Layer.handleRequest', 'node_modules/router/lib/layer.js', 152),
+    vendor('trimPrefix', 'node_modules/router/index.js', 342),
+    vendor('next', 'node_modules/router/index.js', 297),
+    vendor('Server.emit', 'node:events', 524),
+    vendor('parserOnIncoming', 'node:_http_server', 1139),
+  ];
   const failure: Failure = {
     exceptions: [
-      { position: 2, count: 2, class: 'NotFoundHttpException', message, statusCode: 404, statusText: 'Not Found', frames },
-      { position: 1, count: 2, class: 'ResourceNotFoundException', message: 'No routes found for "/bench/no-such-page".', statusCode: 500, statusText: 'Internal Server Error',
-        frames: [app('UrlMatcher.match', 510), ...frames] },
+      {
+        position: 2,
+        count: 2,
+        class: 'NotFoundHttpException',
+        message,
+        statusCode: 404,
+        statusText: 'Not Found',
+        frames,
+      },
+      {
+        position: 1,
+        count: 2,
+        class: 'ResourceNotFoundException',
+        message: 'No routes found for "/bench/no-such-page".',
+        statusCode: 500,
+        statusText: 'Internal Server Error',
+        frames: [app('UrlMatcher.match', 510), ...frames],
+      },
     ],
     error: new ErrorLog(90, { class: 'NotFoundHttpException', message, file: 'bench/floor/src/main.ts', line: 500 }),
   };
-  return new FailedProfile(['000000', 'GET', '/bench/no-such-page', '127.0.0.1', 404, 1_700_000_000_000, 1234, null,
-    { host: '127.0.0.1:3000', accept: 'text/html' },
-    { 'x-powered-by': 'Express', 'x-debug-token': '000000', 'x-debug-token-link': 'http://127.0.0.1:3000/_profiler/000000', 'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store', 'x-debug-exception': encodeURIComponent(message), 'x-debug-exception-file': 'bench%2Ffloor%2Fsrc%2Fmain.ts:500', 'content-length': '30000' },
-    { heapUsed: 12345678, heapTotal: 23456789 }, new MatchedRoute(null, 'GET', '/bench/no-such-page', 95), logs, events], failure);
+  return new FailedProfile(
+    [
+      '000000',
+      'GET',
+      '/bench/no-such-page',
+      '127.0.0.1',
+      404,
+      1_700_000_000_000,
+      1234,
+      null,
+      { host: '127.0.0.1:3000', accept: 'text/html' },
+      {
+        'x-powered-by': 'Express',
+        'x-debug-token': '000000',
+        'x-debug-token-link': 'http://127.0.0.1:3000/_profiler/000000',
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-debug-exception': encodeURIComponent(message),
+        'x-debug-exception-file': 'bench%2Ffloor%2Fsrc%2Fmain.ts:500',
+        'content-length': '30000',
+      },
+      { heapUsed: 12345678, heapTotal: 23456789 },
+      new MatchedRoute(null, 'GET', '/bench/no-such-page', 95),
+      logs,
+      events,
+    ],
+    failure,
+  );
 }
 
 /** Batches profiles and writes each batch in one transaction; everything but the 'finish' push runs off the response path. */
@@ -214,7 +292,9 @@ class Store {
   private immediate: NodeJS.Immediate | null = null;
   private readonly db: Database.Database;
   // The dictionary is one sample profile's JSON (raw content), as the project does with its own.
-  private readonly dictionary = Buffer.from(JSON.stringify(sampleProfile()) + (LEVEL >= 5 ? JSON.stringify(sampleFailedProfile()) : ''));
+  private readonly dictionary = Buffer.from(
+    JSON.stringify(sampleProfile()) + (LEVEL >= 5 ? JSON.stringify(sampleFailedProfile()) : ''),
+  );
   private readonly zstdParams = { [zlibConstants.ZSTD_c_compressionLevel]: 1 };
   // JSON is encoded into one reused buffer (Node's zlib gives each compressed blob a Buffer of its own).
   private json = Buffer.allocUnsafe(64 * 1024);
@@ -226,7 +306,8 @@ class Store {
     writeFileSync(`${file}.dict`, this.dictionary); // for bench/floor/run.mjs to decode a stored profile
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS profile(id INTEGER PRIMARY KEY, token TEXT UNIQUE, ip TEXT, method TEXT, url TEXT, status INTEGER, time INTEGER);
+    this.db
+      .exec(`CREATE TABLE IF NOT EXISTS profile(id INTEGER PRIMARY KEY, token TEXT UNIQUE, ip TEXT, method TEXT, url TEXT, status INTEGER, time INTEGER);
       CREATE INDEX IF NOT EXISTS profile_time ON profile(time);
       CREATE INDEX IF NOT EXISTS profile_ip ON profile(ip, time);
       CREATE INDEX IF NOT EXISTS profile_url ON profile(url, time);
@@ -234,7 +315,9 @@ class Store {
       CREATE TABLE IF NOT EXISTS profile_data(id INTEGER PRIMARY KEY, data BLOB);`);
     // Ids are counted here, so the data row needs no lastInsertRowid round trip.
     this.nextId = ((this.db.prepare('SELECT max(id) AS m FROM profile').get() as { m: number | null }).m ?? 0) + 1;
-    const insertProfile = this.db.prepare('INSERT INTO profile(id, token, ip, method, url, status, time) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insertProfile = this.db.prepare(
+      'INSERT INTO profile(id, token, ip, method, url, status, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const insertData = this.db.prepare('INSERT INTO profile_data(id, data) VALUES (?, ?)');
     this.writeBatch = this.db.transaction((batch: Profile[]) => {
       for (const p of batch) {
@@ -274,11 +357,18 @@ class Store {
     const text = JSON.stringify(p);
     if (text.length * 3 > this.json.length) this.json = Buffer.allocUnsafe(text.length * 3);
     const n = this.json.write(text);
-    return zstdCompressSync(this.json.subarray(0, n), { dictionary: this.dictionary, params: this.zstdParams, pledgedSrcSize: n });
+    return zstdCompressSync(this.json.subarray(0, n), {
+      dictionary: this.dictionary,
+      params: this.zstdParams,
+      pledgedSrcSize: n,
+    });
   }
 }
 
-const store = LEVEL >= 3 ? new Store(process.env.FLOOR_DB ?? join(mkdtempSync(join(os.tmpdir(), 'floor-')), 'profiles.sqlite')) : null;
+const store =
+  LEVEL >= 3
+    ? new Store(process.env.FLOOR_DB ?? join(mkdtempSync(join(os.tmpdir(), 'floor-')), 'profiles.sqlite'))
+    : null;
 // Levels 1-2 keep their last records in a ring, so the record is really built and kept somewhere, as a profiler's is.
 const ring: Array<MatchedRoute | Profile | undefined> = new Array(64);
 let ringAt = 0;
@@ -288,21 +378,59 @@ function onFinish(this: Traced): void {
   const trace = this.floorTrace!;
   const req = this.req as Request;
   const end = performance.now();
-  const info = new MatchedRoute(req.route ? (req.route as { path: string }).path : null, req.method, req.originalUrl, Math.round((end - trace.start) * 1000));
+  const info = new MatchedRoute(
+    req.route ? (req.route as { path: string }).path : null,
+    req.method,
+    req.originalUrl,
+    Math.round((end - trace.start) * 1000),
+  );
   if (store === null) {
     ring[ringAt++ & 63] = info;
     return;
   }
   const heap = v8.getHeapStatistics();
   if (trace.failure !== null) {
-    store.push(new FailedProfile([trace.token, req.method, req.originalUrl, req.socket.remoteAddress ?? '', this.statusCode, trace.time,
-      Math.round((end - trace.start) * 1000), info.route, maskedHeaders(req.headers), this.getHeaders(),
-      { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size }, info, trace.logs, trace.events], trace.failure));
+    store.push(
+      new FailedProfile(
+        [
+          trace.token,
+          req.method,
+          req.originalUrl,
+          req.socket.remoteAddress ?? '',
+          this.statusCode,
+          trace.time,
+          Math.round((end - trace.start) * 1000),
+          info.route,
+          maskedHeaders(req.headers),
+          this.getHeaders(),
+          { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size },
+          info,
+          trace.logs,
+          trace.events,
+        ],
+        trace.failure,
+      ),
+    );
     return;
   }
-  store.push(new Profile(trace.token, req.method, req.originalUrl, req.socket.remoteAddress ?? '', this.statusCode, trace.time,
-    Math.round((end - trace.start) * 1000), info.route, maskedHeaders(req.headers), this.getHeaders(),
-    { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size }, info, trace.logs, trace.events));
+  store.push(
+    new Profile(
+      trace.token,
+      req.method,
+      req.originalUrl,
+      req.socket.remoteAddress ?? '',
+      this.statusCode,
+      trace.time,
+      Math.round((end - trace.start) * 1000),
+      info.route,
+      maskedHeaders(req.headers),
+      this.getHeaders(),
+      { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size },
+      info,
+      trace.logs,
+      trace.events,
+    ),
+  );
 }
 
 function profilerMiddleware(req: Request, res: Traced, next: NextFunction): void {
@@ -340,8 +468,19 @@ const escapeHtml = (s: string): string =>
 
 function toolbarFor(res: Traced, trace: Trace): string {
   const route = (res.req as Request).route as { path: string } | undefined;
-  return TOOLBAR[0] + trace.token + TOOLBAR[1] + trace.token + TOOLBAR[2] + res.statusCode + TOOLBAR[3] + escapeHtml(route ? route.path : 'n/a')
-    + TOOLBAR[4] + (performance.now() - trace.start).toFixed(1) + TOOLBAR[5];
+  return (
+    TOOLBAR[0] +
+    trace.token +
+    TOOLBAR[1] +
+    trace.token +
+    TOOLBAR[2] +
+    res.statusCode +
+    TOOLBAR[3] +
+    escapeHtml(route ? route.path : 'n/a') +
+    TOOLBAR[4] +
+    (performance.now() - trace.start).toFixed(1) +
+    TOOLBAR[5]
+  );
 }
 
 /**
@@ -421,7 +560,9 @@ function locate(file: string, line: number, column: number): { file: string; lin
   if (!map) return { file: path, line, column };
   const original = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
   if (original.source === null || original.line === null) return { file: path, line, column };
-  const source = original.source.startsWith('file://') ? fileURLToPath(original.source) : resolve(dirname(path), original.source);
+  const source = original.source.startsWith('file://')
+    ? fileURLToPath(original.source)
+    : resolve(dirname(path), original.source);
   return { file: source, line: original.line, column: (original.column ?? 0) + 1 };
 }
 
@@ -448,11 +589,13 @@ function excerpt(file: string, line: number, radius = 5): ExcerptLine[] | null {
   const lines = sourceLines(file);
   if (!lines || line < 1 || line > lines.length) return null;
   const out: ExcerptLine[] = [];
-  for (let n = Math.max(1, line - radius); n <= Math.min(lines.length, line + radius); n++) out.push({ number: n, text: lines[n - 1], current: n === line });
+  for (let n = Math.max(1, line - radius); n <= Math.min(lines.length, line + radius); n++)
+    out.push({ number: n, text: lines[n - 1], current: n === line });
   return out;
 }
 
-const isVendor = (file: string): boolean => file.includes(`${sep}node_modules${sep}`) || file.startsWith('node:') || !isAbsolute(file);
+const isVendor = (file: string): boolean =>
+  file.includes(`${sep}node_modules${sep}`) || file.startsWith('node:') || !isAbsolute(file);
 const relativePath = (file: string): string => (file.startsWith(ROOT + sep) ? relative(ROOT, file) : file);
 
 // -- The frames of a call path, parsed and mapped once, with what the real app keeps of them --
@@ -490,12 +633,21 @@ function callPathOf(error: Error): CallPath {
   const frames = parsed.slice(0, 60).map((f): Frame => {
     const at = locate(f.file ?? 'unknown', f.line ?? 0, f.col ?? 0);
     const vendor = isVendor(at.file);
-    return Object.freeze({ function: f.function || '(anonymous)', file: relativePath(at.file), line: at.line, column: at.column, vendor, excerpt: vendor ? null : excerpt(at.file, at.line) });
+    return Object.freeze({
+      function: f.function || '(anonymous)',
+      file: relativePath(at.file),
+      line: at.line,
+      column: at.column,
+      vendor,
+      excerpt: vendor ? null : excerpt(at.file, at.line),
+    });
   });
   const path: CallPath = Object.freeze({
     frames: Object.freeze(frames),
     html: oneByteHtml(framesHtml(frames)),
-    lines: oneByteHtml(frames.map((f) => `\n    at ${escapeHtml(f.function)} (${escapeHtml(f.file)}:${f.line}:${f.column})`).join('')),
+    lines: oneByteHtml(
+      frames.map((f) => `\n    at ${escapeHtml(f.function)} (${escapeHtml(f.file)}:${f.line}:${f.column})`).join(''),
+    ),
     tuples: frames.map((f): FrameTuple => [f.function, f.file, f.line, f.column, f.vendor ? 1 : 0]),
   });
   if (callPaths.size >= MAX_CACHED) callPaths.delete(callPaths.keys().next().value as string);
@@ -508,7 +660,9 @@ const excerptHtml = (lines: readonly ExcerptLine[], numbered: boolean): string =
 
 function framesHtml(frames: readonly Frame[]): string {
   const top = frames.find((f) => !f.vendor && f.excerpt) ?? frames.find((f) => f.excerpt);
-  let html = top?.excerpt ? `  <div class="excerpt-file">${escapeHtml(top.file)}:${top.line}</div>\n  ${excerptHtml(top.excerpt, true)}\n` : '';
+  let html = top?.excerpt
+    ? `  <div class="excerpt-file">${escapeHtml(top.file)}:${top.line}</div>\n  ${excerptHtml(top.excerpt, true)}\n`
+    : '';
   html += '  <ul class="frames">\n';
   for (const f of frames) {
     const summary = `<summary><span class="fn">${escapeHtml(f.function)}</span> <span class="loc">${escapeHtml(f.file)}:${f.line}:${f.column}</span>`;
@@ -526,7 +680,9 @@ function framesHtml(frames: readonly Frame[]): string {
  */
 const BEYOND_ASCII = /[\u0080-\u{10ffff}]/u;
 function oneByteHtml(html: string): string {
-  const escaped = BEYOND_ASCII.test(html) ? html.replace(/[\u0080-\u{10ffff}]/gu, (c) => `&#x${c.codePointAt(0)!.toString(16)};`) : html;
+  const escaped = BEYOND_ASCII.test(html)
+    ? html.replace(/[\u0080-\u{10ffff}]/gu, (c) => `&#x${c.codePointAt(0)!.toString(16)};`)
+    : html;
   return Buffer.from(escaped, 'latin1').toString('latin1');
 }
 /** A request value as ASCII HTML: the five specials and anything beyond ASCII as character references. */
@@ -539,7 +695,8 @@ class UrlMatcher {
   private readonly routes = new Map<string, readonly string[]>([['/', ['GET', 'HEAD']]]); // Nest's one route
   match(path: string, method: string): string {
     const methods = this.routes.get(path);
-    if (methods === undefined || !methods.includes(method)) throw new ResourceNotFoundException(`No routes found for "${path}".`);
+    if (methods === undefined || !methods.includes(method))
+      throw new ResourceNotFoundException(`No routes found for "${path}".`);
     return path;
   }
 }
@@ -550,7 +707,11 @@ class RouterListener {
     try {
       this.matcher.match(req.path, req.method);
     } catch (error) {
-      if (error instanceof ResourceNotFoundException) throw new NotFoundHttpException(`No route found for "${req.method} ${req.protocol}://${req.headers.host}${req.originalUrl}"`, error);
+      if (error instanceof ResourceNotFoundException)
+        throw new NotFoundHttpException(
+          `No route found for "${req.method} ${req.protocol}://${req.headers.host}${req.originalUrl}"`,
+          error,
+        );
       throw error;
     }
   }
@@ -559,8 +720,14 @@ class RouterListener {
 const router = new RouterListener();
 /** kernel.request's listeners: five of the 29 (their names below), then the router. */
 const KERNEL_REQUEST: Array<(req: Request) => void> = [...LISTENERS.slice(0, 5), (req) => router.onKernelRequest(req)];
-const LISTENER_NAMES = ['DebugHandlersListener::configure', 'ValidateRequestListener::onKernelRequest', 'CorsListener::onKernelRequest',
-  'SessionListener::onKernelRequest', 'LocaleListener::setDefaultLocale', 'RouterListener::onKernelRequest'];
+const LISTENER_NAMES = [
+  'DebugHandlersListener::configure',
+  'ValidateRequestListener::onKernelRequest',
+  'CorsListener::onKernelRequest',
+  'SessionListener::onKernelRequest',
+  'LocaleListener::setDefaultLocale',
+  'RouterListener::onKernelRequest',
+];
 
 class EventDispatcher {
   /** Listener i of kernel.request is traced as listener i of the 29 (its time recorded even when it throws). */
@@ -622,7 +789,9 @@ function debugProfilerMiddleware(req: Request, res: Traced, next: NextFunction):
 
 // -- The page: views/error/debug.hbs cut at its blanks (its CSS read once from views/) --
 const DEBUG_HBS = readFileSync(join(ROOT, 'views/error/debug.hbs'), 'utf8');
-const CSS = DEBUG_HBS.slice(DEBUG_HBS.indexOf('<style>') + 8, DEBUG_HBS.indexOf('{{{chainCss}}}')) + readFileSync(join(ROOT, 'views/error/partials/exception-chain.css'), 'utf8');
+const CSS =
+  DEBUG_HBS.slice(DEBUG_HBS.indexOf('<style>') + 8, DEBUG_HBS.indexOf('{{{chainCss}}}')) +
+  readFileSync(join(ROOT, 'views/error/partials/exception-chain.css'), 'utf8');
 const PAGE_HEAD = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -653,7 +822,10 @@ document.querySelectorAll('button.copy').forEach(function (button) {
 `;
 const ROW_DEBUG = '<tr class="level-row-debug"><td><span class="level level-debug">DEBUG</span><br><time>';
 /** A notified row after its time: the listener's message and context never hold a request value (escaped once). */
-const NOTIFIED_ROWS = LISTENER_NAMES.map((listener) => `</time></td><td>event</td><td>${escapeAscii(`Notified event "kernel.request" to listener "${listener}".`)}<pre class="context">${escapeAscii(JSON.stringify({ event: 'kernel.request', listener }, null, 2))}</pre></td></tr>\n`);
+const NOTIFIED_ROWS = LISTENER_NAMES.map(
+  (listener) =>
+    `</time></td><td>event</td><td>${escapeAscii(`Notified event "kernel.request" to listener "${listener}".`)}<pre class="context">${escapeAscii(JSON.stringify({ event: 'kernel.request', listener }, null, 2))}</pre></td></tr>\n`,
+);
 
 interface Chained {
   error: Error;
@@ -667,20 +839,30 @@ function sendDebugPage(outer: Error, res: Traced, trace: Trace): void {
   const statusText = STATUS_CODES[status] ?? 'Error';
   // The chain, outermost first.
   const chain: Chained[] = [];
-  for (let e: unknown = outer; e instanceof Error && chain.length < 10; e = e.cause) chain.push({ error: e, path: callPathOf(e), class: e.name, message: escapeAscii(e.message) });
+  for (let e: unknown = outer; e instanceof Error && chain.length < 10; e = e.cause)
+    chain.push({ error: e, path: callPathOf(e), class: e.name, message: escapeAscii(e.message) });
   const count = chain.length;
   const top = chain[0].path.frames[0];
   const file = top ? top.file : 'unknown';
   const line = top ? top.line : 0;
   const at = Math.round((performance.now() - trace.start) * 1000);
   const errorLog = new ErrorLog(at, { class: outer.name, message: outer.message, file, line });
-  const exceptions: StoredException[] = chain.map((c, i) => ({ position: count - i, count, class: c.class, message: c.error.message, statusCode: statusOf(c.error), statusText: STATUS_CODES[statusOf(c.error)] ?? 'Error', frames: c.path.tuples }));
+  const exceptions: StoredException[] = chain.map((c, i) => ({
+    position: count - i,
+    count,
+    class: c.class,
+    message: c.error.message,
+    statusCode: statusOf(c.error),
+    statusText: STATUS_CODES[statusOf(c.error)] ?? 'Error',
+    frames: c.path.tuples,
+  }));
   trace.failure = { exceptions, error: errorLog };
 
   const msg = chain[0].message;
   const title = `${msg} (${status} ${statusText})`;
   let classChain = '';
-  for (let i = count - 1; i >= 0; i--) classChain += `${i === count - 1 ? '' : ' &rsaquo; '}<abbr title="${escapeAscii(chain[i].class)}">${escapeAscii(chain[i].class)}</abbr>`;
+  for (let i = count - 1; i >= 0; i--)
+    classChain += `${i === count - 1 ? '' : ' &rsaquo; '}<abbr title="${escapeAscii(chain[i].class)}">${escapeAscii(chain[i].class)}</abbr>`;
   let page = `<!-- ${title} -->\n${PAGE_HEAD}${title}${PAGE_STYLE}${classChain}</span><span>HTTP ${status} ${statusText} &middot; <a class="profile" href="/_profiler/${trace.token}">Profile ${trace.token}</a></span></div>
   <h1>${msg}</h1>
 </header>

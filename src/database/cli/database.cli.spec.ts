@@ -30,7 +30,9 @@ describe('DatabaseCli', () => {
 
   it('migrates, then says the database is up to date', async () => {
     expect(await cli().run(['migrate'])).toBe(0);
-    expect(out).toBe('Applied migration 0001-catalogue.\nApplied migration 0002-accounts.\nApplied migration 0003-carts-orders.\nApplied migration 0004-remember-me.\nApplied migration 0005-order-addresses.\nApplied migration 0006-local-product-images.\nApplied migration 0007-remember-me-grace.\nApplied migration 0008-rate-limits.\n');
+    expect(out).toBe(
+      'Applied migration 0001-catalogue.\nApplied migration 0002-accounts.\nApplied migration 0003-carts-orders.\nApplied migration 0004-remember-me.\nApplied migration 0005-order-addresses.\nApplied migration 0006-local-product-images.\nApplied migration 0007-remember-me-grace.\nApplied migration 0008-rate-limits.\n',
+    );
     out = '';
     expect(await cli().run(['migrate'])).toBe(0);
     expect(out).toBe('The database sqlite:var/shop.sqlite is up to date.\n');
@@ -39,10 +41,14 @@ describe('DatabaseCli', () => {
 
   it('seeds (migrating first), and seeds again without duplicating', async () => {
     expect(await cli().run(['seed'])).toBe(0);
-    expect(out).toContain('Applied migration 0008-rate-limits.\nSeeded 240 products in 10 categories into sqlite:var/shop.sqlite (240 new, 0 replaced, 0 removed).\n');
+    expect(out).toContain(
+      'Applied migration 0008-rate-limits.\nSeeded 240 products in 10 categories into sqlite:var/shop.sqlite (240 new, 0 replaced, 0 removed).\n',
+    );
     out = '';
     expect(await cli().run(['seed'])).toBe(0);
-    expect(out).toBe('The database sqlite:var/shop.sqlite is up to date.\nSeeded 240 products in 10 categories into sqlite:var/shop.sqlite (0 new, 240 replaced, 0 removed).\n');
+    expect(out).toBe(
+      'The database sqlite:var/shop.sqlite is up to date.\nSeeded 240 products in 10 categories into sqlite:var/shop.sqlite (0 new, 240 replaced, 0 removed).\n',
+    );
   });
 
   it('explains its usage and refuses unknown commands', async () => {
@@ -57,6 +63,8 @@ describe('DatabaseCli', () => {
   it('reports a database it cannot open, with exit code 1', async () => {
     url = 'postgres://nobody@127.0.0.1:1/shop';
     expect(await cli().run(['migrate'])).toBe(1);
-    expect(err).toMatch(/^Error: Could not migrate the database postgres:\/\/nobody@127\.0\.0\.1:1\/shop: .*ECONNREFUSED/);
+    expect(err).toMatch(
+      /^Error: Could not migrate the database postgres:\/\/nobody@127\.0\.0\.1:1\/shop: .*ECONNREFUSED/,
+    );
   });
 });

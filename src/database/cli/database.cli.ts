@@ -75,7 +75,12 @@ export class DatabaseCli {
   }
 
   private withDatabase(action: (db: ShopDb) => Promise<void>): Promise<number> {
-    return runWith(() => this.options.open(), (db) => db.destroy(), action, this.err);
+    return runWith(
+      () => this.options.open(),
+      (db) => db.destroy(),
+      action,
+      this.err,
+    );
   }
 
   private usageError(message: string): number {

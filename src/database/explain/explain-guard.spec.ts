@@ -15,7 +15,10 @@ describe('explainRefusal', () => {
     ['update "products" set "stock" = 0', 'Only a SELECT can be explained: this statement contains UPDATE.'],
     ['delete from "sessions"', 'Only a SELECT can be explained: this statement contains DELETE.'],
     ['insert into "t" select 1', 'Only a SELECT can be explained: this statement contains INSERT.'],
-    ['select 1; delete from "users"', 'Only a single statement can be explained: this one has more after its semicolon.'],
+    [
+      'select 1; delete from "users"',
+      'Only a single statement can be explained: this one has more after its semicolon.',
+    ],
     ['select 1; select 2', 'Only a single statement can be explained: this one has more after its semicolon.'],
     ['pragma table_info("users")', 'Only a SELECT can be explained: this statement contains PRAGMA.'],
     ['PRAGMA writable_schema = 1', 'Only a SELECT can be explained: this statement contains PRAGMA.'],
@@ -25,7 +28,10 @@ describe('explainRefusal', () => {
     ['select $$; delete from users; $$', 'A statement with a dollar-quoted string cannot be explained.'],
     ['select * into "copy" from "users"', 'Only a SELECT can be explained: this statement contains INTO.'],
     ['select * from "products" for update', 'Only a SELECT can be explained: this statement contains UPDATE.'],
-    ['with "x" as (delete from "t" returning *) select * from "x"', 'Only a SELECT can be explained: this statement contains DELETE.'],
+    [
+      'with "x" as (delete from "t" returning *) select * from "x"',
+      'Only a SELECT can be explained: this statement contains DELETE.',
+    ],
     ['with "x" as (select 1) select * from "x"', 'Only a SELECT can be explained.'],
     ['values (1)', 'Only a SELECT can be explained.'],
     ['explain select 1', 'Only a SELECT can be explained.'],

@@ -3,9 +3,41 @@
  * SQLite's PRAGMA and ATTACH. Matched as bare words outside strings and quoted identifiers.
  */
 const FORBIDDEN = new Set([
-  'insert', 'update', 'delete', 'merge', 'replace', 'upsert', 'into', 'create', 'drop', 'alter', 'truncate', 'grant',
-  'revoke', 'pragma', 'attach', 'detach', 'vacuum', 'reindex', 'analyze', 'copy', 'call', 'do', 'lock', 'set',
-  'reset', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'listen', 'notify', 'load', 'execute', 'prepare',
+  'insert',
+  'update',
+  'delete',
+  'merge',
+  'replace',
+  'upsert',
+  'into',
+  'create',
+  'drop',
+  'alter',
+  'truncate',
+  'grant',
+  'revoke',
+  'pragma',
+  'attach',
+  'detach',
+  'vacuum',
+  'reindex',
+  'analyze',
+  'copy',
+  'call',
+  'do',
+  'lock',
+  'set',
+  'reset',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'listen',
+  'notify',
+  'load',
+  'execute',
+  'prepare',
 ]);
 
 const TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|(--|\/\*)|(\$[A-Za-z_0-9]*\$)|([A-Za-z_][A-Za-z0-9_]*)|(;)|\S/g;
@@ -34,7 +66,8 @@ export function explainRefusal(sql: string): string | null {
     }
     const keyword = word.toLowerCase();
     if (first === undefined) first = keyword;
-    if (FORBIDDEN.has(keyword)) return `Only a SELECT can be explained: this statement contains ${keyword.toUpperCase()}.`;
+    if (FORBIDDEN.has(keyword))
+      return `Only a SELECT can be explained: this statement contains ${keyword.toUpperCase()}.`;
   }
   if (first !== 'select') return 'Only a SELECT can be explained.';
   return null;

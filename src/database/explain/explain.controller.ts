@@ -36,15 +36,23 @@ export class ExplainController {
   @Post(':token/explain')
   @RouteName('_profiler_explain')
   @DebugRoute()
-  async explain(@Req() req: Request, @Param('token') token: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
+  async explain(
+    @Req() req: Request,
+    @Param('token') token: string,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
     this.gate.ensureEnabled(req);
     const foreign = foreignSiteReason(contextOf(req)!.request, []);
     if (foreign !== null) throw new AccessDeniedHttpException(foreign);
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const number = typeof fields.query === 'string' && NUMBER.test(fields.query) ? Number(fields.query) : null;
-    if (number === null) throw new BadRequestHttpException('The form names no query: "query" must be the number of a query of the panel.');
+    if (number === null)
+      throw new BadRequestHttpException('The form names no query: "query" must be the number of a query of the panel.');
     if (!TOKEN.test(token) || !this.csrf.verify(token, number, fields._token)) {
-      throw new AccessDeniedHttpException('Invalid CSRF token: open the Database panel again and use its EXPLAIN button.');
+      throw new AccessDeniedHttpException(
+        'Invalid CSRF token: open the Database panel again and use its EXPLAIN button.',
+      );
     }
     const profile = await this.profiler.load(token);
     if (!profile) throw new NotFoundHttpException(`Token "${token}" not found.`);

@@ -31,17 +31,24 @@ export class QueryExplainer {
     const driver = await shopDbDriver(this.db);
     const command = driver.dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN';
     try {
-      return driver.dialect === 'sqlite' ? explainOnSqlite(driver, sql, params) : await explainOnPostgres(driver, sql, params);
+      return driver.dialect === 'sqlite'
+        ? explainOnSqlite(driver, sql, params)
+        : await explainOnPostgres(driver, sql, params);
     } catch (error) {
       if (error instanceof KernelHttpException) throw error;
       // 25006: PostgreSQL's read-only transaction refused a write.
-      if ((error as { code?: unknown } | null)?.code === '25006') throw new KernelHttpException(422, `Only a statement that reads can be explained: ${messageOf(error)}`);
+      if ((error as { code?: unknown } | null)?.code === '25006')
+        throw new KernelHttpException(422, `Only a statement that reads can be explained: ${messageOf(error)}`);
       return { command, lines: [], error: messageOf(error) };
     }
   }
 }
 
-function explainOnSqlite(driver: Extract<ShopDbDriver, { dialect: 'sqlite' }>, sql: string, params: readonly unknown[]): QueryPlan {
+function explainOnSqlite(
+  driver: Extract<ShopDbDriver, { dialect: 'sqlite' }>,
+  sql: string,
+  params: readonly unknown[],
+): QueryPlan {
   const values = params.map(sqliteValue);
   let readonly: boolean;
   try {
@@ -50,8 +57,13 @@ function explainOnSqlite(driver: Extract<ShopDbDriver, { dialect: 'sqlite' }>, s
     // better-sqlite3 refuses several statements in one prepare: still the client's statement, not our failure.
     throw new KernelHttpException(422, `The statement cannot be explained: ${messageOf(error)}`);
   }
-  if (!readonly) throw new KernelHttpException(422, 'Only a statement that reads can be explained: SQLite says this one writes.');
-  const rows = driver.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{ id: number; parent: number; detail: string }>;
+  if (!readonly)
+    throw new KernelHttpException(422, 'Only a statement that reads can be explained: SQLite says this one writes.');
+  const rows = driver.database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{
+    id: number;
+    parent: number;
+    detail: string;
+  }>;
   const depth = new Map<number, number>([[0, -1]]);
   const lines = rows.map((row) => {
     const level = (depth.get(row.parent) ?? -1) + 1;
@@ -61,13 +73,20 @@ function explainOnSqlite(driver: Extract<ShopDbDriver, { dialect: 'sqlite' }>, s
   return { command: 'EXPLAIN QUERY PLAN', lines };
 }
 
-async function explainOnPostgres(driver: Extract<ShopDbDriver, { dialect: 'postgres' }>, sql: string, params: readonly unknown[]): Promise<QueryPlan> {
+async function explainOnPostgres(
+  driver: Extract<ShopDbDriver, { dialect: 'postgres' }>,
+  sql: string,
+  params: readonly unknown[],
+): Promise<QueryPlan> {
   const client = await driver.pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('SET TRANSACTION READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${EXPLAIN_TIMEOUT_MS}`);
-    const result = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${sql}`, values: params.map(postgresValue) });
+    const result = await client.query<{ 'QUERY PLAN': string }>({
+      text: `EXPLAIN ${sql}`,
+      values: params.map(postgresValue),
+    });
     return { command: 'EXPLAIN', lines: result.rows.map((row) => row['QUERY PLAN']) };
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);

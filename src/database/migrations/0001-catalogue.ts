@@ -13,7 +13,11 @@ export async function up(db: UntypedDb): Promise<void> {
     .addColumn('parent_id', 'integer', (col) => col.references('categories.id').onDelete('set null'))
     .addColumn('position', 'integer', (col) => col.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('categories_parent_position').on('categories').columns(['parent_id', 'position']).execute();
+  await db.schema
+    .createIndex('categories_parent_position')
+    .on('categories')
+    .columns(['parent_id', 'position'])
+    .execute();
 
   await db.schema
     .createTable('products')
@@ -25,7 +29,12 @@ export async function up(db: UntypedDb): Promise<void> {
     .addColumn('stock', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('image_url', 'text')
     .addColumn('category_id', 'integer', (col) => col.notNull().references('categories.id').onDelete('restrict'))
-    .addColumn('search_text', 'text', (col) => col.generatedAlwaysAs(sql`lower(name || ' ' || description)`).stored().notNull())
+    .addColumn('search_text', 'text', (col) =>
+      col
+        .generatedAlwaysAs(sql`lower(name || ' ' || description)`)
+        .stored()
+        .notNull(),
+    )
     .addColumn('created_at', timestampType(dialect), timestampColumn(dialect))
     .addColumn('updated_at', timestampType(dialect), timestampColumn(dialect))
     .addCheckConstraint('products_stock_not_negative', sql`stock >= 0`)
@@ -33,7 +42,11 @@ export async function up(db: UntypedDb): Promise<void> {
     .execute();
   // A category's page, sorted by name, price or newest; the same over the whole catalogue.
   for (const column of ['name', 'price_cents', 'created_at']) {
-    await db.schema.createIndex(`products_category_${column}`).on('products').columns(['category_id', column]).execute();
+    await db.schema
+      .createIndex(`products_category_${column}`)
+      .on('products')
+      .columns(['category_id', column])
+      .execute();
     await db.schema.createIndex(`products_${column}`).on('products').column(column).execute();
   }
   // Text search is `search_text LIKE '%term%'` on both dialects; PostgreSQL can index it with trigrams.
@@ -41,8 +54,12 @@ export async function up(db: UntypedDb): Promise<void> {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
     // The operator class lives in the extension's schema, which need not be on the search path.
     const { rows } = await sql<{ schema: string }>`
-      SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db);
-    await sql`CREATE INDEX products_search_trgm ON products USING gin (search_text ${sql.id(rows[0].schema, 'gin_trgm_ops')})`.execute(db);
+      SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(
+      db,
+    );
+    await sql`CREATE INDEX products_search_trgm ON products USING gin (search_text ${sql.id(rows[0].schema, 'gin_trgm_ops')})`.execute(
+      db,
+    );
   }
 }
 

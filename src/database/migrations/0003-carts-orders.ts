@@ -36,7 +36,10 @@ export async function up(db: UntypedDb): Promise<void> {
     .addColumn('total_cents', 'integer', (col) => col.notNull())
     .addColumn('created_at', timestampType(dialect), timestampColumn(dialect))
     .addCheckConstraint('orders_status_known', sql`status IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')`)
-    .addCheckConstraint('orders_totals_not_negative', sql`subtotal_cents >= 0 AND shipping_cents >= 0 AND total_cents >= 0`)
+    .addCheckConstraint(
+      'orders_totals_not_negative',
+      sql`subtotal_cents >= 0 AND shipping_cents >= 0 AND total_cents >= 0`,
+    )
     .execute();
   // A customer's order history, newest first.
   await db.schema.createIndex('orders_user_created_at').on('orders').columns(['user_id', 'created_at']).execute();

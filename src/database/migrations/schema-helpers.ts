@@ -19,7 +19,9 @@ export function dialectOf(db: UntypedDb): DialectName {
 
 /** An integer primary key the database numbers: `autoincrement` (ids are never reused) or an identity. */
 export function idColumn(dialect: DialectName): (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
-  return dialect === 'postgres' ? (col) => col.primaryKey().generatedByDefaultAsIdentity() : (col) => col.primaryKey().autoIncrement();
+  return dialect === 'postgres'
+    ? (col) => col.primaryKey().generatedByDefaultAsIdentity()
+    : (col) => col.primaryKey().autoIncrement();
 }
 
 /** A point in time: timestamptz in PostgreSQL; ISO 8601 text (UTC, milliseconds) in SQLite, which has no such type. */

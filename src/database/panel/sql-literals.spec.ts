@@ -35,7 +35,9 @@ describe('sqlLiteral', () => {
 
 describe('runnableQuery', () => {
   it('fills SQLite placeholders in order', () => {
-    expect(runnableQuery('select * from "products" where "slug" = ? and "stock" > ? limit ?', ['mug', 0, 10], 'sqlite')).toEqual({
+    expect(
+      runnableQuery('select * from "products" where "slug" = ? and "stock" > ? limit ?', ['mug', 0, 10], 'sqlite'),
+    ).toEqual({
       sql: `select * from "products" where "slug" = 'mug' and "stock" > 0 limit 10`,
       masked: false,
     });
@@ -62,7 +64,11 @@ describe('runnableQuery', () => {
   });
 
   it('keeps masked values masked and says so', () => {
-    const query = runnableQuery('insert into "users" ("email", "password_hash") values ($1, $2)', ['ada@example.com', '******'], 'postgres');
+    const query = runnableQuery(
+      'insert into "users" ("email", "password_hash") values ($1, $2)',
+      ['ada@example.com', '******'],
+      'postgres',
+    );
     expect(query.masked).toBe(true);
     expect(query.sql).toBe(
       `-- ****** marks a masked secret: put the real value in before running.\ninsert into "users" ("email", "password_hash") values ('ada@example.com', '******')`,

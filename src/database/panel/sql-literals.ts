@@ -28,7 +28,10 @@ export function runnableQuery(sql: string, params: readonly unknown[], dialect: 
     if (params[index] === MASK) masked = true;
     return sqlLiteral(params[index], dialect);
   });
-  return { sql: masked ? `-- ${MASK} marks a masked secret: put the real value in before running.\n${inlined}` : inlined, masked };
+  return {
+    sql: masked ? `-- ${MASK} marks a masked secret: put the real value in before running.\n${inlined}` : inlined,
+    masked,
+  };
 }
 
 /** One value as a SQL literal: strings quoted with their quotes doubled, so no value can end the literal early. */

@@ -33,18 +33,38 @@ export const DEPARTMENTS: DepartmentData[] = [
     name: 'Coffee & Tea',
     description: 'Freshly roasted beans from small farms, and everything for the morning cup.',
     lines: [
-      { name: 'Espresso Roast, 1 kg', price: 2490, blurb: 'A dark, syrupy roast made for espresso machines and moka pots.' },
-      { name: 'Filter Roast, 250 g', price: 1190, blurb: 'A light roast that keeps the fruit of the origin, for pour-over and drip.' },
+      {
+        name: 'Espresso Roast, 1 kg',
+        price: 2490,
+        blurb: 'A dark, syrupy roast made for espresso machines and moka pots.',
+      },
+      {
+        name: 'Filter Roast, 250 g',
+        price: 1190,
+        blurb: 'A light roast that keeps the fruit of the origin, for pour-over and drip.',
+      },
       { name: 'Cold Brew Blend, 500 g', price: 1690, blurb: 'Coarsely ground for a smooth overnight cold brew.' },
-      { name: 'Decaf Beans, 250 g', price: 1290, blurb: 'Decaffeinated with the Swiss Water process, without solvents.' },
-      { name: 'Drip Bags, 10 pieces', price: 890, blurb: 'Single-cup filter bags that hook over any mug: hot water is all you need.' },
+      {
+        name: 'Decaf Beans, 250 g',
+        price: 1290,
+        blurb: 'Decaffeinated with the Swiss Water process, without solvents.',
+      },
+      {
+        name: 'Drip Bags, 10 pieces',
+        price: 890,
+        blurb: 'Single-cup filter bags that hook over any mug: hot water is all you need.',
+      },
       { name: 'Green Tea, 100 g', price: 990, blurb: 'Loose leaves for three or four infusions at 80 °C.' },
     ],
     styles: [
       { label: 'Ethiopian', blurb: 'The Ethiopian lot tastes of jasmine, bergamot and ripe peach.', factor: 1.15 },
       { label: 'Colombian', blurb: 'The Colombian lot is round and sweet, with caramel and red apple.', factor: 1 },
       { label: 'Guatemalan', blurb: 'The Guatemalan lot brings cocoa, hazelnut and a hint of spice.', factor: 1.05 },
-      { label: 'Sumatran', blurb: 'The Sumatran lot is earthy and full-bodied, with dark chocolate in the finish.', factor: 0.95 },
+      {
+        label: 'Sumatran',
+        blurb: 'The Sumatran lot is earthy and full-bodied, with dark chocolate in the finish.',
+        factor: 0.95,
+      },
     ],
     notes: [
       'Roasted in Hamburg every Tuesday and shipped within two days.',
@@ -59,11 +79,27 @@ export const DEPARTMENTS: DepartmentData[] = [
     description: 'Wooden boards, bowls and tools that last for decades and look good on the table.',
     lines: [
       { name: 'Cutting Board', price: 3900, blurb: 'A thick end-grain board that is gentle on knife edges.' },
-      { name: 'Serving Tray', price: 4500, blurb: 'A tray with raised edges and two carved handles, for breakfast in bed or drinks on the terrace.' },
+      {
+        name: 'Serving Tray',
+        price: 4500,
+        blurb: 'A tray with raised edges and two carved handles, for breakfast in bed or drinks on the terrace.',
+      },
       { name: 'Salad Bowl', price: 5900, blurb: 'A wide bowl turned from a single piece of wood, 28 cm across.' },
-      { name: 'Spoon Set, 3 pieces', price: 2400, blurb: 'A stirring spoon, a spatula and a slotted spoon, carved by hand.' },
-      { name: 'Pepper Mill', price: 3400, blurb: 'A ceramic grinder with adjustable coarseness, from powder to cracked.' },
-      { name: 'Knife Block', price: 6900, blurb: 'A magnetic block that holds up to six knives without scratching them.' },
+      {
+        name: 'Spoon Set, 3 pieces',
+        price: 2400,
+        blurb: 'A stirring spoon, a spatula and a slotted spoon, carved by hand.',
+      },
+      {
+        name: 'Pepper Mill',
+        price: 3400,
+        blurb: 'A ceramic grinder with adjustable coarseness, from powder to cracked.',
+      },
+      {
+        name: 'Knife Block',
+        price: 6900,
+        blurb: 'A magnetic block that holds up to six knives without scratching them.',
+      },
     ],
     styles: [
       { label: 'Walnut', blurb: 'Made of American black walnut, dark and richly grained.', factor: 1.25 },
@@ -83,8 +119,16 @@ export const DEPARTMENTS: DepartmentData[] = [
     name: 'Home Decor',
     description: 'Soft furnishings and textiles that make a room feel lived in.',
     lines: [
-      { name: 'Cushion Cover, 45 × 45 cm', price: 2900, blurb: 'A cushion cover with a hidden zip; the inner cushion is sold separately.' },
-      { name: 'Throw Blanket', price: 7900, blurb: 'A generous 130 × 170 cm throw for the sofa or the foot of the bed.' },
+      {
+        name: 'Cushion Cover, 45 × 45 cm',
+        price: 2900,
+        blurb: 'A cushion cover with a hidden zip; the inner cushion is sold separately.',
+      },
+      {
+        name: 'Throw Blanket',
+        price: 7900,
+        blurb: 'A generous 130 × 170 cm throw for the sofa or the foot of the bed.',
+      },
       { name: 'Table Runner', price: 3500, blurb: 'A 40 × 180 cm runner with stitched hems.' },
       { name: 'Curtain Panel', price: 6500, blurb: 'A 140 × 250 cm panel with a rod pocket and hidden loops.' },
       { name: 'Floor Cushion', price: 8900, blurb: 'A firm 60 cm floor cushion, filled with recycled fibres.' },
@@ -108,7 +152,11 @@ export const DEPARTMENTS: DepartmentData[] = [
     name: 'Garden & Outdoor',
     description: 'Planters, tools and furniture for balconies, terraces and gardens.',
     lines: [
-      { name: 'Planter, 30 cm', price: 3900, blurb: 'A frost-proof planter with a drainage hole and a removable plug.' },
+      {
+        name: 'Planter, 30 cm',
+        price: 3900,
+        blurb: 'A frost-proof planter with a drainage hole and a removable plug.',
+      },
       { name: 'Watering Can, 5 L', price: 4900, blurb: 'A long-spouted can with a brass rose for seedlings.' },
       { name: 'Bird Feeder', price: 2900, blurb: 'A hanging feeder with a roof that keeps the seed dry.' },
       { name: 'Folding Chair', price: 8900, blurb: 'A slatted chair that folds flat for the winter.' },
@@ -133,10 +181,22 @@ export const DEPARTMENTS: DepartmentData[] = [
     name: 'Books & Stationery',
     description: 'Notebooks, pens and desk things for people who still write by hand.',
     lines: [
-      { name: 'Hardcover Notebook A5', price: 1890, blurb: 'A lay-flat notebook with 192 numbered pages of 100 g paper.' },
+      {
+        name: 'Hardcover Notebook A5',
+        price: 1890,
+        blurb: 'A lay-flat notebook with 192 numbered pages of 100 g paper.',
+      },
       { name: 'Pocket Notebook A6', price: 990, blurb: 'A slim notebook with rounded corners and an elastic closure.' },
-      { name: 'Weekly Planner', price: 2490, blurb: 'An undated planner: a week on two pages, with monthly overviews.' },
-      { name: 'Fountain Pen', price: 4900, blurb: 'A steel-nib fountain pen that takes standard cartridges and a converter.' },
+      {
+        name: 'Weekly Planner',
+        price: 2490,
+        blurb: 'An undated planner: a week on two pages, with monthly overviews.',
+      },
+      {
+        name: 'Fountain Pen',
+        price: 4900,
+        blurb: 'A steel-nib fountain pen that takes standard cartridges and a converter.',
+      },
       { name: 'Desk Organiser', price: 3900, blurb: 'A desk tray with compartments for pens, cards and a phone.' },
       { name: 'Pencil Case', price: 2200, blurb: 'A zipped case that holds twenty pens and a ruler.' },
     ],
@@ -159,8 +219,16 @@ export const DEPARTMENTS: DepartmentData[] = [
     description: 'Bags and organisers for commuting, weekends away and long trips.',
     lines: [
       { name: 'Canvas Tote Bag', price: 3900, blurb: 'A heavy canvas tote with an inside pocket and a snap closure.' },
-      { name: 'Roll-Top Backpack, 20 L', price: 11900, blurb: 'A waterproof roll-top backpack with a padded 15-inch laptop sleeve.' },
-      { name: 'Weekender Duffel', price: 14900, blurb: 'A 40 L duffel that fits as cabin luggage, with a shoe compartment.' },
+      {
+        name: 'Roll-Top Backpack, 20 L',
+        price: 11900,
+        blurb: 'A waterproof roll-top backpack with a padded 15-inch laptop sleeve.',
+      },
+      {
+        name: 'Weekender Duffel',
+        price: 14900,
+        blurb: 'A 40 L duffel that fits as cabin luggage, with a shoe compartment.',
+      },
       { name: 'Card Holder', price: 2900, blurb: 'A slim holder for six cards and folded notes.' },
       { name: 'Packing Cubes, set of 3', price: 3400, blurb: 'Three zipped cubes in small, medium and large.' },
       { name: 'Toiletry Bag', price: 3900, blurb: 'A hanging toiletry bag with a mirror and a wipe-clean lining.' },
@@ -208,8 +276,16 @@ export const DEPARTMENTS: DepartmentData[] = [
     name: 'Sports & Fitness',
     description: 'Gear for training at home, in the gym and outdoors.',
     lines: [
-      { name: 'Yoga Mat, 4 mm', price: 4900, blurb: 'A grippy natural-rubber mat, 183 × 61 cm, with a carrying strap.' },
-      { name: 'Water Bottle, 750 ml', price: 2900, blurb: 'A double-walled steel bottle that keeps drinks cold for 24 hours.' },
+      {
+        name: 'Yoga Mat, 4 mm',
+        price: 4900,
+        blurb: 'A grippy natural-rubber mat, 183 × 61 cm, with a carrying strap.',
+      },
+      {
+        name: 'Water Bottle, 750 ml',
+        price: 2900,
+        blurb: 'A double-walled steel bottle that keeps drinks cold for 24 hours.',
+      },
       { name: 'Resistance Band Set', price: 2400, blurb: 'Five latex-free bands from extra-light to extra-heavy.' },
       { name: 'Foam Roller', price: 3400, blurb: 'A 33 cm roller with a ridged surface for deep-tissue massage.' },
       { name: 'Gym Towel', price: 1900, blurb: 'A quick-drying microfibre towel with a zipped pocket.' },
@@ -234,11 +310,23 @@ export const DEPARTMENTS: DepartmentData[] = [
     description: 'Games for the whole family, made to be played for years.',
     lines: [
       { name: 'Chess Set', price: 5900, blurb: 'A folding board with weighted, hand-turned pieces.' },
-      { name: 'Backgammon', price: 4900, blurb: 'A backgammon case with stitched points, dice cups and a doubling cube.' },
+      {
+        name: 'Backgammon',
+        price: 4900,
+        blurb: 'A backgammon case with stitched points, dice cups and a doubling cube.',
+      },
       { name: 'Dominoes', price: 2900, blurb: 'A double-six set of 28 tiles in a sliding-lid box.' },
       { name: 'Playing Cards, 2 decks', price: 1490, blurb: 'Two linen-finish decks that shuffle smoothly.' },
-      { name: 'Jigsaw Puzzle, 1000 pieces', price: 2490, blurb: 'A 1000-piece puzzle with a poster of the finished picture.' },
-      { name: 'Wooden Building Blocks', price: 3900, blurb: 'Sixty blocks in eight shapes, sanded smooth, for ages 2 and up.' },
+      {
+        name: 'Jigsaw Puzzle, 1000 pieces',
+        price: 2490,
+        blurb: 'A 1000-piece puzzle with a poster of the finished picture.',
+      },
+      {
+        name: 'Wooden Building Blocks',
+        price: 3900,
+        blurb: 'Sixty blocks in eight shapes, sanded smooth, for ages 2 and up.',
+      },
     ],
     styles: [
       { label: 'Classic', blurb: 'The classic edition, in natural wood tones.', factor: 1 },
@@ -262,7 +350,11 @@ export const DEPARTMENTS: DepartmentData[] = [
       { name: 'Hand Cream, 75 ml', price: 1490, blurb: 'A rich hand cream with shea butter that absorbs quickly.' },
       { name: 'Body Wash, 250 ml', price: 1290, blurb: 'A mild body wash with glycerin, free of sulphates.' },
       { name: 'Bath Salts, 500 g', price: 1690, blurb: 'Dead Sea and Epsom salts with a few drops of essential oil.' },
-      { name: 'Scented Candle, 200 g', price: 2490, blurb: 'A rapeseed-wax candle in a reusable glass, about 45 hours of burning.' },
+      {
+        name: 'Scented Candle, 200 g',
+        price: 2490,
+        blurb: 'A rapeseed-wax candle in a reusable glass, about 45 hours of burning.',
+      },
       { name: 'Shampoo Bar', price: 1190, blurb: 'A solid shampoo that lasts as long as two bottles.' },
     ],
     styles: [

@@ -21,14 +21,25 @@ const BATCH = 100;
  * so carts and order lines keep pointing at the same products), then those no longer in the catalogue are
  * removed. One transaction; users, sessions and orders are not touched.
  */
-export async function seedCatalogue(db: Kysely<ShopDatabase>, catalogue: SeedCatalogue = buildCatalogue()): Promise<SeedReport> {
+export async function seedCatalogue(
+  db: Kysely<ShopDatabase>,
+  catalogue: SeedCatalogue = buildCatalogue(),
+): Promise<SeedReport> {
   const now = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     const existing = new Set((await trx.selectFrom('products').select('slug').execute()).map((p) => p.slug));
 
     await trx
       .insertInto('categories')
-      .values(catalogue.categories.map((c) => ({ slug: c.slug, name: c.name, description: c.description, position: c.position, parent_id: null })))
+      .values(
+        catalogue.categories.map((c) => ({
+          slug: c.slug,
+          name: c.name,
+          description: c.description,
+          position: c.position,
+          parent_id: null,
+        })),
+      )
       .onConflict((oc) =>
         oc.column('slug').doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
@@ -39,13 +50,24 @@ export async function seedCatalogue(db: Kysely<ShopDatabase>, catalogue: SeedCat
       )
       .execute();
     const categoryIds = new Map(
-      (await trx.selectFrom('categories').select(['id', 'slug']).where('slug', 'in', catalogue.categories.map((c) => c.slug)).execute()).map((c) => [c.slug, c.id]),
+      (
+        await trx
+          .selectFrom('categories')
+          .select(['id', 'slug'])
+          .where(
+            'slug',
+            'in',
+            catalogue.categories.map((c) => c.slug),
+          )
+          .execute()
+      ).map((c) => [c.slug, c.id]),
     );
 
     for (let i = 0; i < catalogue.products.length; i += BATCH) {
       const rows = catalogue.products.slice(i, i + BATCH).map(({ category_slug, ...p }) => {
         const category_id = categoryIds.get(category_slug);
-        if (category_id === undefined) throw new Error(`Product "${p.slug}" names an unknown category "${category_slug}".`);
+        if (category_id === undefined)
+          throw new Error(`Product "${p.slug}" names an unknown category "${category_slug}".`);
         return { ...p, category_id, updated_at: now };
       });
       await trx
@@ -70,7 +92,11 @@ export async function seedCatalogue(db: Kysely<ShopDatabase>, catalogue: SeedCat
     const removedProducts = await trx.deleteFrom('products').where('slug', 'not in', productSlugs).executeTakeFirst();
     const removedCategories = await trx
       .deleteFrom('categories')
-      .where('slug', 'not in', catalogue.categories.map((c) => c.slug))
+      .where(
+        'slug',
+        'not in',
+        catalogue.categories.map((c) => c.slug),
+      )
       .executeTakeFirst();
     const inserted = productSlugs.filter((slug) => !existing.has(slug)).length;
     return {

@@ -17,7 +17,9 @@ describe('buildCatalogue', () => {
     expect(new Set(products.map((p) => p.name)).size).toBe(products.length);
     expect(new Set(catalogue.categories.map((c) => c.slug)).size).toBe(catalogue.categories.length);
     expect(products.every((p) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(p.slug))).toBe(true);
-    expect(products.every((p) => Number.isInteger(p.price_cents) && p.price_cents > 0 && p.price_cents % 100 === 90)).toBe(true);
+    expect(
+      products.every((p) => Number.isInteger(p.price_cents) && p.price_cents > 0 && p.price_cents % 100 === 90),
+    ).toBe(true);
     expect(products.every((p) => Number.isInteger(p.stock) && p.stock >= 0)).toBe(true);
     const soldOut = products.filter((p) => p.stock === 0).length;
     expect(soldOut).toBeGreaterThan(10);

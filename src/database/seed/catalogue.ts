@@ -35,7 +35,12 @@ const HOURS = 3_600_000;
  */
 export function buildCatalogue(): SeedCatalogue {
   const random = mulberry32(20250630);
-  const categories: SeedCategory[] = DEPARTMENTS.map((d, position) => ({ slug: d.slug, name: d.name, description: d.description, position }));
+  const categories: SeedCategory[] = DEPARTMENTS.map((d, position) => ({
+    slug: d.slug,
+    name: d.name,
+    description: d.description,
+    position,
+  }));
   const products: SeedProduct[] = [];
   const slugs = new Set<string>();
   for (const department of DEPARTMENTS) {

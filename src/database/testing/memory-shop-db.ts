@@ -9,4 +9,3 @@ export async function memoryShopDb(): Promise<ShopDb> {
   await new DatabaseMigrator(db, 'sqlite::memory:').migrateToLatest();
   return db;
 }
-

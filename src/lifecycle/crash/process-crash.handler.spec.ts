@@ -48,7 +48,11 @@ describe('ProcessCrashHandler', () => {
     closeServer = jest.fn(async () => {
       steps.push('stop listening');
     });
-    handler = new ProcessCrashHandler(logger as unknown as KernelLogger, kernel as unknown as HttpKernel, { httpAdapter: { close: closeServer } } as unknown as HttpAdapterHost);
+    handler = new ProcessCrashHandler(
+      logger as unknown as KernelLogger,
+      kernel as unknown as HttpKernel,
+      { httpAdapter: { close: closeServer } } as unknown as HttpAdapterHost,
+    );
   });
 
   afterEach(() => {
@@ -147,7 +151,12 @@ describe('ProcessCrashHandler', () => {
     expect(target.exits).toEqual([1]);
 
     const silent = new ProcessCrashHandler(
-      { record: () => { throw new Error('logger down'); }, printAnyway: () => undefined } as unknown as KernelLogger,
+      {
+        record: () => {
+          throw new Error('logger down');
+        },
+        printAnyway: () => undefined,
+      } as unknown as KernelLogger,
       { terminateAnswered: () => 0 } as unknown as HttpKernel,
       { httpAdapter: undefined } as unknown as HttpAdapterHost,
     );

@@ -125,7 +125,11 @@ export class ProcessCrashHandler implements OnApplicationShutdown {
   private log(message: string, error: unknown): void {
     try {
       const stack = error instanceof Error ? error.stack : undefined;
-      const context = { message: `${classOf(error)}: ${messageOf(error)}`, exception: error, ...(stack ? { stack } : {}) };
+      const context = {
+        message: `${classOf(error)}: ${messageOf(error)}`,
+        exception: error,
+        ...(stack ? { stack } : {}),
+      };
       this.logger.printAnyway(this.logger.record(LogLevel.CRITICAL, 'process', message, context));
     } catch {
       // Logging failing must not keep the process from exiting.

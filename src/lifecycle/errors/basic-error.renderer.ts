@@ -27,19 +27,31 @@ export class BasicErrorRenderer extends ErrorRenderer {
     // An error page is never worth indexing, in any mode.
     const headers = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
     if (request.prefersJson) {
-      const problem: Record<string, unknown> = { type: 'about:blank', title, status, detail: debug ? messageOf(throwable) : title };
+      const problem: Record<string, unknown> = {
+        type: 'about:blank',
+        title,
+        status,
+        detail: debug ? messageOf(throwable) : title,
+      };
       if (violations) problem.violations = violations;
       if (debug) problem.exceptions = chain.map((e) => ({ class: classOf(e), message: messageOf(e) }));
       return KernelResponse.json(problem, status, headers, 'application/problem+json');
     }
     const heading = `${status} ${title}`;
     const body = debug
-      ? chain.map((e, i) => `<li>[${chain.length - i}/${chain.length}] <b>${escapeHtml(classOf(e))}</b>: ${escapeHtml(messageOf(e))}</li>`).join('')
+      ? chain
+          .map(
+            (e, i) =>
+              `<li>[${chain.length - i}/${chain.length}] <b>${escapeHtml(classOf(e))}</b>: ${escapeHtml(messageOf(e))}</li>`,
+          )
+          .join('')
       : `<li>The server returned a "${escapeHtml(heading)}".</li>`;
-    const list = violations && !debug
-      ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(v.messages.join('; '))}</li>`).join('')
-      : '';
-    const html = `<!DOCTYPE html><html lang="${escapeHtml(request.locale)}"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">` +
+    const list =
+      violations && !debug
+        ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(v.messages.join('; '))}</li>`).join('')
+        : '';
+    const html =
+      `<!DOCTYPE html><html lang="${escapeHtml(request.locale)}"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">` +
       `<title>${escapeHtml(debug ? `${messageOf(throwable)} (${heading})` : heading)}</title></head>` +
       `<body><h1>${escapeHtml(heading)}</h1><ul>${body}${list}</ul></body></html>\n`;
     return KernelResponse.html(html, status, headers);

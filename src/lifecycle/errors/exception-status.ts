@@ -48,6 +48,8 @@ export function messageOf(error: unknown): string {
 
 /** The validation violations somewhere in the chain, as problem+json lists them; undefined when none. */
 export function problemViolations(error: unknown): Array<{ property: string; messages: string[] }> | undefined {
-  const failure = exceptionChain(error).find((e): e is ValidationFailedException => e instanceof ValidationFailedException);
+  const failure = exceptionChain(error).find(
+    (e): e is ValidationFailedException => e instanceof ValidationFailedException,
+  );
   return failure?.violations.map(({ property, constraints }) => ({ property, messages: Object.values(constraints) }));
 }

@@ -6,7 +6,18 @@ import ts from 'typescript';
 import { SourceMaps } from './source-maps.js';
 
 /** Types and blank lines the compiler drops, so that compiled and source lines differ. */
-const SOURCE = ['type Sku = string;', '', 'interface Item {', '  sku: Sku;', '}', '', 'export function fail(item: Item): never {', '  throw new Error(item.sku);', '}', ''].join('\n');
+const SOURCE = [
+  'type Sku = string;',
+  '',
+  'interface Item {',
+  '  sku: Sku;',
+  '}',
+  '',
+  'export function fail(item: Item): never {',
+  '  throw new Error(item.sku);',
+  '}',
+  '',
+].join('\n');
 const THROW_LINE = 8;
 
 describe('SourceMaps', () => {
@@ -15,7 +26,10 @@ describe('SourceMaps', () => {
   let at: { line: number; column: number };
 
   const compile = (name: string, options: ts.CompilerOptions): ts.TranspileOutput =>
-    ts.transpileModule(SOURCE, { fileName: `${name}.ts`, compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2023, ...options } });
+    ts.transpileModule(SOURCE, {
+      fileName: `${name}.ts`,
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2023, ...options },
+    });
 
   beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), 'shopkernel-source-maps-'));
@@ -43,16 +57,30 @@ describe('SourceMaps', () => {
     const file = build('named', (js, map) => {
       writeFileSync(join(project, 'dist', 'named.js'), `${js}//# sourceMappingURL=maps/named.map\n`);
       mkdirSync(join(project, 'dist', 'maps'), { recursive: true });
-      writeFileSync(join(project, 'dist', 'maps', 'named.map'), JSON.stringify({ ...JSON.parse(map), sources: ['../../src/item.ts'] }));
+      writeFileSync(
+        join(project, 'dist', 'maps', 'named.map'),
+        JSON.stringify({ ...JSON.parse(map), sources: ['../../src/item.ts'] }),
+      );
     });
-    expect(new SourceMaps().locate(file, at.line, at.column)).toEqual({ file: join(project, 'src', 'item.ts'), line: THROW_LINE, column: 3 });
+    expect(new SourceMaps().locate(file, at.line, at.column)).toEqual({
+      file: join(project, 'src', 'item.ts'),
+      line: THROW_LINE,
+      column: 3,
+    });
   });
 
   it('reads an inline (base64 data: URL) map, as inlineSourceMap writes it', () => {
     const file = build('inline', (js, map) => {
-      writeFileSync(join(project, 'dist', 'inline.js'), `${js}//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`);
+      writeFileSync(
+        join(project, 'dist', 'inline.js'),
+        `${js}//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}\n`,
+      );
     });
-    expect(new SourceMaps().locate(file, at.line, at.column)).toEqual({ file: join(project, 'src', 'item.ts'), line: THROW_LINE, column: 3 });
+    expect(new SourceMaps().locate(file, at.line, at.column)).toEqual({
+      file: join(project, 'src', 'item.ts'),
+      line: THROW_LINE,
+      column: 3,
+    });
   });
 
   it('falls back to the .js.map beside a file whose comment was stripped, and takes file: URLs', () => {
@@ -60,7 +88,11 @@ describe('SourceMaps', () => {
       writeFileSync(join(project, 'dist', 'beside.js'), js);
       writeFileSync(join(project, 'dist', 'beside.js.map'), map);
     });
-    expect(new SourceMaps().locate(pathToFileURL(file).href, at.line, at.column)).toEqual({ file: join(project, 'src', 'item.ts'), line: THROW_LINE, column: 3 });
+    expect(new SourceMaps().locate(pathToFileURL(file).href, at.line, at.column)).toEqual({
+      file: join(project, 'src', 'item.ts'),
+      line: THROW_LINE,
+      column: 3,
+    });
   });
 
   it('maps a position once: the same frozen answer for every later ask', () => {
@@ -80,11 +112,28 @@ describe('SourceMaps', () => {
     const maps = new SourceMaps();
     const bare = build('bare', (js) => writeFileSync(join(project, 'dist', 'bare.js'), js));
     expect(maps.locate(bare, at.line, at.column)).toEqual({ file: bare, line: at.line, column: at.column });
-    const broken = build('broken', (js) => writeFileSync(join(project, 'dist', 'broken.js'), `${js}//# sourceMappingURL=data:application/json;base64,e30K\n`));
+    const broken = build('broken', (js) =>
+      writeFileSync(
+        join(project, 'dist', 'broken.js'),
+        `${js}//# sourceMappingURL=data:application/json;base64,e30K\n`,
+      ),
+    );
     expect(maps.locate(broken, at.line, at.column)).toEqual({ file: broken, line: at.line, column: at.column });
-    expect(maps.locate(join(project, 'src', 'item.ts'), 8, 3)).toEqual({ file: join(project, 'src', 'item.ts'), line: 8, column: 3 });
-    expect(maps.locate('node:internal/process/task_queues', 95, 5)).toEqual({ file: 'node:internal/process/task_queues', line: 95, column: 5 });
-    expect(maps.locate(join(project, 'dist', 'missing.js'), 3, 1)).toEqual({ file: join(project, 'dist', 'missing.js'), line: 3, column: 1 });
+    expect(maps.locate(join(project, 'src', 'item.ts'), 8, 3)).toEqual({
+      file: join(project, 'src', 'item.ts'),
+      line: 8,
+      column: 3,
+    });
+    expect(maps.locate('node:internal/process/task_queues', 95, 5)).toEqual({
+      file: 'node:internal/process/task_queues',
+      line: 95,
+      column: 5,
+    });
+    expect(maps.locate(join(project, 'dist', 'missing.js'), 3, 1)).toEqual({
+      file: join(project, 'dist', 'missing.js'),
+      line: 3,
+      column: 1,
+    });
     // A file: URL with a host, which fileURLToPath refuses: a stack may hold anything, locate never throws.
     expect(maps.locate('file://evil/a.js', 1, 1)).toEqual({ file: 'file://evil/a.js', line: 1, column: 1 });
   });

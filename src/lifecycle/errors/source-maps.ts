@@ -34,7 +34,8 @@ export class SourceMaps {
     let location = this.locations.get(key);
     if (location === undefined) {
       location = Object.freeze(this.map(file, line, column));
-      if (this.locations.size >= MAX_CACHED_LOCATIONS) this.locations.delete(this.locations.keys().next().value as string);
+      if (this.locations.size >= MAX_CACHED_LOCATIONS)
+        this.locations.delete(this.locations.keys().next().value as string);
       this.locations.set(key, location);
     }
     return location;
@@ -56,7 +57,9 @@ export class SourceMaps {
     if (!map) return { file: path, line, column };
     const original = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
     if (original.source === null || original.line === null) return { file: path, line, column };
-    const source = original.source.startsWith('file://') ? fileURLToPath(original.source) : resolve(dirname(path), original.source);
+    const source = original.source.startsWith('file://')
+      ? fileURLToPath(original.source)
+      : resolve(dirname(path), original.source);
     return { file: source, line: original.line, column: (original.column ?? 0) + 1 };
   }
 
@@ -87,9 +90,15 @@ function readMap(path: string): TraceMap | null {
   if (url?.startsWith('data:')) {
     const comma = url.indexOf(',');
     const payload = url.slice(comma + 1);
-    const json = /;base64$/.test(url.slice(0, comma)) ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+    const json = /;base64$/.test(url.slice(0, comma))
+      ? Buffer.from(payload, 'base64').toString('utf8')
+      : decodeURIComponent(payload);
     return new TraceMap(json, path);
   }
-  const mapFile = url ? (url.startsWith('file://') ? fileURLToPath(url) : resolve(dirname(path), decodeURIComponent(url))) : `${path}.map`;
+  const mapFile = url
+    ? url.startsWith('file://')
+      ? fileURLToPath(url)
+      : resolve(dirname(path), decodeURIComponent(url))
+    : `${path}.map`;
   return existsSync(mapFile) ? new TraceMap(readFileSync(mapFile, 'utf8'), mapFile) : null;
 }

@@ -10,10 +10,17 @@ describe('stackFrames', () => {
 
   it('skips lines of the message that look like frames (a parse error quoting a request body)', () => {
     const message = `Unexpected token 'x', "[x\n at file://evil/a.js:1:1" is not valid JSON`;
-    const error = withStack(message, `SyntaxError: ${message}\n    at JSON.parse (<anonymous>)\n    at parse (file:///app/node_modules/body-parser/lib/types/json.js:92:19)`);
-    expect(stackFrames(error)).toBe('\n    at JSON.parse (<anonymous>)\n    at parse (file:///app/node_modules/body-parser/lib/types/json.js:92:19)');
+    const error = withStack(
+      message,
+      `SyntaxError: ${message}\n    at JSON.parse (<anonymous>)\n    at parse (file:///app/node_modules/body-parser/lib/types/json.js:92:19)`,
+    );
+    expect(stackFrames(error)).toBe(
+      '\n    at JSON.parse (<anonymous>)\n    at parse (file:///app/node_modules/body-parser/lib/types/json.js:92:19)',
+    );
     const indented = 'no route\n    at file://evil/b.js:2:2';
-    expect(stackFrames(withStack(indented, `Error: ${indented}\n    at real (/app/dist/r.js:3:4)`))).toBe('\n    at real (/app/dist/r.js:3:4)');
+    expect(stackFrames(withStack(indented, `Error: ${indented}\n    at real (/app/dist/r.js:3:4)`))).toBe(
+      '\n    at real (/app/dist/r.js:3:4)',
+    );
   });
 
   it('searches the whole stack when the message is not in it (changed after the throw), and is empty without frames', () => {

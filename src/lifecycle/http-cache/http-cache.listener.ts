@@ -24,7 +24,13 @@ export class HttpCacheListener {
     const options = event.request.attributes._http_cache as HttpCacheOptions | undefined;
     const request = event.request;
     const response = event.response;
-    if (!options || (request.method !== 'GET' && request.method !== 'HEAD') || response.status !== 200 || response.streamed) return;
+    if (
+      !options ||
+      (request.method !== 'GET' && request.method !== 'HEAD') ||
+      response.status !== 200 ||
+      response.streamed
+    )
+      return;
     response.setHeader('Cache-Control', `${options.public ? 'public' : 'private'}, max-age=${options.maxAge}`);
     if (options.vary?.length) response.setHeader('Vary', options.vary.join(', '));
     const body = response.body;

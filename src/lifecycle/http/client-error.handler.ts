@@ -52,7 +52,12 @@ function describe(error: ParserError, limits: ClientErrorLimits): [number, strin
     }
     return [431, `The request's header section is larger than ${limits.maxHeaderSize} bytes.`];
   }
-  return (error.code !== undefined && Object.hasOwn(ANSWERS, error.code) ? ANSWERS[error.code] : undefined) ?? [400, 'The request could not be parsed as HTTP/1.1.'];
+  return (
+    (error.code !== undefined && Object.hasOwn(ANSWERS, error.code) ? ANSWERS[error.code] : undefined) ?? [
+      400,
+      'The request could not be parsed as HTTP/1.1.',
+    ]
+  );
 }
 
 /**

@@ -110,7 +110,12 @@ export function hookResponse(prototype: express.Response, kernel: () => Response
   const proto = prototype as unknown as HookedResponse;
   const { end, write, writeHead, emit } = proto;
 
-  proto.end = function (this: Response, chunk?: Chunk | Callback, encoding?: BufferEncoding | Callback, callback?: Callback) {
+  proto.end = function (
+    this: Response,
+    chunk?: Chunk | Callback,
+    encoding?: BufferEncoding | Callback,
+    callback?: Callback,
+  ) {
     const context = pendingContext(this);
     const entry = context && kernel();
     if (!context || !entry) return end.call(this, chunk, encoding, callback);
@@ -122,8 +127,14 @@ export function hookResponse(prototype: express.Response, kernel: () => Response
       callback = encoding;
       encoding = undefined;
     }
-    let body: string | Buffer | undefined = chunk === null || chunk === undefined ? undefined : typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    if (typeof body === 'string' && encoding && encoding !== 'utf8' && encoding !== 'utf-8') body = Buffer.from(body, encoding);
+    let body: string | Buffer | undefined =
+      chunk === null || chunk === undefined
+        ? undefined
+        : typeof chunk === 'string' || Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk);
+    if (typeof body === 'string' && encoding && encoding !== 'utf8' && encoding !== 'utf-8')
+      body = Buffer.from(body, encoding);
     const finalBody = entry.commitResponse(context, this, body, false);
     if (!(finalBody instanceof Promise)) return end.call(this, finalBody, undefined, callback);
     // A kernel.response listener is waiting (the session save): the response is written when it is done.
@@ -154,7 +165,12 @@ export function hookResponse(prototype: express.Response, kernel: () => Response
     return write.apply(this, args);
   };
 
-  proto.writeHead = function (this: Response, statusCode: number, reason?: string | OutgoingHeaders, headers?: OutgoingHeaders) {
+  proto.writeHead = function (
+    this: Response,
+    statusCode: number,
+    reason?: string | OutgoingHeaders,
+    headers?: OutgoingHeaders,
+  ) {
     const context = pendingContext(this);
     const entry = context && kernel();
     if (!context || !entry) return writeHead.call(this, statusCode, reason, headers);

@@ -29,7 +29,11 @@ describe('jsonDepthExceeds', () => {
 
 describe('rejectDeepJson', () => {
   it('throws a request exception with the limit in its message', () => {
-    expect(() => rejectDeepJson(null, null, bytes('['.repeat(MAX_JSON_DEPTH + 1)))).toThrow(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
-    expect(() => rejectDeepJson(null, null, bytes('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)))).not.toThrow();
+    expect(() => rejectDeepJson(null, null, bytes('['.repeat(MAX_JSON_DEPTH + 1)))).toThrow(
+      `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
+    expect(() =>
+      rejectDeepJson(null, null, bytes('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))),
+    ).not.toThrow();
   });
 });

@@ -24,7 +24,8 @@ export function jsonDepthExceeds(body: Uint8Array, max: number): boolean {
   for (let i = 0; i < body.length; i++) {
     const byte = body[i];
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: the next character is escaped
+      if (byte === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) {
       inString = true;

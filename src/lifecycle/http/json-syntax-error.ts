@@ -16,7 +16,10 @@ export function jsonSyntaxReason(message: string, body?: string): string {
   if (!message.includes('"')) return message;
   const quoted = QUOTING.exec(message);
   if (!quoted) return 'Not valid JSON';
-  const position = body === undefined ? -1 : errorPosition(body, quoted[2]!, quoted[1] !== undefined, quoted[3] !== undefined, message);
+  const position =
+    body === undefined
+      ? -1
+      : errorPosition(body, quoted[2]!, quoted[1] !== undefined, quoted[3] !== undefined, message);
   return position >= 0 ? `Unexpected token in JSON at position ${position}` : 'Unexpected token in JSON';
 }
 
@@ -29,6 +32,6 @@ function errorPosition(body: string, excerpt: string, cutBefore: boolean, cutAft
   if (cutAfter) return excerpt.length - CONTEXT;
   if (cutBefore) return body.length - excerpt.length + CONTEXT;
   // A short body, quoted whole: its first occurrence of the unexpected character.
-  const token = message.slice('Unexpected token \''.length, message.indexOf('\', '));
+  const token = message.slice("Unexpected token '".length, message.indexOf("', "));
   return excerpt === body ? body.indexOf(token) : -1;
 }

@@ -67,7 +67,11 @@ export class KernelRequest {
 
   /** `http` or `https`; X-Forwarded-Proto counts only from a trusted proxy. */
   get scheme(): string {
-    return (this.cachedScheme ??= this.trustsProxies ? this.raw.protocol : (this.raw.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http');
+    return (this.cachedScheme ??= this.trustsProxies
+      ? this.raw.protocol
+      : (this.raw.socket as { encrypted?: boolean } | undefined)?.encrypted
+        ? 'https'
+        : 'http');
   }
 
   get isSecure(): boolean {
@@ -87,7 +91,8 @@ export class KernelRequest {
     if (this.cachedRawHost === undefined) {
       const host = this.trustsProxies ? (this.raw as Request & { host?: string }).host : this.raw.headers.host;
       const socket = this.raw.socket;
-      this.cachedRawHost = host || (socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '');
+      this.cachedRawHost =
+        host || (socket?.localAddress ? `${socket.localAddress.replace(/^::ffff:/, '')}:${socket.localPort}` : '');
     }
     return this.cachedRawHost;
   }

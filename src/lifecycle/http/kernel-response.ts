@@ -19,7 +19,12 @@ export class KernelResponse {
     return new KernelResponse(undefined, status, { Location: location });
   }
 
-  static json(value: unknown, status = 200, headers: Record<string, HeaderValue> = {}, type = 'application/json'): KernelResponse {
+  static json(
+    value: unknown,
+    status = 200,
+    headers: Record<string, HeaderValue> = {},
+    type = 'application/json',
+  ): KernelResponse {
     return new KernelResponse(JSON.stringify(value), status, { 'Content-Type': `${type}; charset=utf-8`, ...headers });
   }
 

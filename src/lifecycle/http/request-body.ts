@@ -33,7 +33,9 @@ export class RequestBodyReader {
 
   /** Whether a request has a body: type-is's `hasBody`, which body-parser asks before anything else. */
   static hasBody(req: Request): boolean {
-    return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN));
+    return (
+      req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? NaN))
+    );
   }
 
   async read(req: Request, res: Response): Promise<void> {
@@ -62,7 +64,9 @@ function bodyError(error: BodyParserError): unknown {
     default:
       // e.g. qs's "The input exceeded the depth" for a form nested too deep (type querystring.parse.rangeError)
       if (error.status === 400) return new BadRequestHttpException(error.message, error);
-      return typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? new KernelHttpException(error.status, error.message, error) : error;
+      return typeof error.status === 'number' && error.status >= 400 && error.status < 500
+        ? new KernelHttpException(error.status, error.message, error)
+        : error;
   }
 }
 

@@ -27,7 +27,13 @@ export class CorsListener {
     const origin = request.header('origin');
     if (!origin || request.method !== 'OPTIONS' || !request.header('access-control-request-method')) return;
     if (this.config.cors.allowOrigins.length === 0 || this.isDebugRequest(request)) return;
-    event.setResponse(this.preflight(origin, request.header('access-control-request-method')!, request.header('access-control-request-headers')));
+    event.setResponse(
+      this.preflight(
+        origin,
+        request.header('access-control-request-method')!,
+        request.header('access-control-request-headers'),
+      ),
+    );
   }
 
   @KernelListener(KernelEvents.RESPONSE, { priority: 0 })
@@ -39,15 +45,20 @@ export class CorsListener {
     const response = event.response;
     response.setHeader('Access-Control-Allow-Origin', this.allowOriginValue(origin));
     if (cors.allowCredentials) response.setHeader('Access-Control-Allow-Credentials', 'true');
-    if (cors.exposeHeaders.length > 0) response.setHeader('Access-Control-Expose-Headers', cors.exposeHeaders.join(', '));
-    if (this.allowOriginValue(origin) !== '*') appendVary(response.getHeader('vary'), 'Origin', (v) => response.setHeader('Vary', v));
+    if (cors.exposeHeaders.length > 0)
+      response.setHeader('Access-Control-Expose-Headers', cors.exposeHeaders.join(', '));
+    if (this.allowOriginValue(origin) !== '*')
+      appendVary(response.getHeader('vary'), 'Origin', (v) => response.setHeader('Vary', v));
   }
 
   private preflight(origin: string, method: string, requestHeaders: string | undefined): KernelResponse {
     const cors = this.config.cors;
     const vary = { Vary: 'Origin' };
     if (!this.isAllowedOrigin(origin)) {
-      return new KernelResponse(`Origin "${origin}" is not allowed.\n`, 403, { 'Content-Type': 'text/plain; charset=utf-8', ...vary });
+      return new KernelResponse(`Origin "${origin}" is not allowed.\n`, 403, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        ...vary,
+      });
     }
     if (!cors.allowMethods.includes(method.toUpperCase())) {
       return new KernelResponse(`Method "${method}" is not allowed.\n`, 405, {
@@ -57,10 +68,16 @@ export class CorsListener {
       });
     }
     const allowedHeaders = new Set(cors.allowHeaders.map((h) => h.toLowerCase()));
-    const asked = (requestHeaders ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+    const asked = (requestHeaders ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
     const refused = asked.find((h) => !allowedHeaders.has(h.toLowerCase()) && !allowedHeaders.has('*'));
     if (refused) {
-      return new KernelResponse(`Header "${refused}" is not allowed.\n`, 400, { 'Content-Type': 'text/plain; charset=utf-8', ...vary });
+      return new KernelResponse(`Header "${refused}" is not allowed.\n`, 400, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        ...vary,
+      });
     }
     const headers: Record<string, string> = {
       'Access-Control-Allow-Origin': this.allowOriginValue(origin),

@@ -31,11 +31,16 @@ export class DebugHandlersListener implements OnModuleDestroy {
     if (Error.stackTraceLimit < 50) Error.stackTraceLimit = 50;
     this.onWarning = (warning) => {
       const deprecation = warning.name === 'DeprecationWarning';
-      this.logger.record(deprecation ? LogLevel.INFO : LogLevel.WARNING, deprecation ? 'deprecation' : 'node', '{name}: {message}', {
-        name: warning.name,
-        message: warning.message,
-        code: warning.code ?? null,
-      });
+      this.logger.record(
+        deprecation ? LogLevel.INFO : LogLevel.WARNING,
+        deprecation ? 'deprecation' : 'node',
+        '{name}: {message}',
+        {
+          name: warning.name,
+          message: warning.message,
+          code: warning.code ?? null,
+        },
+      );
     };
     process.on('warning', this.onWarning);
   }

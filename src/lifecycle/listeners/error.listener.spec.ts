@@ -12,7 +12,15 @@ import type { KernelLogger } from '../logging/kernel-logger.js';
 import { LogLevel } from '../logging/log-level.js';
 import { ErrorListener } from './error.listener.js';
 
-const SOURCE = ['type Path = string;', '', 'export function route(path: Path): never {', '  // nothing matches', '  throw new Error(path);', '}', ''].join('\n');
+const SOURCE = [
+  'type Path = string;',
+  '',
+  'export function route(path: Path): never {',
+  '  // nothing matches',
+  '  throw new Error(path);',
+  '}',
+  '',
+].join('\n');
 
 describe('ErrorListener.logKernelException', () => {
   let project: string;
@@ -25,15 +33,29 @@ describe('ErrorListener.logKernelException', () => {
     mkdirSync(join(project, 'src', 'routing'), { recursive: true });
     mkdirSync(join(project, 'dist', 'routing'), { recursive: true });
     writeFileSync(join(project, 'src', 'routing', 'router.ts'), SOURCE);
-    const out = ts.transpileModule(SOURCE, { fileName: 'router.ts', compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2023, sourceMap: true } });
+    const out = ts.transpileModule(SOURCE, {
+      fileName: 'router.ts',
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2023, sourceMap: true },
+    });
     const file = join(project, 'dist', 'routing', 'router.js');
     writeFileSync(file, out.outputText);
-    writeFileSync(`${file}.map`, JSON.stringify({ ...JSON.parse(out.sourceMapText!), sources: ['../../src/routing/router.ts'] }));
+    writeFileSync(
+      `${file}.map`,
+      JSON.stringify({ ...JSON.parse(out.sourceMapText!), sources: ['../../src/routing/router.ts'] }),
+    );
     const lines = out.outputText.split('\n');
     const index = lines.findIndex((l) => l.includes('throw new Error'));
     compiled = { file, line: index + 1, column: lines[index].indexOf('throw') + 1 };
-    const logger = { record: (...args: [LogLevel, string, string, Record<string, unknown>]) => logged.push(args) } as unknown as KernelLogger;
-    listener = (projectDir) => new ErrorListener({} as ErrorRenderer, logger, new SourceMaps(), AppConfig.fromEnv({ APP_ENV: 'test' }, { projectDir }));
+    const logger = {
+      record: (...args: [LogLevel, string, string, Record<string, unknown>]) => logged.push(args),
+    } as unknown as KernelLogger;
+    listener = (projectDir) =>
+      new ErrorListener(
+        {} as ErrorRenderer,
+        logger,
+        new SourceMaps(),
+        AppConfig.fromEnv({ APP_ENV: 'test' }, { projectDir }),
+      );
   });
 
   afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -45,14 +67,24 @@ describe('ErrorListener.logKernelException', () => {
     error.stack = `NotFoundException: ${error.message}\n    at route (${pathToFileURL(compiled.file).href}:${compiled.line}:${compiled.column})\n    at node:internal/process/task_queues:95:5`;
     return error;
   };
-  const event = (throwable: unknown) => ({ request: { attributes: {}, context: undefined }, throwable }) as unknown as ExceptionEvent;
+  const event = (throwable: unknown) =>
+    ({ request: { attributes: {}, context: undefined }, throwable }) as unknown as ExceptionEvent;
 
   it('names where the exception was thrown in the TypeScript source, relative to the project', () => {
     listener(project).logKernelException(event(thrownInDist()));
     expect(logged).toHaveLength(1);
     const [level, channel, message, context] = logged[0];
-    expect([level, channel, message]).toEqual([LogLevel.ERROR, 'request', 'Uncaught Exception {class}: "{message}" at {file} line {line}']);
-    expect(context).toMatchObject({ class: 'NotFoundException', message: 'No route found for "GET http://localhost/nowhere"', file: join('src', 'routing', 'router.ts'), line: 5 });
+    expect([level, channel, message]).toEqual([
+      LogLevel.ERROR,
+      'request',
+      'Uncaught Exception {class}: "{message}" at {file} line {line}',
+    ]);
+    expect(context).toMatchObject({
+      class: 'NotFoundException',
+      message: 'No route found for "GET http://localhost/nowhere"',
+      file: join('src', 'routing', 'router.ts'),
+      line: 5,
+    });
   });
 
   it('keeps the absolute source path outside the project, and the compiled one where no map leads', () => {

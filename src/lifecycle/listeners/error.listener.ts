@@ -37,13 +37,19 @@ export class ErrorListener {
     const error = event.throwable;
     const status = statusOf(error);
     const { file, line } = this.throwLocation(error);
-    this.logger.record(status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR, 'request', UNCAUGHT_EXCEPTION, {
-      class: classOf(error),
-      message: messageOf(error),
-      file,
-      line,
-      exception: error,
-    }, event.request.context);
+    this.logger.record(
+      status >= 500 ? LogLevel.CRITICAL : LogLevel.ERROR,
+      'request',
+      UNCAUGHT_EXCEPTION,
+      {
+        class: classOf(error),
+        message: messageOf(error),
+        file,
+        line,
+        exception: error,
+      },
+      event.request.context,
+    );
   }
 
   @KernelListener(KernelEvents.EXCEPTION, { priority: -128 })

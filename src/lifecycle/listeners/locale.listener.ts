@@ -27,7 +27,8 @@ export class LocaleListener {
     let locale: string;
     const fromRoute = request.attributes._locale;
     if (typeof fromRoute === 'string') {
-      if (!supported.includes(fromRoute)) throw new NotFoundHttpException(`The locale "${fromRoute}" is not supported.`);
+      if (!supported.includes(fromRoute))
+        throw new NotFoundHttpException(`The locale "${fromRoute}" is not supported.`);
       locale = fromRoute;
     } else {
       const accepted = request.raw.headers['accept-language'] ? request.raw.acceptsLanguages(...supported) : false;

@@ -26,6 +26,9 @@ export class MaintenanceListener {
     if (!this.maintenance.isEnabled()) return;
     const request = event.request;
     if (this.access.allows(request) && this.table.matcher.isDebugPath(request.pathInfo)) return;
-    throw new ServiceUnavailableHttpException(this.config.maintenance.retryAfter, 'The shop is closed for maintenance. Please come back in a few minutes.');
+    throw new ServiceUnavailableHttpException(
+      this.config.maintenance.retryAfter,
+      'The shop is closed for maintenance. Please come back in a few minutes.',
+    );
   }
 }

@@ -31,7 +31,13 @@ export class ResponseListener {
         response.body = undefined;
       }
     }
-    if (!response.hasHeader('cache-control') && !response.hasHeader('expires') && !response.hasHeader('etag') && !response.hasHeader('last-modified') && response.status !== 301) {
+    if (
+      !response.hasHeader('cache-control') &&
+      !response.hasHeader('expires') &&
+      !response.hasHeader('etag') &&
+      !response.hasHeader('last-modified') &&
+      response.status !== 301
+    ) {
       response.setHeader('Cache-Control', 'no-cache, private');
     }
   }

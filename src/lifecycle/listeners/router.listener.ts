@@ -48,19 +48,31 @@ export class RouterListener {
       if (error instanceof ResourceNotFoundException) throw new NotFoundHttpException(noRouteMessage(request), error);
       if (error instanceof MethodNotAllowedException) {
         const allow = error.allowedMethods.join(', ');
-        throw new MethodNotAllowedHttpException(error.allowedMethods, `No route found for "${request.method} ${request.uri}": Method Not Allowed (Allow: ${allow})`, error);
+        throw new MethodNotAllowedHttpException(
+          error.allowedMethods,
+          `No route found for "${request.method} ${request.uri}": Method Not Allowed (Allow: ${allow})`,
+          error,
+        );
       }
       throw error;
     }
-    const parameters = match.redirectTo === undefined ? this.routeParameters(match) : this.redirectParameters(match, request);
-    this.logger.record(LogLevel.INFO, 'request', MATCHED, {
-      route: match.route.name,
-      route_parameters: parameters,
-      request_uri: request.uri,
-      method: request.method,
-    }, request.context);
+    const parameters =
+      match.redirectTo === undefined ? this.routeParameters(match) : this.redirectParameters(match, request);
+    this.logger.record(
+      LogLevel.INFO,
+      'request',
+      MATCHED,
+      {
+        route: match.route.name,
+        route_parameters: parameters,
+        request_uri: request.uri,
+        method: request.method,
+      },
+      request.context,
+    );
     const routeParams: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(parameters)) if (name !== '_route' && name !== '_controller') routeParams[name] = value;
+    for (const [name, value] of Object.entries(parameters))
+      if (name !== '_route' && name !== '_controller') routeParams[name] = value;
     Object.assign(request.attributes, parameters);
     request.attributes._route_params = routeParams;
     if (match.redirectTo === undefined) request.context.set(MATCHED_ROUTE, match);

@@ -46,7 +46,8 @@ export class ValidateRequestListener {
     const trusted = this.config.trustedHosts;
     if (trusted.length > 0) {
       const hostname = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-      if (!trusted.some((pattern) => pattern.test(hostname))) throw new SuspiciousOperationException(`Untrusted Host "${hostname}".`);
+      if (!trusted.some((pattern) => pattern.test(hostname)))
+        throw new SuspiciousOperationException(`Untrusted Host "${hostname}".`);
     }
     this.checkForwardedHeaders(event);
   }
@@ -56,11 +57,15 @@ export class ValidateRequestListener {
     // Node decodes the request-target byte for byte (latin1), so its length is its size in bytes.
     const target = raw.originalUrl ?? raw.url ?? '';
     if (target.length > this.config.maxUrlLength) {
-      throw new UriTooLongHttpException(`The request URL is ${target.length} bytes long; at most ${this.config.maxUrlLength} are accepted.`);
+      throw new UriTooLongHttpException(
+        `The request URL is ${target.length} bytes long; at most ${this.config.maxUrlLength} are accepted.`,
+      );
     }
     const fields = raw.rawHeaders.length / 2;
     if (fields > this.config.maxHeaderCount) {
-      throw new RequestHeaderFieldsTooLargeHttpException(`The request has ${fields} header fields; at most ${this.config.maxHeaderCount} are accepted.`);
+      throw new RequestHeaderFieldsTooLargeHttpException(
+        `The request has ${fields} header fields; at most ${this.config.maxHeaderCount} are accepted.`,
+      );
     }
   }
 
@@ -72,13 +77,18 @@ export class ValidateRequestListener {
    */
   private checkProtocol(event: RequestEvent): void {
     const raw = event.request.raw;
-    if (raw.httpVersionMajor !== 1) throw new MalformedRequestException(`HTTP/${raw.httpVersion} is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.`);
-    if (parsedTarget(raw) === undefined) throw new MalformedRequestException(`The request-target "${raw.originalUrl ?? raw.url}" is not a valid URL.`);
+    if (raw.httpVersionMajor !== 1)
+      throw new MalformedRequestException(
+        `HTTP/${raw.httpVersion} is not supported: the request line must end with HTTP/1.0 or HTTP/1.1.`,
+      );
+    if (parsedTarget(raw) === undefined)
+      throw new MalformedRequestException(`The request-target "${raw.originalUrl ?? raw.url}" is not a valid URL.`);
     let hosts = 0;
     for (let i = 0; i < raw.rawHeaders.length; i += 2) {
       if (raw.rawHeaders[i].length === 4 && raw.rawHeaders[i].toLowerCase() === 'host') hosts++;
     }
-    if (hosts > 1) throw new SuspiciousOperationException(`The request has ${hosts} Host header fields; exactly one is allowed.`);
+    if (hosts > 1)
+      throw new SuspiciousOperationException(`The request has ${hosts} Host header fields; exactly one is allowed.`);
   }
 
   private checkForwardedHeaders(event: RequestEvent): void {

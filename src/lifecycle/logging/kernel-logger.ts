@@ -12,12 +12,24 @@ export class ChannelLogger {
     readonly channel: string,
   ) {}
 
-  debug(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.DEBUG, this.channel, message, context); }
-  info(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.INFO, this.channel, message, context); }
-  notice(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.NOTICE, this.channel, message, context); }
-  warning(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.WARNING, this.channel, message, context); }
-  error(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.ERROR, this.channel, message, context); }
-  critical(message: string, context: LogContext = {}): void { this.logger.record(LogLevel.CRITICAL, this.channel, message, context); }
+  debug(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.DEBUG, this.channel, message, context);
+  }
+  info(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.INFO, this.channel, message, context);
+  }
+  notice(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.NOTICE, this.channel, message, context);
+  }
+  warning(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.WARNING, this.channel, message, context);
+  }
+  error(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.ERROR, this.channel, message, context);
+  }
+  critical(message: string, context: LogContext = {}): void {
+    this.logger.record(LogLevel.CRITICAL, this.channel, message, context);
+  }
 }
 
 /**
@@ -39,7 +51,8 @@ export class KernelLogger implements LoggerService {
   readonly tracing: boolean;
 
   constructor(config: AppConfig) {
-    this.printLevel = config.logLevel === 'none' ? Number.POSITIVE_INFINITY : (parseLogLevel(config.logLevel) ?? LogLevel.INFO);
+    this.printLevel =
+      config.logLevel === 'none' ? Number.POSITIVE_INFINITY : (parseLogLevel(config.logLevel) ?? LogLevel.INFO);
     this.tracing = config.debug || this.printLevel <= LogLevel.DEBUG;
   }
 
@@ -56,7 +69,14 @@ export class KernelLogger implements LoggerService {
    * Records an entry on the given request context (default: the current one) and prints it if loud enough. `time`
    * (milliseconds since the epoch, default now) lets a caller writing several entries at once read the clock once.
    */
-  record(level: LogLevel, channel: string, message: string, context: LogContext = {}, target?: KernelContext, time = Date.now()): LogEntry {
+  record(
+    level: LogLevel,
+    channel: string,
+    message: string,
+    context: LogContext = {},
+    target?: KernelContext,
+    time = Date.now(),
+  ): LogEntry {
     const entry = new LogEntry(level, channel, message, context, time);
     const printed = this.prints(level, channel);
     if (this.tracing || printed) {
@@ -82,12 +102,24 @@ export class KernelLogger implements LoggerService {
 
   // Nest's LoggerService: the optional last string parameter is Nest's "context" (a class name); we use it as
   // the channel, so `new Logger('cart')` logs on channel `cart`.
-  log(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.INFO, message, optional); }
-  error(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.ERROR, message, optional); }
-  warn(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.WARNING, message, optional); }
-  debug(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.DEBUG, message, optional); }
-  verbose(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.DEBUG, message, optional); }
-  fatal(message: unknown, ...optional: unknown[]): void { this.fromNest(LogLevel.CRITICAL, message, optional); }
+  log(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.INFO, message, optional);
+  }
+  error(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.ERROR, message, optional);
+  }
+  warn(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.WARNING, message, optional);
+  }
+  debug(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.DEBUG, message, optional);
+  }
+  verbose(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.DEBUG, message, optional);
+  }
+  fatal(message: unknown, ...optional: unknown[]): void {
+    this.fromNest(LogLevel.CRITICAL, message, optional);
+  }
 
   private fromNest(level: LogLevel, message: unknown, optional: unknown[]): void {
     let channel = 'app';

@@ -45,7 +45,8 @@ function redact(this: unknown, key: string, value: unknown): unknown {
 
 function redactedPlaceholder(key: string, value: unknown): string {
   if (value !== null && value !== undefined && value !== '' && Redactor.isSecretField(key)) return MASK;
-  const plainObject = typeof value === 'object' && value !== null && !(value instanceof Error) && !(value instanceof Date);
+  const plainObject =
+    typeof value === 'object' && value !== null && !(value instanceof Error) && !(value instanceof Date);
   return plainObject ? redactedJson(value) : placeholderText(key, value);
 }
 

@@ -36,7 +36,13 @@ export class LogEntry {
   }
 
   toJSON(): { level: string; channel: string; message: string; context: LogContext; timestamp: number } {
-    return { level: this.levelName, channel: this.channel, message: this.message, context: this.context, timestamp: this.timestamp };
+    return {
+      level: this.levelName,
+      channel: this.channel,
+      message: this.message,
+      context: this.context,
+      timestamp: this.timestamp,
+    };
   }
 }
 

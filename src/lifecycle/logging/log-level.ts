@@ -23,14 +23,23 @@ export const LOG_LEVEL_NAMES: Record<LogLevel, string> = {
 
 export function parseLogLevel(name: string): LogLevel | null {
   switch (name.toLowerCase()) {
-    case 'debug': return LogLevel.DEBUG;
-    case 'info': return LogLevel.INFO;
-    case 'notice': return LogLevel.NOTICE;
-    case 'warning': return LogLevel.WARNING;
-    case 'error': return LogLevel.ERROR;
-    case 'critical': return LogLevel.CRITICAL;
-    case 'alert': return LogLevel.ALERT;
-    case 'emergency': return LogLevel.EMERGENCY;
-    default: return null;
+    case 'debug':
+      return LogLevel.DEBUG;
+    case 'info':
+      return LogLevel.INFO;
+    case 'notice':
+      return LogLevel.NOTICE;
+    case 'warning':
+      return LogLevel.WARNING;
+    case 'error':
+      return LogLevel.ERROR;
+    case 'critical':
+      return LogLevel.CRITICAL;
+    case 'alert':
+      return LogLevel.ALERT;
+    case 'emergency':
+      return LogLevel.EMERGENCY;
+    default:
+      return null;
   }
 }

@@ -10,17 +10,27 @@ describe('readPagination', () => {
 
   it.each(['abc', '0', '-1', '1.5', '', '1e3', '9999999999'])('refuses page %p with a 400', (page) => {
     expect(() => readPagination({ page }, { perPage: 24 })).toThrow(BadRequestHttpException);
-    expect(() => readPagination({ page }, { perPage: 24 })).toThrow(`The "page" query parameter must be a whole number from 1, "${page}" given.`);
+    expect(() => readPagination({ page }, { perPage: 24 })).toThrow(
+      `The "page" query parameter must be a whole number from 1, "${page}" given.`,
+    );
   });
 
   it('refuses a repeated page', () => {
-    expect(() => readPagination({ page: ['1', '2'] }, { perPage: 24 })).toThrow('The "page" query parameter must be given once.');
+    expect(() => readPagination({ page: ['1', '2'] }, { perPage: 24 })).toThrow(
+      'The "page" query parameter must be given once.',
+    );
   });
 
   it('reads a limit within bounds only where the route allows one', () => {
     expect(readPagination({ limit: '50' }, { perPage: 24 })).toEqual({ page: 1, limit: 24, offset: 0 });
-    expect(readPagination({ page: '2', limit: '50' }, { perPage: 24, maxLimit: 100 })).toEqual({ page: 2, limit: 50, offset: 50 });
-    expect(() => readPagination({ limit: '101' }, { perPage: 24, maxLimit: 100 })).toThrow('The "limit" query parameter must be at most 100, "101" given.');
+    expect(readPagination({ page: '2', limit: '50' }, { perPage: 24, maxLimit: 100 })).toEqual({
+      page: 2,
+      limit: 50,
+      offset: 50,
+    });
+    expect(() => readPagination({ limit: '101' }, { perPage: 24, maxLimit: 100 })).toThrow(
+      'The "limit" query parameter must be at most 100, "101" given.',
+    );
     expect(() => readPagination({ limit: '0' }, { perPage: 24, maxLimit: 100 })).toThrow(BadRequestHttpException);
   });
 });

@@ -16,7 +16,10 @@ export function readPagination(query: Record<string, unknown>, options: Paginati
   let limit = options.perPage;
   if (options.maxLimit !== undefined && query.limit !== undefined) {
     limit = wholeNumber('limit', query.limit, options.perPage);
-    if (limit > options.maxLimit) throw new BadRequestHttpException(`The "limit" query parameter must be at most ${options.maxLimit}, "${limit}" given.`);
+    if (limit > options.maxLimit)
+      throw new BadRequestHttpException(
+        `The "limit" query parameter must be at most ${options.maxLimit}, "${limit}" given.`,
+      );
   }
   return { page, limit, offset: (page - 1) * limit };
 }
@@ -25,7 +28,9 @@ export function readPagination(query: Record<string, unknown>, options: Paginati
 export function assertPageExists(pagination: Pagination, total: number): number {
   const lastPage = Math.max(1, Math.ceil(total / pagination.limit));
   if (pagination.page > lastPage) {
-    throw new NotFoundHttpException(`Page ${pagination.page} does not exist: the list has ${lastPage} page${lastPage === 1 ? '' : 's'}.`);
+    throw new NotFoundHttpException(
+      `Page ${pagination.page} does not exist: the list has ${lastPage} page${lastPage === 1 ? '' : 's'}.`,
+    );
   }
   return lastPage;
 }
@@ -34,6 +39,7 @@ function wholeNumber(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new BadRequestHttpException(`The "${name}" query parameter must be given once.`);
   const n = /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1)) throw new BadRequestHttpException(`The "${name}" query parameter must be a whole number from 1, "${value}" given.`);
+  if (!(n >= 1))
+    throw new BadRequestHttpException(`The "${name}" query parameter must be a whole number from 1, "${value}" given.`);
   return n;
 }

@@ -24,11 +24,19 @@ export interface ParamConversion {
  * Stackable; conversions run in parallel. The module that uses it imports `ParamConversionModule` and provides
  * the converter.
  */
-export function ConvertParam(attribute: string, converter: Type<ParamConverter>, options: { from?: string } = {}): MethodDecorator {
+export function ConvertParam(
+  attribute: string,
+  converter: Type<ParamConverter>,
+  options: { from?: string } = {},
+): MethodDecorator {
   return (_target, _key, descriptor) => {
     const method = descriptor.value as object;
     const existing: ParamConversion[] = Reflect.getMetadata(CONVERT_PARAM_METADATA, method) ?? [];
-    Reflect.defineMetadata(CONVERT_PARAM_METADATA, [...existing, { attribute, param: options.from ?? attribute, converter }], method);
+    Reflect.defineMetadata(
+      CONVERT_PARAM_METADATA,
+      [...existing, { attribute, param: options.from ?? attribute, converter }],
+      method,
+    );
     return descriptor;
   };
 }

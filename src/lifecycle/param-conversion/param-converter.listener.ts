@@ -21,7 +21,9 @@ export class ParamConverterListener {
   @KernelListener(KernelEvents.CONTROLLER, { priority: 0 })
   onKernelController(event: ControllerEvent): void {
     const method = event.handler?.method;
-    const conversions: ParamConversion[] | undefined = method ? Reflect.getMetadata(CONVERT_PARAM_METADATA, method) : undefined;
+    const conversions: ParamConversion[] | undefined = method
+      ? Reflect.getMetadata(CONVERT_PARAM_METADATA, method)
+      : undefined;
     if (!conversions?.length) return;
     const params = event.request.attributes._route_params ?? {};
     for (const conversion of conversions) {

@@ -2,18 +2,20 @@ import { MASK, Redactor } from './redactor.js';
 
 describe('Redactor', () => {
   it('masks credential headers and keeps the others', () => {
-    expect(Redactor.headers({
-      authorization: 'Bearer abc',
-      'proxy-authorization': 'Basic xyz',
-      cookie: 'sid=1',
-      'set-cookie': ['a=1', 'b=2'],
-      'x-api-key': 'k',
-      'x-auth-token': 't',
-      'x-csrf-token': 'c',
-      accept: 'text/html',
-      'content-length': 12,
-      'x-absent': undefined,
-    })).toEqual({
+    expect(
+      Redactor.headers({
+        authorization: 'Bearer abc',
+        'proxy-authorization': 'Basic xyz',
+        cookie: 'sid=1',
+        'set-cookie': ['a=1', 'b=2'],
+        'x-api-key': 'k',
+        'x-auth-token': 't',
+        'x-csrf-token': 'c',
+        accept: 'text/html',
+        'content-length': 12,
+        'x-absent': undefined,
+      }),
+    ).toEqual({
       authorization: MASK,
       'proxy-authorization': MASK,
       cookie: MASK,
@@ -28,7 +30,14 @@ describe('Redactor', () => {
 
   it('gives a header name the same verdict every time (verdicts are kept by name), in any letter case', () => {
     for (let i = 0; i < 3; i++) {
-      expect(Redactor.headers({ Authorization: 'Bearer abc', 'X-Debug-Token': 'a1b2c3', 'X-Shop-Token': 't', Accept: '*/*' })).toEqual({
+      expect(
+        Redactor.headers({
+          Authorization: 'Bearer abc',
+          'X-Debug-Token': 'a1b2c3',
+          'X-Shop-Token': 't',
+          Accept: '*/*',
+        }),
+      ).toEqual({
         Authorization: MASK,
         'X-Debug-Token': 'a1b2c3',
         'X-Shop-Token': MASK,
@@ -37,20 +46,41 @@ describe('Redactor', () => {
     }
   });
 
-  it.each(['password', 'newPassword', 'passwd', 'client_secret', 'access_token', 'api_key', 'cardNumber', 'cvv', 'cvc', 'pin', 'privateKey'])('treats %s as a secret field', (name) => {
+  it.each([
+    'password',
+    'newPassword',
+    'passwd',
+    'client_secret',
+    'access_token',
+    'api_key',
+    'cardNumber',
+    'cvv',
+    'cvc',
+    'pin',
+    'privateKey',
+  ])('treats %s as a secret field', (name) => {
     expect(Redactor.isSecretField(name)).toBe(true);
   });
 
-  it.each(['username', 'email', 'quantity', 'sku', 'shipping', 'price'])('does not treat %s as a secret field', (name) => {
-    expect(Redactor.isSecretField(name)).toBe(false);
-  });
+  it.each(['username', 'email', 'quantity', 'sku', 'shipping', 'price'])(
+    'does not treat %s as a secret field',
+    (name) => {
+      expect(Redactor.isSecretField(name)).toBe(false);
+    },
+  );
 
   it('masks secret query values and URL passwords inside text, and leaves the rest alone', () => {
-    expect(Redactor.text('http://shop.test/reset?token=abc123&page=2&password=hunter2#top')).toBe('http://shop.test/reset?token=******&page=2&password=******#top');
-    expect(Redactor.text('No route found for "GET http://h/x?api_key=k1&q=tea": 404')).toBe('No route found for "GET http://h/x?api_key=******&q=tea": 404');
+    expect(Redactor.text('http://shop.test/reset?token=abc123&page=2&password=hunter2#top')).toBe(
+      'http://shop.test/reset?token=******&page=2&password=******#top',
+    );
+    expect(Redactor.text('No route found for "GET http://h/x?api_key=k1&q=tea": 404')).toBe(
+      'No route found for "GET http://h/x?api_key=******&q=tea": 404',
+    );
     expect(Redactor.text('?%70assword=x')).toBe('?%70assword=******');
     expect(Redactor.text('?%zz=1&secret=')).toBe('?%zz=1&secret=');
-    expect(Redactor.text('postgres://shop:s3cret@db:5432/shop and redis://:pw@cache')).toBe('postgres://shop:******@db:5432/shop and redis://:******@cache');
+    expect(Redactor.text('postgres://shop:s3cret@db:5432/shop and redis://:pw@cache')).toBe(
+      'postgres://shop:******@db:5432/shop and redis://:******@cache',
+    );
     expect(Redactor.text('user@example.com paid 2=2')).toBe('user@example.com paid 2=2');
     expect(Redactor.text('plain')).toBe('plain');
   });
@@ -79,11 +109,15 @@ describe('Redactor', () => {
     expect(Redactor.text('/x?token=abc#top')).toBe(`/x?token=${MASK}#top`);
     expect(Redactor.text('/x?token=abc next')).toBe(`/x?token=${MASK} next`);
     expect(Redactor.text('/x?token=abc\tnext\nline')).toBe(`/x?token=${MASK}\tnext\nline`);
-    expect(Redactor.text('No route found for "GET http://x/?token=abc"')).toBe(`No route found for "GET http://x/?token=${MASK}"`);
-    expect(Redactor.text('No route found for "GET http://x/?token=abc\'SECRET": Method Not Allowed (Allow: POST)'))
-      .toBe(`No route found for "GET http://x/?token=${MASK}": Method Not Allowed (Allow: POST)`);
-    expect(Redactor.text('Uncaught Exception X: "No route found for "GET http://x/?token=abc"SECRET"" at a.ts line 1'))
-      .toBe(`Uncaught Exception X: "No route found for "GET http://x/?token=${MASK}"" at a.ts line 1`);
+    expect(Redactor.text('No route found for "GET http://x/?token=abc"')).toBe(
+      `No route found for "GET http://x/?token=${MASK}"`,
+    );
+    expect(
+      Redactor.text('No route found for "GET http://x/?token=abc\'SECRET": Method Not Allowed (Allow: POST)'),
+    ).toBe(`No route found for "GET http://x/?token=${MASK}": Method Not Allowed (Allow: POST)`);
+    expect(
+      Redactor.text('Uncaught Exception X: "No route found for "GET http://x/?token=abc"SECRET"" at a.ts line 1'),
+    ).toBe(`Uncaught Exception X: "No route found for "GET http://x/?token=${MASK}"" at a.ts line 1`);
     expect(Redactor.text("see (http://x/?token=abc'SECRET).")).toBe(`see (http://x/?token=${MASK}).`);
     expect(Redactor.text('<a href="/x?token=abc">')).toBe(`<a href="/x?token=${MASK}">`);
     // Punctuation alone is part of the value: a password's last `!` is not shown.
@@ -97,7 +131,9 @@ describe('Redactor', () => {
 
   it('masks a URL password up to the last @ of its authority', () => {
     expect(Redactor.text('postgres://shop:p@ss:w0rd@db:5432/shop')).toBe(`postgres://shop:${MASK}@db:5432/shop`);
-    expect(Redactor.text('redis://:a@b@cache/0 and http://host/x@y')).toBe(`redis://:${MASK}@cache/0 and http://host/x@y`);
+    expect(Redactor.text('redis://:a@b@cache/0 and http://host/x@y')).toBe(
+      `redis://:${MASK}@cache/0 and http://host/x@y`,
+    );
   });
 
   it.each([
@@ -115,7 +151,9 @@ describe('Redactor', () => {
     ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'],
     ['unsigned JWT', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.'],
   ])('masks a %s in free text, whatever it is called', (_, secret) => {
-    expect(Redactor.text(`paid with ${secret}, then "${secret}" (${secret})`)).toBe(`paid with ${MASK}, then "${MASK}" (${MASK})`);
+    expect(Redactor.text(`paid with ${secret}, then "${secret}" (${secret})`)).toBe(
+      `paid with ${MASK}, then "${MASK}" (${MASK})`,
+    );
   });
 
   it('masks a PEM private key from its BEGIN line to its END line (or the end of the text)', () => {
@@ -126,13 +164,31 @@ describe('Redactor', () => {
   });
 
   it('leaves look-alikes of secret values alone', () => {
-    for (const text of ['task_live_1', 'my-sk_live_', 'sk_test_x', 'AKIA', 'AKIAIOSFODNN7EXAMPLEX', 'eyJhbGciOiJIUzI1NiJ9', 'desk_test_0123456789', 'sku GH-123', 'pk_live_0123456789', 'xoxo-gossip-girl-forever', 'npm_config_cache', 'ghp_short']) {
+    for (const text of [
+      'task_live_1',
+      'my-sk_live_',
+      'sk_test_x',
+      'AKIA',
+      'AKIAIOSFODNN7EXAMPLEX',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'desk_test_0123456789',
+      'sku GH-123',
+      'pk_live_0123456789',
+      'xoxo-gossip-girl-forever',
+      'npm_config_cache',
+      'ghp_short',
+    ]) {
       expect(Redactor.text(text)).toBe(text);
     }
   });
 
   it('masks secret-looking values in linear time, however they are repeated', () => {
-    const runs = ['eyJ-'.repeat(200_000), `?token=${')'.repeat(500_000)}x`, '-----BEGIN PRIVATE KEY-----'.repeat(50_000), `${'a://'.repeat(200_000)}`];
+    const runs = [
+      'eyJ-'.repeat(200_000),
+      `?token=${')'.repeat(500_000)}x`,
+      '-----BEGIN PRIVATE KEY-----'.repeat(50_000),
+      `${'a://'.repeat(200_000)}`,
+    ];
     for (const text of runs) {
       const started = performance.now();
       Redactor.text(text);
@@ -140,13 +196,25 @@ describe('Redactor', () => {
     }
   });
 
-  it.each(['STRIPE_SK', 'GITHUB_PAT', 'APP_KEY', 'STRIPE_KEY_LIVE', 'JWT_PRIVATE_KEY', 'PRIVATE_TOKEN', 'DB_PASSWORD', 'SHOP_PAYMENT_SECRET'])('treats the environment variable %s as a secret', (name) => {
+  it.each([
+    'STRIPE_SK',
+    'GITHUB_PAT',
+    'APP_KEY',
+    'STRIPE_KEY_LIVE',
+    'JWT_PRIVATE_KEY',
+    'PRIVATE_TOKEN',
+    'DB_PASSWORD',
+    'SHOP_PAYMENT_SECRET',
+  ])('treats the environment variable %s as a secret', (name) => {
     expect(Redactor.isSecretVariable(name)).toBe(true);
   });
 
-  it.each(['PATH', 'HOME', 'SKU_PREFIX', 'KEYBOARD', 'DATABASE_URL', 'PATTERN', 'LOG_LEVEL'])('does not treat the environment variable %s as a secret', (name) => {
-    expect(Redactor.isSecretVariable(name)).toBe(false);
-  });
+  it.each(['PATH', 'HOME', 'SKU_PREFIX', 'KEYBOARD', 'DATABASE_URL', 'PATTERN', 'LOG_LEVEL'])(
+    'does not treat the environment variable %s as a secret',
+    (name) => {
+      expect(Redactor.isSecretVariable(name)).toBe(false);
+    },
+  );
 
   it('masks text of any length in linear time: a 2 MB URL of one letter run is done at once (was quadratic)', () => {
     const run = 'a'.repeat(2_000_000);

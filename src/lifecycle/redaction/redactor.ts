@@ -3,10 +3,12 @@ import { remembered } from '../remembered.js';
 /** What a secret is replaced by, everywhere request data is shown, stored or printed. */
 export const MASK = '******';
 
-const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-key)$/i;
+const SECRET_HEADERS =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-key)$/i;
 /** Our own headers that match the secret patterns but name public things (the profile's token). */
 const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
-const SECRET_FIELDS = /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
+const SECRET_FIELDS =
+  /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
 
 /** A query parameter's separator (`?`, `&` or `;`), name and `=`: its value is measured in code (`valueEnd`). */
 const QUERY_NAME = /([?&;])([^=&;#\s"'<>?]+)=/g;
@@ -70,7 +72,9 @@ export class Redactor {
   }
 
   private static secretField(name: string): boolean {
-    return SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)));
+    return (
+      SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)))
+    );
   }
 
   /** An environment variable's name that says its value is a credential: a secret field's, or `*_KEY`, `*_SK`, `*_PAT`, `*PRIVATE*`. */
@@ -86,7 +90,8 @@ export class Redactor {
   static text(text: string): string {
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
     let masked = text.includes('=') ? maskQuery(text) : text;
-    if (masked.includes('@')) masked = masked.replace(URL_CREDENTIALS, (_, scheme: string, user: string) => `${scheme}${user}:${MASK}@`);
+    if (masked.includes('@'))
+      masked = masked.replace(URL_CREDENTIALS, (_, scheme: string, user: string) => `${scheme}${user}:${MASK}@`);
     return masked.replace(SECRET_VALUE, MASK);
   }
 

@@ -17,7 +17,9 @@ export class RouteTable {
   get routes(): RouteCollection {
     const adapter = this.adapterHost.httpAdapter;
     if (!(adapter instanceof KernelHttpAdapter)) {
-      throw new Error('Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).');
+      throw new Error(
+        'Shopkernel needs its HTTP adapter: create the app with new KernelHttpAdapter() (see src/app.factory.ts).',
+      );
     }
     return adapter.routes;
   }

@@ -34,7 +34,12 @@ export class Route {
     this.handler = options.handler;
     this.debugOnly = options.debugOnly ?? false;
     // The same options as Express 5's router with "strict routing" on: so both agree on every path.
-    this.matcher = match(path, { decode: false, end: true, trailing: false, sensitive: options.caseSensitive ?? false });
+    this.matcher = match(path, {
+      decode: false,
+      end: true,
+      trailing: false,
+      sensitive: options.caseSensitive ?? false,
+    });
   }
 
   /** The raw (still percent-encoded) parameters when the path matches, else null. */

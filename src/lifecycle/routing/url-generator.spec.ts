@@ -24,7 +24,7 @@ describe('UrlGenerator', () => {
     expect(urls.generate('product', { slug: 'hat', page: 2, q: 'a&b' })).toBe('/products/hat?page=2&q=a%26b');
   });
 
-  it('builds absolute URLs on the current request\'s scheme and host, else on the configured host and port', () => {
+  it("builds absolute URLs on the current request's scheme and host, else on the configured host and port", () => {
     expect(urls.generate('_profiler', { token: 'a1b2c3' }, true)).toBe('http://shop.test:8080/_profiler/a1b2c3');
     const context = new KernelContext({} as Response, 'en');
     context.set(ROUTER_CONTEXT, { scheme: 'https', httpHost: 'example.com:8443' });
@@ -34,10 +34,12 @@ describe('UrlGenerator', () => {
 
   it('names the route it does not know', () => {
     expect(() => urls.generate('nope')).toThrow(RouteNotFoundException);
-    expect(() => urls.generate('nope')).toThrow('Unable to generate a URL for the named route "nope" as such route does not exist.');
+    expect(() => urls.generate('nope')).toThrow(
+      'Unable to generate a URL for the named route "nope" as such route does not exist.',
+    );
   });
 
-  it('knows each route\'s parameter names, wildcards included', () => {
+  it("knows each route's parameter names, wildcards included", () => {
     expect([...routes.get('files')!.parameterNames]).toEqual(['path']);
     expect([...routes.get('_profiler')!.parameterNames]).toEqual(['token']);
   });

@@ -46,7 +46,8 @@ describe('UrlMatcher', () => {
     routes.add(new Route('account', '/account', ['GET'], 'AccountController::show', { caseSensitive: true }));
     const sensitive = new UrlMatcher(routes);
     expect(sensitive.match('/account', 'GET').route.name).toBe('account');
-    for (const path of ['/Account', '/ACCOUNT', '/%61ccount', '//account']) expect(thrown(() => sensitive.match(path, 'GET'))).toBeInstanceOf(ResourceNotFoundException);
+    for (const path of ['/Account', '/ACCOUNT', '/%61ccount', '//account'])
+      expect(thrown(() => sensitive.match(path, 'GET'))).toBeInstanceOf(ResourceNotFoundException);
   });
 
   it('accepts HEAD on GET routes and any method on method-less routes', () => {
@@ -62,12 +63,20 @@ describe('UrlMatcher', () => {
   });
 
   it('redirects GET to the path with a trailing slash added or removed when only that one exists', () => {
-    expect(matcher().match('/_profiler', 'GET')).toMatchObject({ redirectTo: '/_profiler/', route: { name: 'profiler_home' } });
-    expect(matcher().match('/products/', 'HEAD')).toMatchObject({ redirectTo: '/products', route: { name: 'products_index' } });
+    expect(matcher().match('/_profiler', 'GET')).toMatchObject({
+      redirectTo: '/_profiler/',
+      route: { name: 'profiler_home' },
+    });
+    expect(matcher().match('/products/', 'HEAD')).toMatchObject({
+      redirectTo: '/products',
+      route: { name: 'products_index' },
+    });
   });
 
   it('names the toggled path in the not-found message for GET and HEAD', () => {
-    expect(thrown(() => matcher().match('/this/does/not/exist', 'GET')).message).toBe('No routes found for "/this/does/not/exist/".');
+    expect(thrown(() => matcher().match('/this/does/not/exist', 'GET')).message).toBe(
+      'No routes found for "/this/does/not/exist/".',
+    );
     expect(thrown(() => matcher().match('/foo/', 'HEAD')).message).toBe('No routes found for "/foo".');
   });
 
@@ -78,14 +87,18 @@ describe('UrlMatcher', () => {
   });
 
   it('trims every trailing slash, and copes with a path of thousands of slashes at once', () => {
-    expect(matcher().match('/products///', 'GET')).toMatchObject({ redirectTo: '/products', route: { name: 'products_index' } });
+    expect(matcher().match('/products///', 'GET')).toMatchObject({
+      redirectTo: '/products',
+      route: { name: 'products_index' },
+    });
     const slashes = `/${'/'.repeat(200_000)}x`;
     expect(thrown(() => matcher().match(slashes, 'GET')).message).toBe(`No routes found for "${slashes}/".`);
   });
 
   it('tries, in order, every route that can match a path: the same first match as a scan of every route', () => {
     const routes = new RouteCollection();
-    const add = (name: string, path: string, methods: string[], caseSensitive = false) => routes.add(new Route(name, path, methods, `C::${name}`, { caseSensitive }));
+    const add = (name: string, path: string, methods: string[], caseSensitive = false) =>
+      routes.add(new Route(name, path, methods, `C::${name}`, { caseSensitive }));
     add('home', '/', ['GET']);
     add('slug_first', '/:slug', ['POST']);
     add('products', '/products', ['GET']);
@@ -96,13 +109,40 @@ describe('UrlMatcher', () => {
     add('late_dynamic', '/:a/:b', ['GET']);
     add('after_dynamic', '/products/new', ['GET']);
     const indexed = new UrlMatcher(routes);
-    const candidates = (path: string): readonly Route[] => (indexed as unknown as { candidates(path: string): readonly Route[] }).candidates(path);
-    const paths = ['/', '//', '/x', '/products', '/PRODUCTS', '/products/', '/products/new', '/Products/New', '/shop', '/shop/3', '/Shop/3/',
-      '/API/items', '/api/items', '/Api/Items', '/feed.xml', '/FEED.XML', '/assets/a/b.css', '/unknown/path', '/%70roducts', '/caf%C3%A9', '/a/b/c', '/\u00e9t\u00e9', '*'];
+    const candidates = (path: string): readonly Route[] =>
+      (indexed as unknown as { candidates(path: string): readonly Route[] }).candidates(path);
+    const paths = [
+      '/',
+      '//',
+      '/x',
+      '/products',
+      '/PRODUCTS',
+      '/products/',
+      '/products/new',
+      '/Products/New',
+      '/shop',
+      '/shop/3',
+      '/Shop/3/',
+      '/API/items',
+      '/api/items',
+      '/Api/Items',
+      '/feed.xml',
+      '/FEED.XML',
+      '/assets/a/b.css',
+      '/unknown/path',
+      '/%70roducts',
+      '/caf%C3%A9',
+      '/a/b/c',
+      '/\u00e9t\u00e9',
+      '*',
+    ];
     for (const path of paths) {
       const tried = candidates(path);
       // Every route that matches the path is among the candidates, and the candidates keep the routes' order.
-      const matching = routes.all().filter((route) => route.matchPath(path) !== null).map((route) => route.name);
+      const matching = routes
+        .all()
+        .filter((route) => route.matchPath(path) !== null)
+        .map((route) => route.name);
       expect([path, matching.filter((name) => !tried.some((route) => route.name === name))]).toEqual([path, []]);
       const positions = tried.map((route) => routes.all().indexOf(route));
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -128,7 +168,11 @@ describe('UrlMatcher', () => {
 
 describe('UrlMatcher.trace', () => {
   it('replays the matching route by route, up to the first match', () => {
-    expect(matcher().trace('/cart', 'PUT').map((t) => [t.name, t.result])).toEqual([
+    expect(
+      matcher()
+        .trace('/cart', 'PUT')
+        .map((t) => [t.name, t.result]),
+    ).toEqual([
       ['products_index', 'path does not match'],
       ['products_new', 'path does not match'],
       ['products_show', 'path does not match'],
@@ -148,9 +192,24 @@ describe('UrlMatcher.trace', () => {
 describe('UrlMatcher and debug-only routes', () => {
   function debugMatcher(): UrlMatcher {
     const routes = new RouteCollection();
-    routes.add(new Route('_profiler_home', '/_profiler/', ['GET'], 'ProfilerController::home', { caseSensitive: true, debugOnly: true }));
-    routes.add(new Route('_profiler_search', '/_profiler/search', ['GET'], 'ProfilerController::search', { caseSensitive: true, debugOnly: true }));
-    routes.add(new Route('_profiler', '/_profiler/:token', ['GET'], 'ProfilerController::panel', { caseSensitive: true, debugOnly: true }));
+    routes.add(
+      new Route('_profiler_home', '/_profiler/', ['GET'], 'ProfilerController::home', {
+        caseSensitive: true,
+        debugOnly: true,
+      }),
+    );
+    routes.add(
+      new Route('_profiler_search', '/_profiler/search', ['GET'], 'ProfilerController::search', {
+        caseSensitive: true,
+        debugOnly: true,
+      }),
+    );
+    routes.add(
+      new Route('_profiler', '/_profiler/:token', ['GET'], 'ProfilerController::panel', {
+        caseSensitive: true,
+        debugOnly: true,
+      }),
+    );
     routes.add(new Route('products_index', '/products', ['GET'], 'ProductsController::index', { caseSensitive: true }));
     return new UrlMatcher(routes);
   }
@@ -175,12 +234,19 @@ describe('UrlMatcher and debug-only routes', () => {
 
   it('tells a debug path, with or without its trailing slash, and nothing else', () => {
     const m = debugMatcher();
-    for (const path of ['/_profiler', '/_profiler/', '/_profiler/search', '/_profiler/search/', '/_profiler/abc123']) expect([path, m.isDebugPath(path)]).toEqual([path, true]);
-    for (const path of ['/products', '/_PROFILER/', '/_profilers', '/x/_profiler/', '/_profiler/a/b']) expect([path, m.isDebugPath(path)]).toEqual([path, false]);
+    for (const path of ['/_profiler', '/_profiler/', '/_profiler/search', '/_profiler/search/', '/_profiler/abc123'])
+      expect([path, m.isDebugPath(path)]).toEqual([path, true]);
+    for (const path of ['/products', '/_PROFILER/', '/_profilers', '/x/_profiler/', '/_profiler/a/b'])
+      expect([path, m.isDebugPath(path)]).toEqual([path, false]);
   });
 
   it('replays the matching as the client saw it', () => {
     const traces = debugMatcher().trace('/_profiler/search', 'GET', false);
-    expect(traces.map((t) => t.result)).toEqual(['hidden from this client', 'hidden from this client', 'hidden from this client', 'path does not match']);
+    expect(traces.map((t) => t.result)).toEqual([
+      'hidden from this client',
+      'hidden from this client',
+      'hidden from this client',
+      'path does not match',
+    ]);
   });
 });

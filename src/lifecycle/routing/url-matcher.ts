@@ -46,7 +46,11 @@ export class UrlMatcher {
         continue;
       }
       const pathMatches = route.matchPath(pathinfo) !== null;
-      const result: RouteTraceLevel = !pathMatches ? 'path does not match' : route.accepts(method) ? 'matches' : 'method does not match';
+      const result: RouteTraceLevel = !pathMatches
+        ? 'path does not match'
+        : route.accepts(method)
+          ? 'matches'
+          : 'method does not match';
       traces.push({ name: route.name, path: route.path, methods: route.methods, result });
       if (result === 'matches') break;
     }
@@ -78,7 +82,9 @@ export class UrlMatcher {
   isDebugPath(pathinfo: string): boolean {
     const trimmed = trimTrailingSlashes(pathinfo) || '/';
     const toggled = trimmed === pathinfo ? `${pathinfo}/` : trimmed;
-    return this.candidates(pathinfo).some((route) => route.debugOnly && (route.matchPath(pathinfo) !== null || route.matchPath(toggled) !== null));
+    return this.candidates(pathinfo).some(
+      (route) => route.debugOnly && (route.matchPath(pathinfo) !== null || route.matchPath(toggled) !== null),
+    );
   }
 
   /**
@@ -128,7 +134,11 @@ function indexRoutes(routes: readonly Route[]): RouteIndex {
   const keys = routes.map((route) => literalFirstSegment(route.path));
   const byFirstSegment = new Map<string, readonly Route[]>();
   for (const key of new Set(keys)) {
-    if (key !== undefined) byFirstSegment.set(key, routes.filter((_, i) => keys[i] === key || keys[i] === undefined));
+    if (key !== undefined)
+      byFirstSegment.set(
+        key,
+        routes.filter((_, i) => keys[i] === key || keys[i] === undefined),
+      );
   }
   return { size: routes.length, byFirstSegment, dynamic: routes.filter((_, i) => keys[i] === undefined) };
 }

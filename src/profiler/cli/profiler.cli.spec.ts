@@ -7,8 +7,19 @@ import { ProfilerCli } from './profiler.cli.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 3, 7);
 const record = (token: string, overrides: Partial<ProfileRecord>): ProfileRecord => ({
-  token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/', time: T0, statusCode: 200,
-  kind: 'application', duration: 12.5, route: 'shop_home', redirectedFrom: null, data: {}, ...overrides,
+  token,
+  parent: null,
+  ip: '127.0.0.1',
+  method: 'GET',
+  url: 'http://localhost:3000/',
+  time: T0,
+  statusCode: 200,
+  kind: 'application',
+  duration: 12.5,
+  route: 'shop_home',
+  redirectedFrom: null,
+  data: {},
+  ...overrides,
 });
 
 describe('ProfilerCli', () => {
@@ -33,8 +44,19 @@ describe('ProfilerCli', () => {
     await storage.open();
     await storage.write([
       record('aaaaaa', { url: 'http://localhost:3000/catalogue/shoes', time: T0 }),
-      record('bbbbbb', { ip: '192.168.1.20', method: 'POST', url: 'http://localhost:3000/cart/items', statusCode: 303, time: T0 + 61_000 }),
-      record('cccccc', { ip: '::1', url: 'http://localhost:3000/missing', statusCode: 404, time: Date.UTC(2026, 10, 30, 23, 59, 59) }),
+      record('bbbbbb', {
+        ip: '192.168.1.20',
+        method: 'POST',
+        url: 'http://localhost:3000/cart/items',
+        statusCode: 303,
+        time: T0 + 61_000,
+      }),
+      record('cccccc', {
+        ip: '::1',
+        url: 'http://localhost:3000/missing',
+        statusCode: 404,
+        time: Date.UTC(2026, 10, 30, 23, 59, 59),
+      }),
     ]);
     await storage.close();
   });
@@ -61,7 +83,11 @@ describe('ProfilerCli', () => {
 
   it('filters and limits', async () => {
     expect(await cli().run(['list', '--limit', '1', '--method', 'get'])).toBe(0);
-    expect(out.split('\n').slice(2)).toEqual(['404     ::1  GET     http://localhost:3000/missing  30-Nov-2026 23:59:59  cccccc', '2 results found', '']);
+    expect(out.split('\n').slice(2)).toEqual([
+      '404     ::1  GET     http://localhost:3000/missing  30-Nov-2026 23:59:59  cccccc',
+      '2 results found',
+      '',
+    ]);
     out = '';
     expect(await cli().run(['list', '--status=3', '--ip', '192.168.', '--url', 'CART'])).toBe(0);
     expect(out).toContain('bbbbbb');

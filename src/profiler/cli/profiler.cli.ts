@@ -80,15 +80,24 @@ export class ProfilerCli {
     switch (command) {
       case 'list': {
         const limit = values.limit === undefined ? 10 : Number(values.limit);
-        if (!Number.isInteger(limit) || limit < 1) return this.usageError(`--limit must be a positive whole number, got "${values.limit}".`);
+        if (!Number.isInteger(limit) || limit < 1)
+          return this.usageError(`--limit must be a positive whole number, got "${values.limit}".`);
         return this.withStorage(async (storage) => {
-          const { total, rows } = await storage.find({ limit, ip: values.ip, method: values.method, statusCode: values.status, url: values.url });
+          const { total, rows } = await storage.find({
+            limit,
+            ip: values.ip,
+            method: values.method,
+            statusCode: values.status,
+            url: values.url,
+          });
           if (rows.length > 0) this.out(this.table(rows));
           this.out(`${total} results found\n`);
         });
       }
       case 'clear': {
-        const filters = ['limit', 'ip', 'method', 'status', 'url'].filter((name) => values[name as keyof typeof values] !== undefined);
+        const filters = ['limit', 'ip', 'method', 'status', 'url'].filter(
+          (name) => values[name as keyof typeof values] !== undefined,
+        );
         if (filters.length > 0) return this.usageError(`clear takes no options (got --${filters[0]}).`);
         return this.withStorage(async (storage) => {
           const removed = await storage.clear();
@@ -107,9 +116,17 @@ export class ProfilerCli {
 
   private table(rows: ProfileSummary[]): string {
     const header = ['Status', 'IP', 'Method', 'URL', 'Time', 'Token'];
-    const cells = rows.map((r) => [String(r.statusCode), r.ip, r.method, ellipsis(r.url, URL_WIDTH), this.formatTime(r.time), r.token]);
+    const cells = rows.map((r) => [
+      String(r.statusCode),
+      r.ip,
+      r.method,
+      ellipsis(r.url, URL_WIDTH),
+      this.formatTime(r.time),
+      r.token,
+    ]);
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
-    const line = (row: string[]) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')}\n`;
+    const line = (row: string[]) =>
+      `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')}\n`;
     return line(header) + line(widths.map((w) => '-'.repeat(w))) + cells.map(line).join('');
   }
 

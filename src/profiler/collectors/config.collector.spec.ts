@@ -21,7 +21,10 @@ const VARIABLES: Record<string, [value: string, shown: string]> = {
   // Credentials inside URLs: only the password.
   SHOP_DATABASE_URL: ['postgres://shop:p@ss@db:5432/shop', `postgres://shop:${MASK}@db:5432/shop`],
   SHOP_CACHE_DSN: ['redis://:pw@cache:6379/0', `redis://:${MASK}@cache:6379/0`],
-  SHOP_SEARCH_URL: ['https://search.example/?api_key=k1&index=shop', `https://search.example/?api_key=${MASK}&index=shop`],
+  SHOP_SEARCH_URL: [
+    'https://search.example/?api_key=k1&index=shop',
+    `https://search.example/?api_key=${MASK}&index=shop`,
+  ],
   // Left as they are.
   SHOP_PUBLIC_URL: ['https://shop.example/', 'https://shop.example/'],
   SHOP_SKU_PREFIX: ['SK-', 'SK-'],
@@ -38,14 +41,24 @@ describe('ConfigCollector environment variables', () => {
   });
 
   it('masks variables named like credentials, values shaped like keys and tokens, and URL passwords', () => {
-    const collector = new ConfigCollector(AppConfig.fromEnv({ APP_ENV: 'test' }), new Map() as unknown as ModulesContainer);
-    const panel = collector.panel({ modules: [] } as unknown as ConfigData) as { environmentVariables: Array<{ key: string; value: string }> };
-    const shown = Object.fromEntries(panel.environmentVariables.filter((v) => v.key in VARIABLES).map((v) => [v.key, v.value]));
+    const collector = new ConfigCollector(
+      AppConfig.fromEnv({ APP_ENV: 'test' }),
+      new Map() as unknown as ModulesContainer,
+    );
+    const panel = collector.panel({ modules: [] } as unknown as ConfigData) as {
+      environmentVariables: Array<{ key: string; value: string }>;
+    };
+    const shown = Object.fromEntries(
+      panel.environmentVariables.filter((v) => v.key in VARIABLES).map((v) => [v.key, v.value]),
+    );
     expect(shown).toEqual(Object.fromEntries(Object.entries(VARIABLES).map(([name, [, value]]) => [name, value])));
   });
 
-  it("names the profile store without its credentials", () => {
-    const collector = new ConfigCollector(AppConfig.fromEnv({ APP_ENV: 'test', PROFILER_DSN: 'postgres://prof:p@ss@db:5432/p?schema=s&sslpassword=x' }), new Map() as unknown as ModulesContainer);
+  it('names the profile store without its credentials', () => {
+    const collector = new ConfigCollector(
+      AppConfig.fromEnv({ APP_ENV: 'test', PROFILER_DSN: 'postgres://prof:p@ss@db:5432/p?schema=s&sslpassword=x' }),
+      new Map() as unknown as ModulesContainer,
+    );
     expect(collector.lateCollect().profilerStore).toBe(`postgres://${MASK}@db:5432/p?schema=s&sslpassword=${MASK}`);
   });
 });

@@ -56,7 +56,8 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
 
   private build(): ConfigData {
     const app = readJson(join(this.config.projectDir, 'package.json'));
-    const nestVersion = readJson(join(this.config.projectDir, 'node_modules', '@nestjs', 'core', 'package.json')).version ?? 'unknown';
+    const nestVersion =
+      readJson(join(this.config.projectDir, 'node_modules', '@nestjs', 'core', 'package.json')).version ?? 'unknown';
     const modules = [...this.modules.values()]
       .map((m) => m.metatype?.name)
       .filter((name): name is string => !!name && name !== 'InternalCoreModule')

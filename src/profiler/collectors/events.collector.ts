@@ -83,7 +83,8 @@ export class EventsCollector extends DataCollector<EventsData> {
     const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
     const notCalled: EventsData['notCalled'] = [];
     for (const [event, listener, priority] of this.dispatcher.table()) {
-      if (event !== KernelEvents.TERMINATE && !seen.has(`${event}\u0000${listener}`)) notCalled.push({ event, listener, priority });
+      if (event !== KernelEvents.TERMINATE && !seen.has(`${event}\u0000${listener}`))
+        notCalled.push({ event, listener, priority });
     }
     return { called, notCalled };
   }

@@ -10,7 +10,9 @@ import { Redactor } from '../../lifecycle/redaction/redactor.js';
 /** A frame as stored: its code excerpt is read again when the panel is opened. */
 export type StoredFrame = Omit<FlattenedFrame, 'excerpt'>;
 
-export type StoredException = Omit<FlattenedException, 'frames' | 'excerpt' | 'sharedFrames'> & { frames: StoredFrame[] };
+export type StoredException = Omit<FlattenedException, 'frames' | 'excerpt' | 'sharedFrames'> & {
+  frames: StoredFrame[];
+};
 
 export interface ExceptionData {
   exceptions: StoredException[];
@@ -85,11 +87,22 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
 
   override panel(data: ExceptionData): object {
     const exceptions = data.exceptions.map((e) => {
-      const frames = e.frames.map((f) => ({ ...f, excerpt: f.vendor ? null : this.sources.excerpt(this.sources.absolutePath(f.file), f.line) }));
+      const frames = e.frames.map((f) => ({
+        ...f,
+        excerpt: f.vendor ? null : this.sources.excerpt(this.sources.absolutePath(f.file), f.line),
+      }));
       const withSource = frames.find((f) => !f.vendor && f.excerpt) ?? frames.find((f) => f.excerpt);
-      return { ...e, frames, excerpt: withSource?.excerpt ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt } : null };
+      return {
+        ...e,
+        frames,
+        excerpt: withSource?.excerpt
+          ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt }
+          : null,
+      };
     });
-    exceptions.forEach((e, i) => Object.assign(e, { sharedFrames: i === 0 ? 0 : sharedSuffix(e.frames, exceptions[i - 1].frames) }));
+    exceptions.forEach((e, i) =>
+      Object.assign(e, { sharedFrames: i === 0 ? 0 : sharedSuffix(e.frames, exceptions[i - 1].frames) }),
+    );
     return { exceptions, traces: exceptions.map(plainTrace) };
   }
 }

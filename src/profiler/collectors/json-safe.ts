@@ -40,7 +40,9 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
     switch (typeof v) {
       case 'string': {
         const text = o.redact ? Redactor.text(v) : v;
-        return text.length > o.maxString ? `${text.slice(0, o.maxString)}… (${text.length - o.maxString} more characters, truncated)` : text;
+        return text.length > o.maxString
+          ? `${text.slice(0, o.maxString)}… (${text.length - o.maxString} more characters, truncated)`
+          : text;
       }
       case 'number':
         return Number.isFinite(v) ? v : String(v);
@@ -58,10 +60,14 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
     if (v === null) return null;
     const obj = v as object;
     if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
-    if (obj instanceof Error) return { class: obj.constructor?.name ?? 'Error', message: o.redact ? Redactor.text(obj.message) : obj.message };
+    if (obj instanceof Error)
+      return { class: obj.constructor?.name ?? 'Error', message: o.redact ? Redactor.text(obj.message) : obj.message };
     if (Buffer.isBuffer(obj)) return `[Buffer ${obj.length} bytes]`;
     if (seen.has(obj)) return '[circular]';
-    if (depth >= o.maxDepth) return Array.isArray(obj) ? `[array(${obj.length}), depth limit]` : `[object ${obj.constructor?.name ?? 'Object'}, depth limit]`;
+    if (depth >= o.maxDepth)
+      return Array.isArray(obj)
+        ? `[array(${obj.length}), depth limit]`
+        : `[object ${obj.constructor?.name ?? 'Object'}, depth limit]`;
     seen.add(obj);
     try {
       if (Array.isArray(obj) || obj instanceof Set) {
@@ -70,7 +76,8 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
         if (items.length > o.maxBreadth) out.push(`… ${items.length - o.maxBreadth} more items, truncated`);
         return out;
       }
-      const entries = obj instanceof Map ? [...obj.entries()].map(([k, val]) => [String(k), val] as const) : Object.entries(obj);
+      const entries =
+        obj instanceof Map ? [...obj.entries()].map(([k, val]) => [String(k), val] as const) : Object.entries(obj);
       const out: Record<string, unknown> = {};
       let i = 0;
       for (const [key, val] of entries) {
@@ -78,7 +85,13 @@ export function toJsonSafe(value: unknown, options: Partial<JsonSafeOptions> = {
           out['…'] = `${entries.length - o.maxBreadth} more keys, truncated`;
           break;
         }
-        const masked = o.redact && Redactor.isSecretField(key) && val !== null && val !== undefined && val !== '' && !(typeof val === 'string' && o.visible?.has(val));
+        const masked =
+          o.redact &&
+          Redactor.isSecretField(key) &&
+          val !== null &&
+          val !== undefined &&
+          val !== '' &&
+          !(typeof val === 'string' && o.visible?.has(val));
         out[key] = masked ? MASK : walk(val, depth + 1);
       }
       return out;

@@ -18,7 +18,11 @@ export interface LogMessageOptions {
  * sees which part of the line came from the context. A `{file}` whose context also has a numeric `line` (an uncaught
  * exception's) is a link to that place. Everything is escaped here, so the template may print it raw.
  */
-export function logMessageHtml(template: string, context: Record<string, unknown>, options: LogMessageOptions = {}): string {
+export function logMessageHtml(
+  template: string,
+  context: Record<string, unknown>,
+  options: LogMessageOptions = {},
+): string {
   const escape = options.compact ? escapeText : escapeHtml;
   let html = '';
   let from = 0;
@@ -26,9 +30,16 @@ export function logMessageHtml(template: string, context: Record<string, unknown
     const [whole, key] = match;
     if (!(key in context)) continue;
     const value = escape(placeholderText(key, context[key]));
-    const mark = options.compact ? `<mark>${value}</mark>` : `<mark class="placeholder" title="${escapeHtml(whole)}">${value}</mark>`;
-    const href = key === 'file' && typeof context.file === 'string' && typeof context.line === 'number' ? options.link?.(context.file, context.line) : null;
-    html += escape(template.slice(from, match.index)) + (href ? `<a class="file-link" href="${escapeHtml(href)}">${mark}</a>` : mark);
+    const mark = options.compact
+      ? `<mark>${value}</mark>`
+      : `<mark class="placeholder" title="${escapeHtml(whole)}">${value}</mark>`;
+    const href =
+      key === 'file' && typeof context.file === 'string' && typeof context.line === 'number'
+        ? options.link?.(context.file, context.line)
+        : null;
+    html +=
+      escape(template.slice(from, match.index)) +
+      (href ? `<a class="file-link" href="${escapeHtml(href)}">${mark}</a>` : mark);
     from = match.index + whole.length;
   }
   return html + escape(template.slice(from));

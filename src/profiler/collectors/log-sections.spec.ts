@@ -2,7 +2,12 @@ import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
 import { LogLevel } from '../../lifecycle/logging/log-level.js';
 import { logSections } from './log-sections.js';
 
-const notified = (event: string, listener = 'L::on') => ({ level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event, listener } });
+const notified = (event: string, listener = 'L::on') => ({
+  level: LogLevel.DEBUG,
+  channel: 'event',
+  message: NOTIFIED,
+  context: { event, listener },
+});
 const entry = (level: LogLevel, message: string) => ({ level, channel: 'app', message, context: {} });
 
 describe('logSections', () => {
@@ -20,7 +25,9 @@ describe('logSections', () => {
       notified('kernel.response'),
     ];
     const sections = logSections(log);
-    expect(sections.map((s) => (s.folded ? `folded ${s.label}` : `open ${s.entries.map((e) => e.message).join(', ')}`))).toEqual([
+    expect(
+      sections.map((s) => (s.folded ? `folded ${s.label}` : `open ${s.entries.map((e) => e.message).join(', ')}`)),
+    ).toEqual([
       'folded Before the kernel events: 1 debug entry',
       'folded kernel.request: 2 event notifications',
       'open Matched route',
@@ -34,6 +41,8 @@ describe('logSections', () => {
 
   it('returns no section for an empty log and one open section when nothing is debug', () => {
     expect(logSections([])).toEqual([]);
-    expect(logSections([entry(LogLevel.INFO, 'a'), entry(LogLevel.NOTICE, 'b')])).toEqual([{ folded: false, entries: [entry(LogLevel.INFO, 'a'), entry(LogLevel.NOTICE, 'b')] }]);
+    expect(logSections([entry(LogLevel.INFO, 'a'), entry(LogLevel.NOTICE, 'b')])).toEqual([
+      { folded: false, entries: [entry(LogLevel.INFO, 'a'), entry(LogLevel.NOTICE, 'b')] },
+    ]);
   });
 });

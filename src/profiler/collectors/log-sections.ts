@@ -45,7 +45,8 @@ export function logSections<T extends SectionedLog>(entries: T[]): LogSection<T>
     if (notification) group.notifications++;
     else group.others++;
   }
-  for (const section of sections) if (section.folded) section.label = groupLabel(section.event, section.notifications, section.others);
+  for (const section of sections)
+    if (section.folded) section.label = groupLabel(section.event, section.notifications, section.others);
   return sections;
 }
 
@@ -53,6 +54,8 @@ function groupLabel(event: string | null, notifications: number, others: number)
   const counts = [
     notifications > 0 ? `${notifications} event notification${notifications === 1 ? '' : 's'}` : null,
     others > 0 ? `${others} ${notifications > 0 ? 'other ' : ''}debug entr${others === 1 ? 'y' : 'ies'}` : null,
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${event ?? 'Before the kernel events'}: ${counts}`;
 }

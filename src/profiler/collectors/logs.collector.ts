@@ -65,15 +65,17 @@ export class LogsCollector extends DataCollector<LogsData> {
     const timeBase = context.startedAt;
     return {
       timeBase,
-      entries: kept.map((entry) => entry.listenerCall !== undefined
-        ? ([entry.listenerCall, entry.timestamp - timeBase] satisfies NotificationRef) as unknown as StoredLog
-        : {
-          level: entry.level,
-          channel: entry.channel,
-          message: Redactor.text(entry.template),
-          context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
-          time: entry.timestamp,
-        }),
+      entries: kept.map((entry) =>
+        entry.listenerCall !== undefined
+          ? ([entry.listenerCall, entry.timestamp - timeBase] satisfies NotificationRef as unknown as StoredLog)
+          : {
+              level: entry.level,
+              channel: entry.channel,
+              message: Redactor.text(entry.template),
+              context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
+              time: entry.timestamp,
+            },
+      ),
       truncated: logs.length - kept.length,
       counts,
     };
@@ -88,7 +90,13 @@ export class LogsCollector extends DataCollector<LogsData> {
       if (!Array.isArray(entry)) return entry;
       const [index, time] = entry as unknown as NotificationRef;
       const call = calls[index];
-      return { level: LogLevel.DEBUG, channel: 'event', message: NOTIFIED, context: { event: call?.event ?? '?', listener: call?.listener ?? '?' }, time: base + time };
+      return {
+        level: LogLevel.DEBUG,
+        channel: 'event',
+        message: NOTIFIED,
+        context: { event: call?.event ?? '?', listener: call?.listener ?? '?' },
+        time: base + time,
+      };
     });
     return { ...data, entries };
   }
@@ -110,8 +118,18 @@ export class LogsCollector extends DataCollector<LogsData> {
       quiet: errors + warnings + deprecations === 0,
       rows: [
         { label: 'Errors', value: String(errors), status: errors > 0 ? 'error' : null, href: `${panel}&level=error` },
-        { label: 'Warnings', value: String(warnings), status: warnings > 0 ? 'warning' : null, href: `${panel}&level=warning` },
-        { label: 'Deprecations', value: String(deprecations), status: deprecations > 0 ? 'warning' : null, href: `${panel}&channel=deprecation` },
+        {
+          label: 'Warnings',
+          value: String(warnings),
+          status: warnings > 0 ? 'warning' : null,
+          href: `${panel}&level=warning`,
+        },
+        {
+          label: 'Deprecations',
+          value: String(deprecations),
+          status: deprecations > 0 ? 'warning' : null,
+          href: `${panel}&channel=deprecation`,
+        },
         { label: 'Entries', value: String(data.entries.length + data.truncated) },
       ],
     };
@@ -133,7 +151,9 @@ export class LogsCollector extends DataCollector<LogsData> {
     const channels = [...new Set(data.entries.map((e) => e.channel))].sort();
     const entries = data.entries
       .map((e, index) => ({ e, index }))
-      .filter(({ e }) => (minLevel === undefined || e.level >= minLevel) && (channel === undefined || e.channel === channel))
+      .filter(
+        ({ e }) => (minLevel === undefined || e.level >= minLevel) && (channel === undefined || e.channel === channel),
+      )
       .map(({ e, index }) => ({
         ...e,
         id: `log-${index}`,
@@ -143,7 +163,10 @@ export class LogsCollector extends DataCollector<LogsData> {
         time: new Date(e.time).toISOString().slice(11, 23),
         contextJson: Object.keys(e.context).length === 0 ? '' : JSON.stringify(e.context, null, 2),
       }));
-    const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical'].map((name) => ({ name, selected: query.level === name }));
+    const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical'].map((name) => ({
+      name,
+      selected: query.level === name,
+    }));
     return {
       problems: entries.filter((e) => e.level >= LogLevel.WARNING),
       sections: logSections(entries),

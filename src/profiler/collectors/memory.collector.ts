@@ -65,7 +65,12 @@ export class MemoryCollector extends DataCollector<MemoryData> {
   }
 
   override panel(data: MemoryData): object {
-    const row = (label: string, bytes: number, note: string) => ({ label, value: `${(bytes / MB).toFixed(1)} MiB`, bytes, note });
+    const row = (label: string, bytes: number, note: string) => ({
+      label,
+      value: `${(bytes / MB).toFixed(1)} MiB`,
+      bytes,
+      note,
+    });
     return {
       rows: [
         row('Heap used', data.heapUsed, 'V8 heap in use by JavaScript objects'),

@@ -23,7 +23,9 @@ describe('timelineSvg', () => {
     // The axis runs from 0.5 % to 88.5 %: the controller starts at 0.5 + 2/10 × 88 and lasts 5/10 × 88.
     expect(svg).toContain('<rect x="18.10%" y="97" width="44.00%" height="12"/>');
     expect(svg).toContain('<text x="18" y="63">RouterListener::onKernelRequest</text>');
-    expect(svg).toMatch(/<g class="tl-total"><line x1="88.50%"[^>]*\/><text class="tl-head"[^>]*>Total 10.00 ms<\/text><\/g>/);
+    expect(svg).toMatch(
+      /<g class="tl-total"><line x1="88.50%"[^>]*\/><text class="tl-head"[^>]*>Total 10.00 ms<\/text><\/g>/,
+    );
   });
 });
 
@@ -40,7 +42,8 @@ describe('PerformanceCollector.panel', () => {
       { name: 'ResponseListener::onKernelResponse', category: 'listener', start: 8, duration: 1 },
     ],
   };
-  const panel = (threshold?: string) => collector.panel(data, { profile: {} as never, query: { threshold } }) as Record<string, unknown>;
+  const panel = (threshold?: string) =>
+    collector.panel(data, { profile: {} as never, query: { threshold } }) as Record<string, unknown>;
 
   it('hides spans under 0.1 ms by default and counts them, shows all at threshold=0, and names the gaps', () => {
     expect(panel()).toMatchObject({ hidden: 1, rowCount: 7, threshold: '0.1', defaultThreshold: true });
@@ -57,10 +60,17 @@ describe('PerformanceCollector.panel', () => {
 });
 
 describe('PerformanceCollector.toolbar', () => {
-  const data = { total: 612.4, untilResponse: 600.1, sections: [{ name: 'ShopController.checkout', category: 'controller', start: 2, duration: 590.25 }] };
+  const data = {
+    total: 612.4,
+    untilResponse: 600.1,
+    sections: [{ name: 'ShopController.checkout', category: 'controller', start: 2, duration: 590.25 }],
+  };
 
   it('colours the block from PROFILER_SLOW_MS and names the controller with its time', () => {
-    const collector = new PerformanceCollector({ collectors: [] } as never, AppConfig.fromEnv({ PROFILER_SLOW_MS: '600' }));
+    const collector = new PerformanceCollector(
+      { collectors: [] } as never,
+      AppConfig.fromEnv({ PROFILER_SLOW_MS: '600' }),
+    );
     expect(collector.toolbar(data)).toEqual({
       status: 'warning',
       value: '612',

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL } from '../profiler.interceptor.js';
 import { Profile } from '../profile.js';
-import { DataCollector, type PanelBadge, type PanelRequest, type TimelineBar, type ToolbarBlock } from './data-collector.js';
+import {
+  DataCollector,
+  type PanelBadge,
+  type PanelRequest,
+  type TimelineBar,
+  type ToolbarBlock,
+} from './data-collector.js';
 import { timelineGaps } from './timeline-gaps.js';
 import { timelineSvg, type TimelineRow } from './timeline-svg.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -55,7 +61,13 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
   override lateCollect(context: KernelContext): PerformanceData {
     const sections: Section[] = [];
     const controller = context.get(CONTROLLER_CALL);
-    if (controller) sections.push({ name: controller.controller, category: 'controller', start: controller.start, duration: controller.duration ?? 0 });
+    if (controller)
+      sections.push({
+        name: controller.controller,
+        category: 'controller',
+        start: controller.start,
+        duration: controller.duration ?? 0,
+      });
     for (const render of context.get(TEMPLATE_RENDERS) ?? []) {
       sections.push({ name: render.name, category: 'template', start: render.start, duration: render.duration });
     }
@@ -64,7 +76,12 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     }
     const response = context.listenerCalls.find((c) => c.event === 'kernel.response');
     // The request's time at kernel.terminate (read then: this runs later, in a batch).
-    return { version: 2, total: Profile.of(context)?.cut?.elapsed ?? context.elapsed(), untilResponse: response ? response.start : null, sections };
+    return {
+      version: 2,
+      total: Profile.of(context)?.cut?.elapsed ?? context.elapsed(),
+      untilResponse: response ? response.start : null,
+      sections,
+    };
   }
 
   override expand(stored: unknown, record: ProfileRecord): PerformanceData {
@@ -101,7 +118,11 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
         { label: 'Total time', value: ms(data.total) },
         { label: 'Until the response', value: data.untilResponse === null ? '(not reached)' : ms(data.untilResponse) },
         { label: 'Controller', value: controller ? `${ms(controller.duration)} in ${controller.name}` : '(none ran)' },
-        { label: 'Slow from', value: `${slowMs} ms (PROFILER_SLOW_MS)`, status: data.total >= slowMs ? 'warning' : null },
+        {
+          label: 'Slow from',
+          value: `${slowMs} ms (PROFILER_SLOW_MS)`,
+          status: data.total >= slowMs ? 'warning' : null,
+        },
       ],
     };
   }
@@ -124,8 +145,20 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
     const threshold = parseThreshold(query.threshold);
     const gaps = timelineGaps(data.sections, data.total);
     const rows: TimelineRow[] = [
-      ...data.sections.map((s) => ({ name: s.name, category: s.category, start: s.start, duration: s.duration, nested: s.category !== 'event' && s.category !== 'controller' })),
-      ...gaps.map((g) => ({ name: g.label, category: 'gap', start: g.start, duration: g.duration, nested: g.label.startsWith('in the controller') })),
+      ...data.sections.map((s) => ({
+        name: s.name,
+        category: s.category,
+        start: s.start,
+        duration: s.duration,
+        nested: s.category !== 'event' && s.category !== 'controller',
+      })),
+      ...gaps.map((g) => ({
+        name: g.label,
+        category: 'gap',
+        start: g.start,
+        duration: g.duration,
+        nested: g.label.startsWith('in the controller'),
+      })),
     ].sort((a, b) => a.start - b.start || Number(a.nested) - Number(b.nested));
     const shown = rows.filter((r) => r.duration >= threshold);
     const categories = new Set(shown.map((r) => r.category));
@@ -137,7 +170,9 @@ export class PerformanceCollector extends DataCollector<PerformanceData> {
       templates: templates.map((t) => ({ name: t.name, duration: t.duration.toFixed(2) })),
       templateTime: templates.reduce((sum, t) => sum + t.duration, 0).toFixed(2),
       timeline: timelineSvg(shown, data.total),
-      legend: LEGEND.filter((l) => categories.has(l.category)).concat([...categories].filter((c) => !LEGEND.some((l) => l.category === c)).map((c) => ({ category: c, label: c }))),
+      legend: LEGEND.filter((l) => categories.has(l.category)).concat(
+        [...categories].filter((c) => !LEGEND.some((l) => l.category === c)).map((c) => ({ category: c, label: c })),
+      ),
       gaps: gaps.map((g) => ({ label: g.label, start: g.start.toFixed(2), duration: g.duration.toFixed(2) })),
       threshold: String(threshold),
       defaultThreshold: threshold === DEFAULT_THRESHOLD_MS,

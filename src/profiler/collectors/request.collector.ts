@@ -84,7 +84,7 @@ export class RequestCollector extends DataCollector<RequestData> {
       headers: Redactor.headers(raw.headers),
       cookies: parseCookieNames(raw.headers.cookie),
       body: bodySummary(raw.headers['content-type'], raw.headers['content-length'], (raw as { body?: unknown }).body),
-      session: (toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null),
+      session: toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null,
       xhr: request.isXmlHttpRequest,
       redirectedFrom: context.get(REDIRECT_ORIGIN) ?? null,
     };
@@ -103,7 +103,13 @@ export class RequestCollector extends DataCollector<RequestData> {
         { label: 'Route', value: data.route ?? '(none matched)' },
         { label: 'Controller', value: data.controller ?? '(none)' },
         ...(redirect
-          ? [{ label: 'Redirected from', value: `${redirect.method} ${redirect.path} (${redirect.token}, ${redirect.status})`, href: `/_profiler/${redirect.token}` }]
+          ? [
+              {
+                label: 'Redirected from',
+                value: `${redirect.method} ${redirect.path} (${redirect.token}, ${redirect.status})`,
+                href: `/_profiler/${redirect.token}`,
+              },
+            ]
           : []),
       ],
     };
@@ -126,13 +132,15 @@ export class RequestCollector extends DataCollector<RequestData> {
         'Client IP': data.clientIp,
         'Remote address': data.remoteAddress ?? '',
         Locale: data.locale,
-        'XMLHttpRequest': data.xhr ? 'yes' : 'no',
+        XMLHttpRequest: data.xhr ? 'yes' : 'no',
       }),
       queryRows: rows(data.query as Record<string, unknown>),
       routeRows: rows({ _route: data.route, _controller: data.controller, ...data.routeParams }),
       // The application's attributes (a converted entity) apart from the kernel's own (`_pagination`, `_locale`…).
       attributeRows: rows(Object.fromEntries(Object.entries(data.attributes).filter(([key]) => !key.startsWith('_')))),
-      internalAttributeRows: rows(Object.fromEntries(Object.entries(data.attributes).filter(([key]) => key.startsWith('_')))),
+      internalAttributeRows: rows(
+        Object.fromEntries(Object.entries(data.attributes).filter(([key]) => key.startsWith('_'))),
+      ),
       headerRows: rows(data.headers),
       cookieRows: data.cookies.map((c) => ({ key: c.name, value: c.value })),
       session: data.session ? rows(data.session) : null,
@@ -150,25 +158,37 @@ export class RequestCollector extends DataCollector<RequestData> {
 /** Key/value rows for the panel tables; non-strings as JSON. */
 export function rows(values: Record<string, unknown> | null | undefined): { key: string; value: string }[] {
   if (!values || typeof values !== 'object') return [];
-  return Object.entries(values).map(([key, value]) => ({ key, value: typeof value === 'string' ? value : JSON.stringify(value) ?? '' }));
+  return Object.entries(values).map(([key, value]) => ({
+    key,
+    value: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+  }));
 }
 
 /** Cookie names with their values masked: a cookie is a credential until proven otherwise. */
 function parseCookieNames(header: string | undefined): { name: string; value: string }[] {
   if (!header) return [];
-  return header.split(';').map((pair) => pair.trim()).filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=');
-    return { name: eq === -1 ? pair : pair.slice(0, eq).trim(), value: MASK };
-  });
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return { name: eq === -1 ? pair : pair.slice(0, eq).trim(), value: MASK };
+    });
 }
 
-function bodySummary(contentType: string | undefined, contentLength: string | undefined, body: unknown): RequestData['body'] {
+function bodySummary(
+  contentType: string | undefined,
+  contentLength: string | undefined,
+  body: unknown,
+): RequestData['body'] {
   const length = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : null;
   if (!contentType && length === null && body === undefined) return null;
   let excerpt: string | null = null;
   let parsed: unknown = null;
   if (typeof body === 'string') excerpt = body.slice(0, BODY_EXCERPT);
   else if (Buffer.isBuffer(body)) excerpt = `[${body.length} bytes]`;
-  else if (body !== undefined && body !== null && typeof body === 'object' && Object.keys(body).length > 0) parsed = toJsonSafe(body, { maxString: BODY_EXCERPT });
+  else if (body !== undefined && body !== null && typeof body === 'object' && Object.keys(body).length > 0)
+    parsed = toJsonSafe(body, { maxString: BODY_EXCERPT });
   return { contentType: contentType ?? null, length, parsed, excerpt };
 }

@@ -51,9 +51,18 @@ export class RoutingCollector extends DataCollector<RoutingData> {
       params: { ...(attributes._route_params ?? {}) },
       controller: attributes._controller ?? null,
       debugVisible: this.access.allows(request),
-      redirectTo: attributes._controller?.startsWith('RedirectController::') && typeof attributes._route_params?.path === 'string' ? attributes._route_params.path : null,
+      redirectTo:
+        attributes._controller?.startsWith('RedirectController::') && typeof attributes._route_params?.path === 'string'
+          ? attributes._route_params.path
+          : null,
       failure: routingFailed
-        ? { status, messages: exceptionChain(context.exception).map((e) => ({ class: classOf(e), message: Redactor.text(messageOf(e)) })) }
+        ? {
+            status,
+            messages: exceptionChain(context.exception).map((e) => ({
+              class: classOf(e),
+              message: Redactor.text(messageOf(e)),
+            })),
+          }
         : null,
     };
   }
@@ -71,6 +80,11 @@ export class RoutingCollector extends DataCollector<RoutingData> {
       almost: t.result === 'method does not match',
       hidden: t.result === 'hidden from this client',
     }));
-    return { ...data, paramsList: Object.entries(data.params).map(([key, value]) => ({ key, value: JSON.stringify(value) })), traces, routeCount: this.table.routes.all().length };
+    return {
+      ...data,
+      paramsList: Object.entries(data.params).map(([key, value]) => ({ key, value: JSON.stringify(value) })),
+      traces,
+      routeCount: this.table.routes.all().length,
+    };
   }
 }

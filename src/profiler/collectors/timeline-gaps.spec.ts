@@ -29,11 +29,15 @@ describe('timelineGaps', () => {
 
   it('says "unaccounted" where the profile does not record what ran, and skips holes under the minimum', () => {
     const bars = [event('kernel.request', 0, 1), event('kernel.view', 3, 1), event('kernel.response', 4.001, 1)];
-    expect(timelineGaps(bars, 5.001)).toEqual([{ start: 1, duration: 2, label: 'unaccounted (after kernel.request, before kernel.view)' }]);
+    expect(timelineGaps(bars, 5.001)).toEqual([
+      { start: 1, duration: 2, label: 'unaccounted (after kernel.request, before kernel.view)' },
+    ]);
   });
 
   it('treats overlapping steps as one covered stretch', () => {
     const bars = [event('kernel.request', 0, 5), event('kernel.exception', 1, 2), event('kernel.response', 6, 1)];
-    expect(timelineGaps(bars, 7).map((g) => g.label)).toEqual(['unaccounted (after kernel.request, before kernel.response)']);
+    expect(timelineGaps(bars, 7).map((g) => g.label)).toEqual([
+      'unaccounted (after kernel.request, before kernel.response)',
+    ]);
   });
 });

@@ -13,7 +13,7 @@ const BETWEEN: Record<string, string> = {
   'kernel.request|kernel.controller': 'reading the body, resolving the controller',
   'kernel.controller|kernel.controller_arguments': 'resolving the arguments',
   'kernel.controller_arguments|controller': "Nest's guards, interceptors and pipes",
-  'kernel.controller_arguments|kernel.response': "the controller: its code and awaits (waiting for I/O)",
+  'kernel.controller_arguments|kernel.response': 'the controller: its code and awaits (waiting for I/O)',
   'controller|kernel.response': 'the reply after the controller returned, until its first byte',
   'controller|kernel.exception': 'the controller until it threw',
   'kernel.controller_arguments|kernel.exception': 'the controller until it threw',
@@ -46,20 +46,25 @@ export function timelineGaps(bars: TimelineBar[], total: number, minimum = 0.01)
   let before: TimelineBar | undefined;
   for (const step of [...steps, undefined]) {
     const start = step ? step.start : total;
-    if (start - covered >= minimum) gaps.push({ start: covered, duration: start - covered, label: nameGap(before, step) });
+    if (start - covered >= minimum)
+      gaps.push({ start: covered, duration: start - covered, label: nameGap(before, step) });
     if (!step) break;
     if (step.start + step.duration >= covered) {
       covered = step.start + step.duration;
       before = step;
     }
   }
-  for (const controller of steps.filter((s) => s.category === 'controller')) gaps.push(...insideController(controller, bars, minimum));
+  for (const controller of steps.filter((s) => s.category === 'controller'))
+    gaps.push(...insideController(controller, bars, minimum));
   return gaps.sort((a, b) => a.start - b.start);
 }
 
 function nameGap(before: TimelineBar | undefined, after: TimelineBar | undefined): string {
   const key = `${stepName(before)}|${stepName(after)}`;
-  return BETWEEN[key] ?? `unaccounted (${before ? `after ${stepName(before)}` : 'at the start'}, ${after ? `before ${stepName(after)}` : 'until kernel.terminate'})`;
+  return (
+    BETWEEN[key] ??
+    `unaccounted (${before ? `after ${stepName(before)}` : 'at the start'}, ${after ? `before ${stepName(after)}` : 'until kernel.terminate'})`
+  );
 }
 
 function insideController(controller: TimelineBar, bars: TimelineBar[], minimum: number): TimelineGap[] {
@@ -72,7 +77,8 @@ function insideController(controller: TimelineBar, bars: TimelineBar[], minimum:
   let covered = controller.start;
   for (const bar of [...inner, undefined]) {
     const start = bar ? bar.start : end;
-    if (start - covered >= minimum) gaps.push({ start: covered, duration: start - covered, label: "in the controller: its own code and awaits" });
+    if (start - covered >= minimum)
+      gaps.push({ start: covered, duration: start - covered, label: 'in the controller: its own code and awaits' });
     if (!bar) break;
     covered = Math.max(covered, bar.start + bar.duration);
   }

@@ -35,28 +35,37 @@ export function timelineSvg(rows: TimelineRow[], total: number): string {
     const label = escapeHtml(row.name.length > 48 && row.category !== 'gap' ? `…${row.name.slice(-47)}` : row.name);
     const ms = `${row.duration.toFixed(2)} ms`;
     // The duration after the bar, before it when the bar ends near the edge, else on the label's line.
-    const msText = x + w <= 75 ? `x="${(x + w).toFixed(2)}%" dx="4" y="${y + 25}"`
-      : x >= 25 ? `x="${x.toFixed(2)}%" dx="-4" y="${y + 25}" text-anchor="end"`
-        : `x="100%" dx="-4" y="${y + 11}" text-anchor="end"`;
-    return `<g class="tl-${escapeHtml(row.category)}"><title>${escapeHtml(row.name)}: ${ms} at ${row.start.toFixed(2)} ms</title>`
-      + `<text x="${row.nested ? 18 : 4}" y="${y + 11}">${label}</text>`
-      + `<rect x="${x.toFixed(2)}%" y="${y + 15}" width="${w.toFixed(2)}%" height="12"/>`
-      + `<text class="tl-ms" ${msText}>${ms}</text></g>`;
+    const msText =
+      x + w <= 75
+        ? `x="${(x + w).toFixed(2)}%" dx="4" y="${y + 25}"`
+        : x >= 25
+          ? `x="${x.toFixed(2)}%" dx="-4" y="${y + 25}" text-anchor="end"`
+          : `x="100%" dx="-4" y="${y + 11}" text-anchor="end"`;
+    return (
+      `<g class="tl-${escapeHtml(row.category)}"><title>${escapeHtml(row.name)}: ${ms} at ${row.start.toFixed(2)} ms</title>` +
+      `<text x="${row.nested ? 18 : 4}" y="${y + 11}">${label}</text>` +
+      `<rect x="${x.toFixed(2)}%" y="${y + 15}" width="${w.toFixed(2)}%" height="12"/>` +
+      `<text class="tl-ms" ${msText}>${ms}</text></g>`
+    );
   });
   const ticks: string[] = [];
   const step = niceStep(end / 5);
   for (let t = 0; t <= end + 1e-9; t += step) {
     const x = `${pct(t).toFixed(2)}%`;
-    ticks.push(`<line class="tl-grid" x1="${x}" y1="${HEAD - 4}" x2="${x}" y2="${height - AXIS + 4}"/>`
-      + `<text class="tl-tick" x="${x}" y="${height - 6}" text-anchor="${t === 0 ? 'start' : 'middle'}">${formatTick(t)}</text>`);
+    ticks.push(
+      `<line class="tl-grid" x1="${x}" y1="${HEAD - 4}" x2="${x}" y2="${height - AXIS + 4}"/>` +
+        `<text class="tl-tick" x="${x}" y="${height - 6}" text-anchor="${t === 0 ? 'start' : 'middle'}">${formatTick(t)}</text>`,
+    );
   }
   const totalX = `${pct(total).toFixed(2)}%`;
-  return `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Request timeline: ${rows.length} rows over ${total.toFixed(2)} ms" width="100%" height="${height}">`
-    + ticks.join('')
-    + `<g class="tl-total"><line x1="${totalX}" y1="4" x2="${totalX}" y2="${height - AXIS + 4}"/>`
-    + `<text class="tl-head" x="${totalX}" dx="-4" y="14" text-anchor="end">Total ${total.toFixed(2)} ms</text></g>`
-    + drawn.join('')
-    + '</svg>';
+  return (
+    `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Request timeline: ${rows.length} rows over ${total.toFixed(2)} ms" width="100%" height="${height}">` +
+    ticks.join('') +
+    `<g class="tl-total"><line x1="${totalX}" y1="4" x2="${totalX}" y2="${height - AXIS + 4}"/>` +
+    `<text class="tl-head" x="${totalX}" dx="-4" y="14" text-anchor="end">Total ${total.toFixed(2)} ms</text></g>` +
+    drawn.join('') +
+    '</svg>'
+  );
 }
 
 function niceStep(raw: number): number {

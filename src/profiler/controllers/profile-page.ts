@@ -17,7 +17,12 @@ export class ProfilePage {
   ) {}
 
   /** `result`: what an action posted from the panel answered, for the panel to show (PanelRequest.result). */
-  async render(profile: ProfileRecord, panelName: string | undefined, query: Record<string, string | undefined>, result?: unknown): Promise<RenderedPage> {
+  async render(
+    profile: ProfileRecord,
+    panelName: string | undefined,
+    query: Record<string, string | undefined>,
+    result?: unknown,
+  ): Promise<RenderedPage> {
     const collectors = this.profiler.collectors.filter((c) => this.views.hasPanel(c.name));
     const name = panelName ?? (profile.data.exception !== undefined ? 'exception' : 'request');
     const current = collectors.find((c) => c.name === name);
@@ -69,11 +74,21 @@ export class ProfilePage {
     return { name: collector.name, label: collector.label, current, hasData, badge };
   }
 
-  private async panelHtml(collector: DataCollector, profile: ProfileRecord, query: Record<string, string | undefined>, result: unknown): Promise<string> {
+  private async panelHtml(
+    collector: DataCollector,
+    profile: ProfileRecord,
+    query: Record<string, string | undefined>,
+    result: unknown,
+  ): Promise<string> {
     const data = profile.data[collector.name];
-    if (!collector.hasData(data)) return this.views.fragment('panels/empty', { text: collector.emptyText, label: collector.label });
+    if (!collector.hasData(data))
+      return this.views.fragment('panels/empty', { text: collector.emptyText, label: collector.label });
     const model = await collector.panel(data, { profile, query, result });
-    return this.views.fragment(`panels/${collector.name}`, { ...model, levelQuery: query.level, channelQuery: query.channel });
+    return this.views.fragment(`panels/${collector.name}`, {
+      ...model,
+      levelQuery: query.level,
+      channelQuery: query.channel,
+    });
   }
 }
 

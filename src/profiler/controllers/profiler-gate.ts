@@ -23,6 +23,9 @@ export class ProfilerGate {
     const request = contextOf(req)!.request;
     if (this.profiler.enabled && this.access.allows(request)) return;
     const path = request.pathInfo;
-    throw new NotFoundHttpException(noRouteMessage(request), new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`));
+    throw new NotFoundHttpException(
+      noRouteMessage(request),
+      new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`),
+    );
   }
 }

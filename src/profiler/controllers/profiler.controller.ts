@@ -59,7 +59,15 @@ export class ProfilerController {
     this.ensureEnabled(req);
     const latest = await this.profiler.latest();
     if (!latest) {
-      send(res, 200, this.views.page('message', { title: 'No profiles', heading: 'There are no profiles', text: 'No profiles found: nothing has been recorded yet, or retention removed everything.' }));
+      send(
+        res,
+        200,
+        this.views.page('message', {
+          title: 'No profiles',
+          heading: 'There are no profiles',
+          text: 'No profiles found: nothing has been recorded yet, or retention removed everything.',
+        }),
+      );
       return;
     }
     const panel = typeof req.query.panel === 'string' ? `?panel=${encodeURIComponent(req.query.panel)}` : '';
@@ -85,7 +93,12 @@ export class ProfilerController {
     this.ensureEnabled(req);
     res.status(200);
     res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Cache-Control', req.query.v === asset.url.slice(asset.url.indexOf('?v=') + 3) ? 'private, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader(
+      'Cache-Control',
+      req.query.v === asset.url.slice(asset.url.indexOf('?v=') + 3)
+        ? 'private, max-age=31536000, immutable'
+        : 'no-cache',
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.end(asset.body);
   }
@@ -99,7 +112,11 @@ export class ProfilerController {
   @Get('toolbar')
   @RouteName('_profiler_toolbar')
   @DebugRoute()
-  async toolbar(@Req() req: Request, @Headers('x-debug-toolbar-of') token: string | undefined, @Res() res: Response): Promise<void> {
+  async toolbar(
+    @Req() req: Request,
+    @Headers('x-debug-toolbar-of') token: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
     this.ensureEnabled(req);
     const profile = token && TOKEN.test(token) ? await this.profiler.loadWhenComplete(token, TOOLBAR_WAIT_MS) : null;
     res.setHeader('Cache-Control', 'no-store');
@@ -146,19 +163,46 @@ export class ProfilerController {
   @Get(':token')
   @RouteName('_profiler')
   @DebugRoute()
-  async panel(@Req() req: Request, @Param('token') token: string, @Query('panel') panel: unknown, @Res() res: Response): Promise<void> {
+  async panel(
+    @Req() req: Request,
+    @Param('token') token: string,
+    @Query('panel') panel: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
     this.ensureEnabled(req);
     if (!TOKEN.test(token)) {
-      send(res, 404, this.views.page('message', { title: 'Token not found', heading: 'Token not found', text: `"${token}" is not a profile token: a token is 6 lowercase hexadecimal characters.` }));
+      send(
+        res,
+        404,
+        this.views.page('message', {
+          title: 'Token not found',
+          heading: 'Token not found',
+          text: `"${token}" is not a profile token: a token is 6 lowercase hexadecimal characters.`,
+        }),
+      );
       return;
     }
     const profile = await this.profiler.load(token);
     if (!profile) {
-      send(res, 404, this.views.page('message', { title: 'Token not found', heading: 'Token not found', text: `Token "${token}" not found.` }));
+      send(
+        res,
+        404,
+        this.views.page('message', {
+          title: 'Token not found',
+          heading: 'Token not found',
+          text: `Token "${token}" not found.`,
+        }),
+      );
       return;
     }
-    const query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]));
-    send(res, 200, await this.pages.render(profile, typeof panel === 'string' && panel !== '' ? panel : undefined, query));
+    const query = Object.fromEntries(
+      Object.entries(req.query).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]),
+    );
+    send(
+      res,
+      200,
+      await this.pages.render(profile, typeof panel === 'string' && panel !== '' ? panel : undefined, query),
+    );
   }
 
   private ensureEnabled(req: Request): void {

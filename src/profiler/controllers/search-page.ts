@@ -4,7 +4,12 @@ import { classOf, messageOf } from '../../lifecycle/errors/exception-status.js';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
 import { formatBytes, statusClass } from '../collectors/response.collector.js';
 import { ProfilerService } from '../profiler.service.js';
-import { PROFILE_KINDS, type ProfileKind, type ProfileSearchCriteria, type ProfileSearchResult } from '../storage/profile-record.js';
+import {
+  PROFILE_KINDS,
+  type ProfileKind,
+  type ProfileSearchCriteria,
+  type ProfileSearchResult,
+} from '../storage/profile-record.js';
 import { formTime, listTime } from '../views/profile-time.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
@@ -57,7 +62,10 @@ export class SearchPage {
         ...query,
         start: criteria.start === undefined ? '' : formTime(criteria.start),
         end: criteria.end === undefined ? '' : formTime(criteria.end),
-        methods: [{ value: '', label: 'Any', selected: !criteria.method }, ...METHODS.map((m) => ({ value: m, label: m, selected: criteria.method === m }))],
+        methods: [
+          { value: '', label: 'Any', selected: !criteria.method },
+          ...METHODS.map((m) => ({ value: m, label: m, selected: criteria.method === m })),
+        ],
         limits: LIMITS.map((value) => ({ value, selected: value === criteria.limit })),
         profiler: isOn(query.profiler),
         assets: isOn(query.assets),
@@ -67,17 +75,31 @@ export class SearchPage {
   }
 
   /** How many matches each hidden kind holds, with the link that lists them too; null when nothing is hidden. */
-  private async leftOut(criteria: ProfileSearchCriteria, kinds: ProfileKind[] | undefined, query: SearchQueryDto): Promise<LeftOut | null> {
+  private async leftOut(
+    criteria: ProfileSearchCriteria,
+    kinds: ProfileKind[] | undefined,
+    query: SearchQueryDto,
+  ): Promise<LeftOut | null> {
     if (kinds === undefined) return null;
     const hidden = HIDDEN_KINDS.filter(({ kind }) => !kinds.includes(kind));
-    const counts = await Promise.all(hidden.map(({ kind }) => this.profiler.find({ ...criteria, kinds: [kind], limit: 0 })));
+    const counts = await Promise.all(
+      hidden.map(({ kind }) => this.profiler.find({ ...criteria, kinds: [kind], limit: 0 })),
+    );
     const parts = hidden
-      .map(({ kind, one, many, param }, i) => ({ kind, count: counts[i].total, label: counts[i].total === 1 ? one : many, href: searchUrl(query, { [param]: '1' }) }))
+      .map(({ kind, one, many, param }, i) => ({
+        kind,
+        count: counts[i].total,
+        label: counts[i].total === 1 ? one : many,
+        href: searchUrl(query, { [param]: '1' }),
+      }))
       .filter((part) => part.count > 0);
     if (parts.length === 0) return null;
-    return { parts, total: parts.reduce((sum, p) => sum + p.count, 0), showAll: parts.length > 1 ? searchUrl(query, { profiler: '1', assets: '1' }) : null };
+    return {
+      parts,
+      total: parts.reduce((sum, p) => sum + p.count, 0),
+      showAll: parts.length > 1 ? searchUrl(query, { profiler: '1', assets: '1' }) : null,
+    };
   }
-
 }
 
 interface LeftOut {
@@ -102,14 +124,18 @@ function isOn(value: string | undefined): boolean {
  */
 function listedKinds(query: SearchQueryDto, criteria: ProfileSearchCriteria): ProfileKind[] | undefined {
   if (criteria.url !== undefined || criteria.token !== undefined) return undefined;
-  const kinds: ProfileKind[] = ['application', ...HIDDEN_KINDS.filter(({ param }) => isOn(query[param])).map(({ kind }) => kind)];
+  const kinds: ProfileKind[] = [
+    'application',
+    ...HIDDEN_KINDS.filter(({ param }) => isOn(query[param])).map(({ kind }) => kind),
+  ];
   return kinds.length === PROFILE_KINDS.length ? undefined : kinds;
 }
 
 /** The search page's URL for the same query with some parameters changed. */
 function searchUrl(query: SearchQueryDto, changes: Record<string, string>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...query, ...changes })) if (typeof value === 'string' && value !== '') params.set(key, value);
+  for (const [key, value] of Object.entries({ ...query, ...changes }))
+    if (typeof value === 'string' && value !== '') params.set(key, value);
   if (!params.has('limit')) params.set('limit', '10');
   return `/_profiler/search?${params}`;
 }

@@ -4,36 +4,61 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?|\d{9,11})?$/;
 
 /** The search form's fields: every one optional, an empty value means "any". */
 export class SearchQueryDto {
-  @IsOptional() @IsString() @MaxLength(45) @Matches(/^[0-9a-fA-F:.]*$/, { message: 'ip must be (the start of) an IPv4 or IPv6 address' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(45)
+  @Matches(/^[0-9a-fA-F:.]*$/, { message: 'ip must be (the start of) an IPv4 or IPv6 address' })
   ip?: string;
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z]{0,16}$/, { message: 'method must be an HTTP method' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{0,16}$/, { message: 'method must be an HTTP method' })
   method?: string;
 
-  @IsOptional() @IsString() @Matches(/^([1-5]\d{0,2})?$/, { message: 'status_code must be a status code (or its first digits), 1 to 599' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^([1-5]\d{0,2})?$/, { message: 'status_code must be a status code (or its first digits), 1 to 599' })
   status_code?: string;
 
-  @IsOptional() @IsString() @MaxLength(2048)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
   url?: string;
 
-  @IsOptional() @IsString() @Matches(/^[0-9a-f]{0,6}$/, { message: 'token must be up to 6 lowercase hexadecimal characters' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-f]{0,6}$/, { message: 'token must be up to 6 lowercase hexadecimal characters' })
   token?: string;
 
-  @IsOptional() @IsString() @Matches(DATE_TIME, { message: 'start must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DDTHH:MM[:SS]) or a Unix time' })
+  @IsOptional()
+  @IsString()
+  @Matches(DATE_TIME, {
+    message: 'start must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DDTHH:MM[:SS]) or a Unix time',
+  })
   start?: string;
 
-  @IsOptional() @IsString() @Matches(DATE_TIME, { message: 'end must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DDTHH:MM[:SS]) or a Unix time' })
+  @IsOptional()
+  @IsString()
+  @Matches(DATE_TIME, {
+    message: 'end must be a date (YYYY-MM-DD), a date and time (YYYY-MM-DDTHH:MM[:SS]) or a Unix time',
+  })
   end?: string;
 
-  @IsOptional() @IsString() @IsIn(['', '10', '50', '100'], { message: 'limit must be 10, 50 or 100' })
+  @IsOptional()
+  @IsString()
+  @IsIn(['', '10', '50', '100'], { message: 'limit must be 10, 50 or 100' })
   limit?: string;
 
   /** Switch: list the profiler's own requests too (a URL or token filter lists every kind anyway). */
-  @IsOptional() @IsString() @IsIn(['', '0', '1', 'on'], { message: 'profiler must be 1 (list the profiler\'s requests) or empty' })
+  @IsOptional()
+  @IsString()
+  @IsIn(['', '0', '1', 'on'], { message: "profiler must be 1 (list the profiler's requests) or empty" })
   profiler?: string;
 
   /** Switch: list static assets (images, fonts, stylesheets, scripts) too. */
-  @IsOptional() @IsString() @IsIn(['', '0', '1', 'on'], { message: 'assets must be 1 (list static assets) or empty' })
+  @IsOptional()
+  @IsString()
+  @IsIn(['', '0', '1', 'on'], { message: 'assets must be 1 (list static assets) or empty' })
   assets?: string;
 }
 

@@ -24,7 +24,8 @@ export class SourceFilePage {
 
   render(file: unknown, line: unknown): RenderedPage {
     const path = typeof file === 'string' ? this.readable(file) : null;
-    if (path === null) throw new NotFoundHttpException(`The file "${typeof file === 'string' ? file : ''}" cannot be opened.`);
+    if (path === null)
+      throw new NotFoundHttpException(`The file "${typeof file === 'string' ? file : ''}" cannot be opened.`);
     const lines = readFileSync(path, 'utf8').split(/\r?\n/);
     const current = typeof line === 'string' && /^\d{1,7}$/.test(line) ? Number(line) : 0;
     const shown = relative(this.config.projectDir, path);
@@ -46,7 +47,12 @@ export class SourceFilePage {
     const candidate = resolve(root, file);
     if (!inside(root, candidate)) return null;
     const parts = relative(root, candidate).split(sep);
-    if (parts[0] === 'var' || parts.some((part) => part.startsWith('.')) || !SHOWN_EXTENSIONS.has(extname(candidate).toLowerCase())) return null;
+    if (
+      parts[0] === 'var' ||
+      parts.some((part) => part.startsWith('.')) ||
+      !SHOWN_EXTENSIONS.has(extname(candidate).toLowerCase())
+    )
+      return null;
     try {
       // A symbolic link may not lead out of the project (node_modules itself may be one: its target's files stay allowed).
       const real = realpathSync(candidate);

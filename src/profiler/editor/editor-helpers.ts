@@ -15,8 +15,14 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
  */
 export function registerEditorHelpers(handlebars: Handlebars, links: EditorLinks, sources: SourceIndex): void {
   const link = (href: string | null, html: string): InstanceType<Handlebars['SafeString']> =>
-    new handlebars.SafeString(href === null ? html : `<a class="file-link" href="${handlebars.escapeExpression(href)}">${html}</a>`);
-  const breakable = (text: string): string => text.split(/(?<=[/.])/).map((part) => handlebars.escapeExpression(part)).join('<wbr>');
+    new handlebars.SafeString(
+      href === null ? html : `<a class="file-link" href="${handlebars.escapeExpression(href)}">${html}</a>`,
+    );
+  const breakable = (text: string): string =>
+    text
+      .split(/(?<=[/.])/)
+      .map((part) => handlebars.escapeExpression(part))
+      .join('<wbr>');
 
   handlebars.registerHelper('callerLink', (caller: unknown) => {
     const text = String(caller ?? '');
@@ -27,7 +33,10 @@ export function registerEditorHelpers(handlebars: Handlebars, links: EditorLinks
     const text = String(name ?? '');
     const place = text === '' ? null : sources.symbol(text);
     // `CartController::<wbr>add`: a narrow column breaks between the class and the method, never inside a name.
-    const html = text.split(/(?<=::)/).map((part) => handlebars.escapeExpression(part)).join('<wbr>');
+    const html = text
+      .split(/(?<=::)/)
+      .map((part) => handlebars.escapeExpression(part))
+      .join('<wbr>');
     return link(place ? links.href(place.file, place.line) : null, html);
   });
   handlebars.registerHelper('templateLink', (name: unknown) => {

@@ -29,29 +29,40 @@ describe('EditorLinks', () => {
   });
 
   it('takes absolute paths as they are, mapped only under the prefix, the most precise prefix first', () => {
-    const vscode = links({ PROFILER_EDITOR: 'vscode', PROFILER_EDITOR_PATH_MAP: '/app:/home/me/shop,/app/node_modules:/home/me/cache/modules' });
-    expect(vscode.href('/app/node_modules/kysely/dist/index.js', 3)).toBe('vscode://file/home/me/cache/modules/kysely/dist/index.js:3:1');
+    const vscode = links({
+      PROFILER_EDITOR: 'vscode',
+      PROFILER_EDITOR_PATH_MAP: '/app:/home/me/shop,/app/node_modules:/home/me/cache/modules',
+    });
+    expect(vscode.href('/app/node_modules/kysely/dist/index.js', 3)).toBe(
+      'vscode://file/home/me/cache/modules/kysely/dist/index.js:3:1',
+    );
     expect(vscode.href('/application/x.ts', 3)).toBe('vscode://file/application/x.ts:3:1');
-    expect(links({ PROFILER_EDITOR: 'vscode', PROFILER_EDITOR_PATH_MAP: '/app:C:\\Users\\me\\shop' }).href('src/a.ts', 1)).toBe('vscode://file/C:/Users/me/shop/src/a.ts:1:1');
+    expect(
+      links({ PROFILER_EDITOR: 'vscode', PROFILER_EDITOR_PATH_MAP: '/app:C:\\Users\\me\\shop' }).href('src/a.ts', 1),
+    ).toBe('vscode://file/C:/Users/me/shop/src/a.ts:1:1');
   });
 
   it('escapes what would end the path or the query, and writes the attribute form', () => {
     const phpstorm = links({ PROFILER_EDITOR: 'phpstorm' });
     expect(phpstorm.href('src/a b&c#d.ts', 2)).toBe('phpstorm://open?file=/app/src/a%20b%26c%23d.ts&line=2&column=1');
-    expect(phpstorm.hrefAttribute('src/"x".ts', 2)).toBe('phpstorm://open?file=/app/src/%22x%22.ts&amp;line=2&amp;column=1');
+    expect(phpstorm.hrefAttribute('src/"x".ts', 2)).toBe(
+      'phpstorm://open?file=/app/src/%22x%22.ts&amp;line=2&amp;column=1',
+    );
   });
 
   it('without an editor leads to the profiler source view of a project file, and nowhere outside the project', () => {
     const none = links({});
     expect(none.opensEditor).toBe(false);
-    expect(none.href('src/shop/cart/cart.service.ts', 42, 7)).toBe('/_profiler/open?file=src/shop/cart/cart.service.ts#L42');
+    expect(none.href('src/shop/cart/cart.service.ts', 42, 7)).toBe(
+      '/_profiler/open?file=src/shop/cart/cart.service.ts#L42',
+    );
     expect(none.href('/app/views/shop/cart.hbs', 1)).toBe('/_profiler/open?file=views/shop/cart.hbs#L1');
     expect(none.href('/etc/passwd', 1)).toBeNull();
     expect(none.href('node:internal/process/task_queues', 95)).toBeNull();
     expect(links({}, false).href('src/a.ts', 1)).toBeNull();
   });
 
-  it('has no link for Node\'s modules, whatever the editor', () => {
+  it("has no link for Node's modules, whatever the editor", () => {
     expect(links({ PROFILER_EDITOR: 'vscode' }).href('node:events', 524)).toBeNull();
   });
 });

@@ -85,5 +85,8 @@ const PLACES_KEPT = 1000;
 
 /** A path inside a URL: its slashes (and a Windows drive's colon) kept, anything that would end a part escaped. */
 function encodePath(path: string): string {
-  return encodeURI(path.replace(/\\/g, '/')).replace(/[?#&=+]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURI(path.replace(/\\/g, '/')).replace(
+    /[?#&=+]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }

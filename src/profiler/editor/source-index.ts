@@ -52,7 +52,8 @@ export class SourceIndex {
         lines.forEach((text, i) => {
           const match = CLASS.exec(text);
           // The application's declaration wins over a test's class of the same name.
-          if (match && !classes.has(match[1])) classes.set(match[1], { file: relative(this.config.projectDir, path), line: i + 1 });
+          if (match && !classes.has(match[1]))
+            classes.set(match[1], { file: relative(this.config.projectDir, path), line: i + 1 });
         });
       }
     }
@@ -62,7 +63,9 @@ export class SourceIndex {
   /** The method's first line after its class's, before the class ends (the first line back at column 0). */
   private method(place: SourcePlace, name: string): SourcePlace | null {
     const lines = readFileSync(join(this.config.projectDir, place.file), 'utf8').split('\n');
-    const declaration = new RegExp(`^\\s+(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${name.replace(/\$/g, '\\$')}\\s*[(<]`);
+    const declaration = new RegExp(
+      `^\\s+(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${name.replace(/\$/g, '\\$')}\\s*[(<]`,
+    );
     for (let i = place.line; i < lines.length && !/^}/.test(lines[i]); i++) {
       if (declaration.test(lines[i])) return { file: place.file, line: i + 1 };
     }

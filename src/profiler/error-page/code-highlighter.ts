@@ -8,7 +8,15 @@ export interface HighlightedLine {
   html: string;
 }
 
-const LANGUAGES: Record<string, string> = { ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescript', js: 'javascript', mjs: 'javascript', cjs: 'javascript' };
+const LANGUAGES: Record<string, string> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+};
 const MAX_CACHED = 500;
 const cache = new Map<string, HighlightedLine[]>();
 
@@ -25,7 +33,11 @@ export function highlightExcerpt(file: string, lines: readonly ExcerptLine[]): H
   const language = LANGUAGES[file.slice(file.lastIndexOf('.') + 1).toLowerCase()];
   const source = lines.map((l) => l.text).join('\n');
   const html = language ? highlighter.highlight(source, { language, ignoreIllegals: true }).value : escapeHtml(source);
-  const highlighted = splitLines(shortClasses(html)).map((line, i) => ({ number: lines[i].number, current: lines[i].current, html: line }));
+  const highlighted = splitLines(shortClasses(html)).map((line, i) => ({
+    number: lines[i].number,
+    current: lines[i].current,
+    html: line,
+  }));
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, highlighted);
   return highlighted;

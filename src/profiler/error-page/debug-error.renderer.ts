@@ -56,7 +56,11 @@ export class DebugErrorRenderer implements OnModuleInit {
     registerEditorHelpers(handlebars, this.links, this.sources);
     registerExceptionFramesHelper(handlebars, join(dir, 'partials'), this.links);
     this.logTable = new LogTable(handlebars, join(dir, 'partials'), this.links);
-    this.css = compactCss(['debug-page.css', 'exception-chain.css'].map((file) => readFileSync(join(dir, 'partials', file), 'utf8')).join('\n'));
+    this.css = compactCss(
+      ['debug-page.css', 'exception-chain.css']
+        .map((file) => readFileSync(join(dir, 'partials', file), 'utf8'))
+        .join('\n'),
+    );
     this.template = handlebars.compile(readFileSync(join(dir, 'debug.hbs'), 'utf8'));
   }
 
@@ -66,15 +70,31 @@ export class DebugErrorRenderer implements OnModuleInit {
     try {
       const exceptions = this.flattener.flatten(throwable);
       Object.assign(headers, debugHeaders(exceptions[0]));
-      if (request.prefersJson) return KernelResponse.json(this.problem(throwable, exceptions, status), status, headers, 'application/problem+json');
+      if (request.prefersJson)
+        return KernelResponse.json(
+          this.problem(throwable, exceptions, status),
+          status,
+          headers,
+          'application/problem+json',
+        );
       return KernelResponse.html(this.html(exceptions, status, request), status, headers);
     } catch (error) {
-      this.logger.record(LogLevel.CRITICAL, 'request', 'The error page could not be rendered: {message}', {
-        message: `${classOf(error)}: ${messageOf(error)}`,
-        exception: error,
-      }, request.context);
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'The error page could not be rendered: {message}',
+        {
+          message: `${classOf(error)}: ${messageOf(error)}`,
+          exception: error,
+        },
+        request.context,
+      );
       const text = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
-      return KernelResponse.html(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${text}</title></head><body><h1>${text}</h1><p>The error page could not be rendered; the error is in the logs.</p></body></html>\n`, status, headers);
+      return KernelResponse.html(
+        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${text}</title></head><body><h1>${text}</h1><p>The error page could not be rendered; the error is in the logs.</p></body></html>\n`,
+        status,
+        headers,
+      );
     }
   }
 
@@ -90,7 +110,13 @@ export class DebugErrorRenderer implements OnModuleInit {
       exceptions: exceptions.map((e) => ({
         class: e.class,
         message: e.message,
-        frames: e.frames.map(({ function: fn, file, line, column, vendor }) => ({ function: fn, file, line, column, vendor })),
+        frames: e.frames.map(({ function: fn, file, line, column, vendor }) => ({
+          function: fn,
+          file,
+          line,
+          column,
+          vendor,
+        })),
       })),
     };
   }

@@ -45,14 +45,27 @@ export function requestSummary(request: KernelRequest): RequestSummary {
  * with its first frames (the application's first), and the error log entries. Built from what the page shows,
  * masked the same way.
  */
-export function errorMarkdown(exceptions: readonly FlattenedException[], request: RequestSummary, status: number, logs: readonly LogEntry[], profileToken: string | null): string {
+export function errorMarkdown(
+  exceptions: readonly FlattenedException[],
+  request: RequestSummary,
+  status: number,
+  logs: readonly LogEntry[],
+  profileToken: string | null,
+): string {
   const outer = exceptions[0];
-  const lines = [`## ${outer ? `${outer.class}: ${Redactor.text(outer.message)}` : `${status} ${STATUS_CODES[status] ?? 'Error'}`}`, ''];
-  lines.push(`\`${request.method} ${request.url}\` answered **${status} ${STATUS_CODES[status] ?? ''}**`.trimEnd()
-    + ` (route: ${request.route ?? 'none'}, controller: ${request.controller ?? 'none'}${profileToken ? `, profile ${profileToken}` : ''}).`);
+  const lines = [
+    `## ${outer ? `${outer.class}: ${Redactor.text(outer.message)}` : `${status} ${STATUS_CODES[status] ?? 'Error'}`}`,
+    '',
+  ];
+  lines.push(
+    `\`${request.method} ${request.url}\` answered **${status} ${STATUS_CODES[status] ?? ''}**`.trimEnd() +
+      ` (route: ${request.route ?? 'none'}, controller: ${request.controller ?? 'none'}${profileToken ? `, profile ${profileToken}` : ''}).`,
+  );
   lines.push('', '### Exceptions', '');
   for (const exception of exceptions) {
-    lines.push(`- [${exception.position}/${exception.count}] \`${exception.class}\`: ${Redactor.text(exception.message)}`);
+    lines.push(
+      `- [${exception.position}/${exception.count}] \`${exception.class}\`: ${Redactor.text(exception.message)}`,
+    );
     const own = exception.frames.slice(0, exception.frames.length - (exception.sharedFrames ?? 0));
     const application = own.filter((f) => !isFrameworkFrame(f));
     for (const frame of (application.length > 0 ? application : own).slice(0, FRAMES_PER_EXCEPTION)) {
@@ -60,7 +73,9 @@ export function errorMarkdown(exceptions: readonly FlattenedException[], request
     }
   }
   // The uncaught exception's own entry repeats the chain above.
-  const errors = logs.filter((entry) => entry.level >= LogLevel.ERROR && entry.template !== UNCAUGHT_EXCEPTION).slice(-ERROR_LOGS);
+  const errors = logs
+    .filter((entry) => entry.level >= LogLevel.ERROR && entry.template !== UNCAUGHT_EXCEPTION)
+    .slice(-ERROR_LOGS);
   if (errors.length > 0) {
     lines.push('', '### Error logs', '');
     // Masked as the page's log table masks it: the context's secret fields before they fill the placeholders.

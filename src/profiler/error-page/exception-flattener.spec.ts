@@ -9,13 +9,26 @@ function throwFromHere(message: string): Error {
 }
 
 describe('ExceptionFlattener', () => {
-  const flattener = new ExceptionFlattener(new SourceResolver(AppConfig.fromEnv({ APP_ENV: 'test' }), new SourceMaps()));
+  const flattener = new ExceptionFlattener(
+    new SourceResolver(AppConfig.fromEnv({ APP_ENV: 'test' }), new SourceMaps()),
+  );
 
   it('flattens the chain outermost first, frames pointing at this file with its code', () => {
     const [outer, inner] = flattener.flatten(throwFromHere('a'));
-    expect(outer).toMatchObject({ position: 2, count: 2, class: 'NotFoundHttpException', message: 'a', statusCode: 404 });
+    expect(outer).toMatchObject({
+      position: 2,
+      count: 2,
+      class: 'NotFoundHttpException',
+      message: 'a',
+      statusCode: 404,
+    });
     expect(inner).toMatchObject({ position: 1, count: 2, class: 'Error', message: 'inner a' });
-    expect(outer.frames[0]).toMatchObject({ function: 'throwFromHere', file: 'src/profiler/error-page/exception-flattener.spec.ts', line: 8, vendor: false });
+    expect(outer.frames[0]).toMatchObject({
+      function: 'throwFromHere',
+      file: 'src/profiler/error-page/exception-flattener.spec.ts',
+      line: 8,
+      vendor: false,
+    });
     expect(outer.excerpt?.lines.find((l) => l.current)?.text).toContain('new NotFoundHttpException(message');
   });
 

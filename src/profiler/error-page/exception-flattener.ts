@@ -32,7 +32,8 @@ export class ExceptionFlattener {
     if (known) return known;
     const chain = exceptionChain(throwable);
     const result = chain.map((error, index) => this.flattenOne(error, chain.length - index, chain.length));
-    for (let i = 1; i < result.length; i++) result[i].sharedFrames = sharedSuffix(result[i].frames, result[i - 1].frames);
+    for (let i = 1; i < result.length; i++)
+      result[i].sharedFrames = sharedSuffix(result[i].frames, result[i - 1].frames);
     if (cacheable) this.flattened.set(throwable, result);
     return result;
   }
@@ -50,7 +51,10 @@ export class ExceptionFlattener {
       statusText: STATUS_CODES[statusCode] ?? 'Error',
       frames,
       sharedFrames: 0,
-      excerpt: withSource && withSource.excerpt ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt } : null,
+      excerpt:
+        withSource && withSource.excerpt
+          ? { file: withSource.file, line: withSource.line, lines: withSource.excerpt }
+          : null,
     };
   }
 
@@ -90,7 +94,10 @@ export class ExceptionFlattener {
 }
 
 /** How many frames the two stacks end with alike (the call path below the point where they part). */
-export function sharedSuffix(inner: readonly Omit<FlattenedFrame, 'excerpt' | 'vendor'>[], outer: readonly Omit<FlattenedFrame, 'excerpt' | 'vendor'>[]): number {
+export function sharedSuffix(
+  inner: readonly Omit<FlattenedFrame, 'excerpt' | 'vendor'>[],
+  outer: readonly Omit<FlattenedFrame, 'excerpt' | 'vendor'>[],
+): number {
   let n = 0;
   while (n < inner.length && n < outer.length) {
     const a = inner[inner.length - 1 - n];

@@ -23,24 +23,27 @@ export function registerExceptionFramesHelper(handlebars: Handlebars, partialsDi
   // Per frozen frames, per number of frames shared with the exception before (the fragment lists the others) and
   // whether the exception is an inner one of its chain (folded: a shorter excerpt).
   const rendered = new WeakMap<object, Map<number, unknown>>();
-  handlebars.registerHelper('exception_frames', (exception: { frames?: unknown; sharedFrames?: number; position?: number; count?: number }) => {
-    const frames = exception?.frames;
-    const variant = (exception?.sharedFrames ?? 0) * 2 + (exception?.position !== exception?.count ? 1 : 0);
-    const cacheable = typeof frames === 'object' && frames !== null && Object.isFrozen(frames);
-    const known = cacheable ? rendered.get(frames)?.get(variant) : undefined;
-    if (known) return known;
-    // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
-    // that every page embedding it would walk again, and the excerpts' lines are two-byte strings (see oneByteHtml).
-    const view = framesView(exception as FlattenedException, links);
-    const text = cacheable ? oneByteHtml(template(view)) : template(view);
-    const html = new handlebars.SafeString(text);
-    if (cacheable) {
-      let variants = rendered.get(frames);
-      if (!variants) rendered.set(frames, (variants = new Map()));
-      variants.set(variant, html);
-    }
-    return html;
-  });
+  handlebars.registerHelper(
+    'exception_frames',
+    (exception: { frames?: unknown; sharedFrames?: number; position?: number; count?: number }) => {
+      const frames = exception?.frames;
+      const variant = (exception?.sharedFrames ?? 0) * 2 + (exception?.position !== exception?.count ? 1 : 0);
+      const cacheable = typeof frames === 'object' && frames !== null && Object.isFrozen(frames);
+      const known = cacheable ? rendered.get(frames)?.get(variant) : undefined;
+      if (known) return known;
+      // Kept as one flat one-byte string: Handlebars builds its output by concatenation, a rope of thousands of pieces
+      // that every page embedding it would walk again, and the excerpts' lines are two-byte strings (see oneByteHtml).
+      const view = framesView(exception as FlattenedException, links);
+      const text = cacheable ? oneByteHtml(template(view)) : template(view);
+      const html = new handlebars.SafeString(text);
+      if (cacheable) {
+        let variants = rendered.get(frames);
+        if (!variants) rendered.set(frames, (variants = new Map()));
+        variants.set(variant, html);
+      }
+      return html;
+    },
+  );
 }
 
 interface FrameView {
@@ -77,7 +80,10 @@ function framesView(exception: FlattenedException, links: EditorLinks): object {
       line: frame.line,
       column: frame.column,
       href: links.hrefAttribute(frame.file, frame.line, frame.column),
-      excerpt: !framework && !shown && frame.excerpt ? highlightExcerpt(frame.file, around(frame.excerpt, FOLDED_RADIUS)) : null,
+      excerpt:
+        !framework && !shown && frame.excerpt
+          ? highlightExcerpt(frame.file, around(frame.excerpt, FOLDED_RADIUS))
+          : null,
       shown,
     };
     const last = groups[groups.length - 1];
@@ -90,7 +96,14 @@ function framesView(exception: FlattenedException, links: EditorLinks): object {
   const folded = exception.position !== exception.count;
   const lines = top ? (folded ? around(top.lines, FOLDED_RADIUS) : top.lines) : [];
   return {
-    excerpt: top ? { file: top.file, line: top.line, href: links.hrefAttribute(top.file, top.line), lines: highlightExcerpt(top.file, lines) } : null,
+    excerpt: top
+      ? {
+          file: top.file,
+          line: top.line,
+          href: links.hrefAttribute(top.file, top.line),
+          lines: highlightExcerpt(top.file, lines),
+        }
+      : null,
     groups: groups.map((g) => ({ ...g, plural: g.count !== 1 })),
     shared,
     sharedPlural: shared !== 1,

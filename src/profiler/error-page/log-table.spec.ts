@@ -22,7 +22,13 @@ describe('LogTable', () => {
   it('renders one row per entry, every field escaped, secrets masked in the message and the context', () => {
     const html = table().render(
       [
-        new LogEntry(LogLevel.ERROR, 'request', 'Uncaught <b>{class}</b> for {url}', { class: '<script>x</script>', url: '/login?token=abc123' }, AT),
+        new LogEntry(
+          LogLevel.ERROR,
+          'request',
+          'Uncaught <b>{class}</b> for {url}',
+          { class: '<script>x</script>', url: '/login?token=abc123' },
+          AT,
+        ),
         new LogEntry(LogLevel.INFO, 'app', 'Password {password}', { password: 'hunter2' }, AT),
       ],
       new Set(),
@@ -30,8 +36,12 @@ describe('LogTable', () => {
       0,
     );
     expect(html.match(/<tr /g)).toHaveLength(2);
-    expect(html).toContain('<tr class="level-row-error"><td><span class="level level-error">ERROR</span><br><time>09:30:15</time></td><td>request</td>');
-    expect(html).toContain('Uncaught &lt;b&gt;<mark>&lt;script&gt;x&lt;/script&gt;</mark>&lt;/b&gt; for <mark>/login?token=******</mark>');
+    expect(html).toContain(
+      '<tr class="level-row-error"><td><span class="level level-error">ERROR</span><br><time>09:30:15</time></td><td>request</td>',
+    );
+    expect(html).toContain(
+      'Uncaught &lt;b&gt;<mark>&lt;script&gt;x&lt;/script&gt;</mark>&lt;/b&gt; for <mark>/login?token=******</mark>',
+    );
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('abc123');
     expect(html).not.toContain('hunter2');
@@ -52,9 +62,13 @@ describe('LogTable', () => {
     const logs = table();
     const context = Object.freeze({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
     const first = logs.render([notified(context)], new Set(), -1, 0);
-    expect(first).toContain('Notified event "<mark>kernel.request</mark>" to listener "<mark>RouterListener::onKernelRequest</mark>".');
+    expect(first).toContain(
+      'Notified event "<mark>kernel.request</mark>" to listener "<mark>RouterListener::onKernelRequest</mark>".',
+    );
     expect(first).toContain('<time>09:30:15</time>');
-    expect(first.split('\n')[0]).toBe('<tr class="level-row-debug log-group"><td colspan="3">kernel.request: 1 event notification</td></tr>');
+    expect(first.split('\n')[0]).toBe(
+      '<tr class="level-row-debug log-group"><td colspan="3">kernel.request: 1 event notification</td></tr>',
+    );
     expect(logs.render([notified(context, AT + 500)], new Set(), -1, 0)).toBe(first);
     const later = logs.render([notified(context, AT + 1000)], new Set(), -1, 0);
     expect(later).toContain('<time>09:30:16</time>');
@@ -73,18 +87,44 @@ describe('LogTable', () => {
     const request = Object.freeze({ event: 'kernel.request', listener: 'A::on' });
     const response = Object.freeze({ event: 'kernel.response', listener: 'B::on' });
     const html = table().render(
-      [notified(request), notified(request), new LogEntry(LogLevel.DEBUG, 'app', 'cache miss', {}, AT), new LogEntry(LogLevel.ERROR, 'app', 'failed', {}, AT), notified(response)],
+      [
+        notified(request),
+        notified(request),
+        new LogEntry(LogLevel.DEBUG, 'app', 'cache miss', {}, AT),
+        new LogEntry(LogLevel.ERROR, 'app', 'failed', {}, AT),
+        notified(response),
+      ],
       new Set(),
       -1,
       0,
     );
-    const groups = [...html.matchAll(/<tr class="level-row-debug log-group"><td colspan="3">([^<]*)<\/td><\/tr>/g)].map((m) => m[1]);
-    expect(groups).toEqual(['kernel.request: 2 event notifications, 1 other debug entry', 'kernel.response: 1 event notification']);
+    const groups = [...html.matchAll(/<tr class="level-row-debug log-group"><td colspan="3">([^<]*)<\/td><\/tr>/g)].map(
+      (m) => m[1],
+    );
+    expect(groups).toEqual([
+      'kernel.request: 2 event notifications, 1 other debug entry',
+      'kernel.response: 1 event notification',
+    ]);
     expect(html.match(/<tr class="level-row-/g)).toHaveLength(7);
   });
 
   it("links an uncaught exception's file to the source view", () => {
-    const html = table().render([new LogEntry(LogLevel.CRITICAL, 'request', 'Uncaught {class} at {file} line {line}', { class: 'E', file: 'src/a.ts', line: 3 }, AT)], new Set(), -1, 0);
-    expect(html).toContain('Uncaught <mark>E</mark> at <a class="file-link" href="/_profiler/open?file=src/a.ts#L3"><mark>src/a.ts</mark></a> line <mark>3</mark>');
+    const html = table().render(
+      [
+        new LogEntry(
+          LogLevel.CRITICAL,
+          'request',
+          'Uncaught {class} at {file} line {line}',
+          { class: 'E', file: 'src/a.ts', line: 3 },
+          AT,
+        ),
+      ],
+      new Set(),
+      -1,
+      0,
+    );
+    expect(html).toContain(
+      'Uncaught <mark>E</mark> at <a class="file-link" href="/_profiler/open?file=src/a.ts#L3"><mark>src/a.ts</mark></a> line <mark>3</mark>',
+    );
   });
 });

@@ -35,7 +35,9 @@ interface KnownRow {
   html: string;
 }
 
-const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(Object.entries(LOG_LEVEL_NAMES).map(([level, name]) => [level, name.toLowerCase()]));
+const LEVEL_CLASSES: Partial<Record<LogLevel, string>> = Object.fromEntries(
+  Object.entries(LOG_LEVEL_NAMES).map(([level, name]) => [level, name.toLowerCase()]),
+);
 
 /**
  * The error page's Logs table body: one row per entry (views/error/partials/log-row.hbs) and, in a huge log, the
@@ -71,7 +73,8 @@ export class LogTable {
     for (let i = 0; i < entries.length; i++) {
       if (i === omittedAt) html += this.omittedRow({ omitted });
       const group = groups.get(i);
-      if (group !== undefined) html += `<tr class="level-row-debug log-group"><td colspan="3">${escapeText(group)}</td></tr>\n`;
+      if (group !== undefined)
+        html += `<tr class="level-row-debug log-group"><td colspan="3">${escapeText(group)}</td></tr>\n`;
       html += this.rowHtml(entries[i], clock.format(entries[i].timestamp), visible);
     }
     return html;
@@ -81,7 +84,8 @@ export class LogTable {
     const shared = entry.template === NOTIFIED && Object.isFrozen(entry.context) ? entry.context : undefined;
     const known = shared ? this.known.get(shared) : undefined;
     const level = entry.levelName;
-    if (known && known.row.time === time && known.row.level === level && known.row.channel === entry.channel) return known.html;
+    if (known && known.row.time === time && known.row.level === level && known.row.channel === entry.channel)
+      return known.html;
     const text = known?.row ?? this.text(entry, visible);
     const row: LogRow = {
       level,
@@ -108,7 +112,10 @@ export class LogTable {
 
   private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context'> {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
-    const message = logMessageHtml(this.masked(entry.template), context, { compact: true, link: (file, line) => this.links.href(file, line) });
+    const message = logMessageHtml(this.masked(entry.template), context, {
+      compact: true,
+      link: (file, line) => this.links.href(file, line),
+    });
     // A notification's context is its event and listener, which its message already names.
     return { message, context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
   }
@@ -142,7 +149,9 @@ function contextJson(context: Record<string, unknown>): string {
 function groupStarts(entries: readonly LogEntry[]): Map<number, string> {
   const starts = new Map<number, string>();
   let index = 0;
-  for (const section of logSections(entries.map((e) => ({ level: e.level, channel: e.channel, message: e.template, context: e.context })))) {
+  for (const section of logSections(
+    entries.map((e) => ({ level: e.level, channel: e.channel, message: e.template, context: e.context })),
+  )) {
     if (section.folded) starts.set(index, section.label);
     index += section.entries.length;
   }

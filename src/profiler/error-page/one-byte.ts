@@ -10,7 +10,9 @@ const BEYOND_LATIN1_ALL = /[\u0100-\u{10ffff}]/gu;
 
 /** HTML with every character beyond Latin-1 as a numeric character reference, as a flat one-byte string. */
 export function oneByteHtml(html: string): string {
-  const escaped = BEYOND_LATIN1.test(html) ? html.replace(BEYOND_LATIN1_ALL, (c) => `&#x${c.codePointAt(0)!.toString(16)};`) : html;
+  const escaped = BEYOND_LATIN1.test(html)
+    ? html.replace(BEYOND_LATIN1_ALL, (c) => `&#x${c.codePointAt(0)!.toString(16)};`)
+    : html;
   return Buffer.from(escaped, 'latin1').toString('latin1');
 }
 

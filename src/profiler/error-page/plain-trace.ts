@@ -47,7 +47,8 @@ function frameText(frames: TraceSource['frames']): string {
 
 /** The trace as the error page's `<pre>` holds it, escaped; the frame lines of a call path escaped once. */
 export function plainTraceHtml(e: TraceSource): string {
-  if ((e.sharedFrames ?? 0) > 0 || e.frames.length === 0 || !Object.isFrozen(e.frames)) return escapeText(plainTrace(e));
+  if ((e.sharedFrames ?? 0) > 0 || e.frames.length === 0 || !Object.isFrozen(e.frames))
+    return escapeText(plainTrace(e));
   let lines = frameLinesHtml.get(e.frames);
   if (lines === undefined) {
     lines = oneByteText(escapeText(frameText(e.frames)));

@@ -51,14 +51,26 @@ export function decodeRedirectCookie(value: string | undefined): RedirectCookie 
   if (typeof parsed !== 'object' || parsed === null) return null;
   const c = parsed as Record<string, unknown>;
   const valid =
-    typeof c.token === 'string' && TOKEN.test(c.token)
-    && typeof c.method === 'string' && METHOD.test(c.method)
-    && typeof c.path === 'string' && c.path.length <= MAX_PATH
-    && typeof c.target === 'string' && c.target.length <= MAX_PATH
-    && typeof c.status === 'number' && isRedirectStatus(c.status)
-    && (c.route === null || (typeof c.route === 'string' && c.route.length <= 200));
+    typeof c.token === 'string' &&
+    TOKEN.test(c.token) &&
+    typeof c.method === 'string' &&
+    METHOD.test(c.method) &&
+    typeof c.path === 'string' &&
+    c.path.length <= MAX_PATH &&
+    typeof c.target === 'string' &&
+    c.target.length <= MAX_PATH &&
+    typeof c.status === 'number' &&
+    isRedirectStatus(c.status) &&
+    (c.route === null || (typeof c.route === 'string' && c.route.length <= 200));
   if (!valid) return null;
-  return { token: c.token as string, method: c.method as string, path: c.path as string, status: c.status as number, route: c.route as string | null, target: c.target as string };
+  return {
+    token: c.token as string,
+    method: c.method as string,
+    path: c.path as string,
+    status: c.status as number,
+    route: c.route as string | null,
+    target: c.target as string,
+  };
 }
 
 /**

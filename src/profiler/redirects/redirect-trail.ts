@@ -6,7 +6,16 @@ import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { requestCookie } from '../../security/request-cookies.js';
 import { Profile } from '../profile.js';
-import { decodeRedirectCookie, encodeRedirectCookie, isRedirectStatus, REDIRECT_COOKIE, REDIRECT_COOKIE_MAX_AGE, REDIRECT_ORIGIN, redirectTarget, requestTarget } from './redirect-origin.js';
+import {
+  decodeRedirectCookie,
+  encodeRedirectCookie,
+  isRedirectStatus,
+  REDIRECT_COOKIE,
+  REDIRECT_COOKIE_MAX_AGE,
+  REDIRECT_ORIGIN,
+  redirectTarget,
+  requestTarget,
+} from './redirect-origin.js';
 
 /**
  * Follows redirects from one profile to the next, as Symfony's sf_redirect cookie does: a redirecting response
@@ -25,7 +34,9 @@ export class RedirectTrail {
     if (!profile || !this.access.allows(request)) return;
     // Parsed only when the header names it: nearly every request has none.
     const header = request.raw.headers.cookie;
-    const received = header?.includes(REDIRECT_COOKIE) ? decodeRedirectCookie(requestCookie(request, REDIRECT_COOKIE)) : null;
+    const received = header?.includes(REDIRECT_COOKIE)
+      ? decodeRedirectCookie(requestCookie(request, REDIRECT_COOKIE))
+      : null;
     let clear = false;
     if (received && received.target === requestTarget(request)) {
       const { target: _target, ...origin } = received;
@@ -45,9 +56,15 @@ export class RedirectTrail {
         route: request.routeName ?? null,
         target,
       });
-      response.appendHeader('Set-Cookie', stringifySetCookie({ name: REDIRECT_COOKIE, value, ...options, maxAge: REDIRECT_COOKIE_MAX_AGE }));
+      response.appendHeader(
+        'Set-Cookie',
+        stringifySetCookie({ name: REDIRECT_COOKIE, value, ...options, maxAge: REDIRECT_COOKIE_MAX_AGE }),
+      );
     } else if (clear) {
-      response.appendHeader('Set-Cookie', stringifySetCookie({ name: REDIRECT_COOKIE, value: '', ...options, maxAge: 0, expires: new Date(0) }));
+      response.appendHeader(
+        'Set-Cookie',
+        stringifySetCookie({ name: REDIRECT_COOKIE, value: '', ...options, maxAge: 0, expires: new Date(0) }),
+      );
     }
   }
 }

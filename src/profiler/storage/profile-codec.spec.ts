@@ -9,7 +9,14 @@ describe('ProfileCodec', () => {
   it('round-trips unicode, nested objects, arrays and every JSON value', async () => {
     const data = {
       request: { url: 'http://localhost:3000/café/日本語?q=naïve', headers: { 'accept-language': 'fr-FR' } },
-      logs: { entries: [{ message: 'Émoji 🚀 \u0000 "quoted" \\ back\nslash', context: { deep: { deeper: { deepest: [1, [2, [3, { x: null }]]] } } } }] },
+      logs: {
+        entries: [
+          {
+            message: 'Émoji 🚀 \u0000 "quoted" \\ back\nslash',
+            context: { deep: { deeper: { deepest: [1, [2, [3, { x: null }]]] } } },
+          },
+        ],
+      },
       numbers: [0, -1, 3.141592653589793, 1e21, 5e-324, Number.MAX_SAFE_INTEGER],
       flags: [true, false, null],
       empty: { object: {}, array: [], string: '' },
@@ -19,7 +26,10 @@ describe('ProfileCodec', () => {
   });
 
   it('round-trips large data', async () => {
-    const data = { big: 'x'.repeat(2_000_000), list: Array.from({ length: 20_000 }, (_, i) => ({ i, name: `item ${i}` })) };
+    const data = {
+      big: 'x'.repeat(2_000_000),
+      list: Array.from({ length: 20_000 }, (_, i) => ({ i, name: `item ${i}` })),
+    };
     const blob = await codec.encode(data);
     expect(blob.length).toBeLessThan(200_000);
     expect(await codec.decode(blob)).toEqual(data);
@@ -68,7 +78,9 @@ describe('ProfileCodec', () => {
   });
 
   it('decodes every format ever written', async () => {
-    expect(await codec.decode(Buffer.concat([Buffer.of(0), Buffer.from('{"a":[1,"é"]}', 'utf8')]))).toEqual({ a: [1, 'é'] });
+    expect(await codec.decode(Buffer.concat([Buffer.of(0), Buffer.from('{"a":[1,"é"]}', 'utf8')]))).toEqual({
+      a: [1, 'é'],
+    });
     // Written by format 1 when it was introduced: must decode forever.
     const v1 = Buffer.from('012377ec323931edf04ac830217a6f8cf68ea659f23634373337333036330081dad8da5a00', 'hex');
     expect(await codec.decode(v1)).toEqual({
@@ -88,9 +100,16 @@ describe('ProfileCodec', () => {
   });
 
   it('decodes format 2 as first written (compact collector data)', async () => {
-    const v2 = Buffer.from('02ab26be0f8fab210b6f3d1a1ba156fb8646063a26160618351ce6b81d78d0caccdcccc0d80c5ccac4c6d6d60200', 'hex');
+    const v2 = Buffer.from(
+      '02ab26be0f8fab210b6f3d1a1ba156fb8646063a26160618351ce6b81d78d0caccdcccc0d80c5ccac4c6d6d60200',
+      'hex',
+    );
     expect(await codec.decode(v2)).toEqual({
-      events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 120, 480], stopped: [] },
+      events: {
+        listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]],
+        calls: [0, 120, 480],
+        stopped: [],
+      },
       logs: { entries: [[0, 1767603600000]] },
     });
   });
@@ -101,7 +120,11 @@ describe('ProfileCodec', () => {
       'hex',
     );
     expect(await codec.decode(v3)).toEqual({
-      events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 120, 480], stopped: [] },
+      events: {
+        listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]],
+        calls: [0, 120, 480],
+        stopped: [],
+      },
       logs: { entries: [[0, 1767603600000]] },
     });
   });
@@ -121,9 +144,16 @@ describe('ProfileCodec', () => {
         method: 'GET',
         url: 'http://localhost:3000/products/wool-scarf?ref=home',
         route: 'product_show',
-        headers: { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8', 'user-agent': 'curl/8.5.0' },
+        headers: {
+          'accept-encoding': 'gzip, deflate, br, zstd',
+          'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8',
+          'user-agent': 'curl/8.5.0',
+        },
       },
-      response: { statusCode: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60' } },
+      response: {
+        statusCode: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60' },
+      },
       events: {
         listeners: [
           ['kernel.request', 'RouterListener::onKernelRequest', 32],
@@ -132,7 +162,12 @@ describe('ProfileCodec', () => {
         calls: [0, 120, 480, 1, 610, 95],
         stopped: [],
       },
-      logs: { entries: [[0, 1767603600000], [1, 1767603600004]] },
+      logs: {
+        entries: [
+          [0, 1767603600000],
+          [1, 1767603600004],
+        ],
+      },
       note: 'Café 🚀',
     };
     expect(await codec.decode(written)).toEqual(data);
@@ -147,9 +182,13 @@ describe('ProfileCodec', () => {
 
   it('keeps the dictionaries of formats 1 and 2 byte for byte (a changed dictionary is a new format)', () => {
     expect(ProfileCodec.dictionaryV1.length).toBe(9235);
-    expect(createHash('sha256').update(ProfileCodec.dictionaryV1).digest('hex')).toBe('203d84852b84a315b57bdb64162084d9b08836ac6ed44acc4ee898ffa053a1ad');
+    expect(createHash('sha256').update(ProfileCodec.dictionaryV1).digest('hex')).toBe(
+      '203d84852b84a315b57bdb64162084d9b08836ac6ed44acc4ee898ffa053a1ad',
+    );
     expect(ProfileCodec.dictionaryV2.length).toBe(8345);
-    expect(createHash('sha256').update(ProfileCodec.dictionaryV2).digest('hex')).toBe('f51ffd8409320377e193c6c7a8f47a900ea72ffedf68d8e4e210942baa395e47');
+    expect(createHash('sha256').update(ProfileCodec.dictionaryV2).digest('hex')).toBe(
+      'f51ffd8409320377e193c6c7a8f47a900ea72ffedf68d8e4e210942baa395e47',
+    );
   });
 
   it('rejects an unknown format tag and an empty blob', async () => {
@@ -164,7 +203,10 @@ describe('ProfileCodec', () => {
   });
   it('encodes a write batch in order, every blob decoding to its own profile', async () => {
     const codec = new ProfileCodec();
-    const items = Array.from({ length: 250 }, (_, i) => ({ request: { path: `/products/${i}`, i }, logs: { entries: Array.from({ length: i % 7 }, (_, j) => ({ j })) } }));
+    const items = Array.from({ length: 250 }, (_, i) => ({
+      request: { path: `/products/${i}`, i },
+      logs: { entries: Array.from({ length: i % 7 }, (_, j) => ({ j })) },
+    }));
     const blobs = await codec.encodeMany(items);
     expect(blobs).toHaveLength(250);
     expect(await Promise.all(blobs.map((blob) => codec.decode(blob)))).toEqual(items);

@@ -246,7 +246,10 @@ const JSON_SCRATCH = Buffer.allocUnsafe(64 * 1024);
 function encodeNow(data: Record<string, unknown>): Buffer {
   const text = stringify(data);
   // At most three UTF-8 bytes per UTF-16 code unit.
-  const json = text.length * 3 <= JSON_SCRATCH.length ? JSON_SCRATCH.subarray(0, JSON_SCRATCH.write(text, 'utf8')) : Buffer.from(text, 'utf8');
+  const json =
+    text.length * 3 <= JSON_SCRATCH.length
+      ? JSON_SCRATCH.subarray(0, JSON_SCRATCH.write(text, 'utf8'))
+      : Buffer.from(text, 'utf8');
   const blob = compressor.compress(json, ProfileFormat.ZSTD_DICTIONARY_V2);
   return blob.length - 1 < json.length ? blob : Buffer.concat([TAG_JSON, json]);
 }

@@ -9,9 +9,20 @@ describe('profileJson', () => {
       ) {}
     }
     const data = {
-      request: { method: 'GET', url: 'http://shop.test/?q="x"\u2028', query: {}, nested: { deep: [1, 'two', null, { three: 3 }] } },
+      request: {
+        method: 'GET',
+        url: 'http://shop.test/?q="x"\u2028',
+        query: {},
+        nested: { deep: [1, 'two', null, { three: 3 }] },
+      },
       2: 'integer keys first',
-      response: { statusCode: 200, headers: { 'content-type': 'text/html' }, missing: undefined, fn: () => 1, sym: Symbol('s') },
+      response: {
+        statusCode: 200,
+        headers: { 'content-type': 'text/html' },
+        missing: undefined,
+        fn: () => 1,
+        sym: Symbol('s'),
+      },
       when: new Date(Date.UTC(2026, 10, 24)),
       list: [undefined, () => 1],
       point: new Point(1, 2),
@@ -44,9 +55,18 @@ describe('profileJson', () => {
     expect(json).toBe(
       '{"request":{"method":"GET"},"time":1.5,"events":{"calls":[0,98,3],"stopped":[],"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]},"config":{"counted":1}}',
     );
-    expect(JSON.parse(again)).toEqual({ events: { listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]], calls: [0, 99, 4], stopped: [] }, config: { counted: 1 } });
+    expect(JSON.parse(again)).toEqual({
+      events: {
+        listeners: [['kernel.request', 'RouterListener::onKernelRequest', 32]],
+        calls: [0, 99, 4],
+        stopped: [],
+      },
+      config: { counted: 1 },
+    });
     // Not a holder: its fields are written by JSON.stringify, the cached JSON unused (and the same text).
-    expect(profileJson({ events: { listeners: table } })).toBe('{"events":{"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]}}');
+    expect(profileJson({ events: { listeners: table } })).toBe(
+      '{"events":{"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]}}',
+    );
   });
 
   it('freezes a value marked serialisedOnce deeply, so that its cached JSON stays true', () => {

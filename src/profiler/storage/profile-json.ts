@@ -40,7 +40,12 @@ function compose(object: Record<string, unknown>): string {
   let special = false;
   for (const key in object) {
     const value = object[key];
-    if (typeof value === 'object' && value !== null && (onceJson.has(value) || holders.has(value)) && Object.hasOwn(object, key)) {
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      (onceJson.has(value) || holders.has(value)) &&
+      Object.hasOwn(object, key)
+    ) {
       special = true;
       break;
     }
@@ -51,7 +56,10 @@ function compose(object: Record<string, unknown>): string {
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const value = object[key];
-    const json = typeof value === 'object' && value !== null ? (onceJson.get(value) ?? (holders.has(value) ? compose(value as Record<string, unknown>) : undefined)) : undefined;
+    const json =
+      typeof value === 'object' && value !== null
+        ? (onceJson.get(value) ?? (holders.has(value) ? compose(value as Record<string, unknown>) : undefined))
+        : undefined;
     if (json === undefined) rest[key] = value;
     else tail += `,${JSON.stringify(key)}:${json}`;
   }

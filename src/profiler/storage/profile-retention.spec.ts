@@ -6,8 +6,20 @@ import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
 import { TokenRegistry } from '../tokens/token-registry.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-const record = (token: string, time: number): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost/', time, statusCode: 200,
-  kind: 'application', duration: 1.5, route: null, redirectedFrom: null, data: {} });
+const record = (token: string, time: number): ProfileRecord => ({
+  token,
+  parent: null,
+  ip: '127.0.0.1',
+  method: 'GET',
+  url: 'http://localhost/',
+  time,
+  statusCode: 200,
+  kind: 'application',
+  duration: 1.5,
+  route: null,
+  redirectedFrom: null,
+  data: {},
+});
 
 describe('ProfileRetention', () => {
   describe('with the SQLite store', () => {
@@ -52,7 +64,12 @@ describe('ProfileRetention', () => {
     });
 
     it('removes profiles older than maxAgeMs', async () => {
-      const retention = new ProfileRetention(storage, tokens, { maxProfiles: 0, maxAgeMs: 2000, intervalMs: 0, now: () => T0 + 5000 });
+      const retention = new ProfileRetention(storage, tokens, {
+        maxProfiles: 0,
+        maxAgeMs: 2000,
+        intervalMs: 0,
+        now: () => T0 + 5000,
+      });
       expect(await retention.run()).toEqual(['000000', '000001', '000002']);
       expect(tokens.size).toBe(3);
     });

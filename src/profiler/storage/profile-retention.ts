@@ -65,7 +65,11 @@ export class ProfileRetention {
   private async prune(): Promise<string[]> {
     const { maxProfiles, maxAgeMs } = this.options;
     if (maxProfiles <= 0 && maxAgeMs <= 0) return [];
-    const removed = await this.storage.prune({ maxProfiles: Math.max(0, maxProfiles), maxAgeMs: Math.max(0, maxAgeMs), now: this.now() });
+    const removed = await this.storage.prune({
+      maxProfiles: Math.max(0, maxProfiles),
+      maxAgeMs: Math.max(0, maxAgeMs),
+      now: this.now(),
+    });
     // A slice at a time: releasing a large prune's tokens at once would hold the event loop.
     for (let at = 0; at < removed.length; at += RELEASE_SLICE) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));

@@ -3,8 +3,20 @@ import type { ProfileRecord } from './profile-record.js';
 import { ProfileWriteBuffer, UnwritableProfileError, type ProfileWriteBufferOptions } from './profile-write-buffer.js';
 import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
 
-const record = (token: string): ProfileRecord => ({ token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: 0, statusCode: 200,
-  kind: 'application', duration: 1.5, route: null, redirectedFrom: null, data: {} });
+const record = (token: string): ProfileRecord => ({
+  token,
+  parent: null,
+  ip: '127.0.0.1',
+  method: 'GET',
+  url: `http://localhost/${token}`,
+  time: 0,
+  statusCode: 200,
+  kind: 'application',
+  duration: 1.5,
+  route: null,
+  redirectedFrom: null,
+  data: {},
+});
 
 /** A store that records each write, and fails while told to. */
 class FakeStore {
@@ -74,7 +86,10 @@ describe('ProfileWriteBuffer', () => {
     for (const t of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) b.add(record(t));
     expect(store.writes).toEqual([]);
     await jest.advanceTimersByTimeAsync(0);
-    expect(store.writes).toEqual([['a', 'b', 'c'], ['d', 'e', 'f']]);
+    expect(store.writes).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+    ]);
     expect(b.pending).toBe(1);
     await jest.advanceTimersByTimeAsync(99);
     expect(store.writes).toHaveLength(2);
@@ -131,7 +146,10 @@ describe('ProfileWriteBuffer', () => {
     expect(b.pending).toBe(2);
     expect(b.get('e')?.token).toBe('e');
     await jest.advanceTimersByTimeAsync(100);
-    expect(store.writes).toEqual([['a', 'b', 'c', 'd'], ['e', 'f']]);
+    expect(store.writes).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['e', 'f'],
+    ]);
     expect(b.pending).toBe(0);
   });
 
@@ -141,14 +159,19 @@ describe('ProfileWriteBuffer', () => {
     b.add(record('d'));
     b.add(record('e'), true);
     await b.flushForeground();
-    expect(store.writes).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(store.writes).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(b.pending).toBe(1);
     expect(b.get('e')?.token).toBe('e');
   });
 
   it('flushForeground() waits for a write in flight that holds a foreground profile', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const write = store.write.bind(store);
     store.write = async (profiles) => {
       await gate;
@@ -159,7 +182,9 @@ describe('ProfileWriteBuffer', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(b.pending).toBe(1);
     let done = false;
-    void b.flushForeground().then(() => { done = true; });
+    void b.flushForeground().then(() => {
+      done = true;
+    });
     await jest.advanceTimersByTimeAsync(10);
     expect(done).toBe(false);
     release();
@@ -250,7 +275,10 @@ describe('ProfileWriteBuffer', () => {
     b.add(record('a'));
     await b.close();
     expect(jest.getTimerCount()).toBe(0);
-    expect(errors.map(String)).toEqual(['Error: disk full', 'Error: 1 profile(s) could not be written before the profiler closed: they are lost.']);
+    expect(errors.map(String)).toEqual([
+      'Error: disk full',
+      'Error: 1 profile(s) could not be written before the profiler closed: they are lost.',
+    ]);
     expect(b.dropped).toBe(1);
   });
 
@@ -275,7 +303,9 @@ describe('ProfileWriteBuffer', () => {
     await jest.advanceTimersByTimeAsync(2000);
     await expect(closing).resolves.toBe(1);
     expect(b.dropped).toBe(1);
-    expect(String(errors.at(-1))).toBe('Error: 1 profile(s) could not be written before the profiler closed: they are lost.');
+    expect(String(errors.at(-1))).toBe(
+      'Error: 1 profile(s) could not be written before the profiler closed: they are lost.',
+    );
   });
 
   it('drops a profile the store refuses for itself (isProfileError), at once, and writes all the others', async () => {
@@ -396,7 +426,10 @@ describe('ProfileWriteBuffer', () => {
       store.writes.length = 0;
       for (const t of ['f', 'g', 'h', 'i']) b.add(record(t));
       expect(b.closeNow()).toBe(0);
-      expect(store.writes).toEqual([['d', 'e', 'f'], ['g', 'h', 'i']]);
+      expect(store.writes).toEqual([
+        ['d', 'e', 'f'],
+        ['g', 'h', 'i'],
+      ]);
       expect(b.pending).toBe(0);
       expect(b.get('g')).toBeUndefined();
       b.add(record('late'));
@@ -452,7 +485,10 @@ describe('ProfileWriteBuffer', () => {
       expect(sync.writes).toEqual([['a', 'b']]);
       expect(b.pending).toBe(0);
       expect(b.dropped).toBe(3);
-      expect(errors.map(String)).toEqual(['Error: database is locked', 'Error: 3 profile(s) could not be written before the profiler closed: they are lost.']);
+      expect(errors.map(String)).toEqual([
+        'Error: database is locked',
+        'Error: 3 profile(s) could not be written before the profiler closed: they are lost.',
+      ]);
     });
 
     it('counts exactly what is lost when the store fails while a batch is written one at a time', () => {

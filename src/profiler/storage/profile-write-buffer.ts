@@ -27,7 +27,10 @@ export class UnwritableProfileError extends Error {
     readonly token: string,
     cause: unknown,
   ) {
-    super(`Profile ${token} was dropped: the store refuses it (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    super(
+      `Profile ${token} was dropped: the store refuses it (${cause instanceof Error ? cause.message : String(cause)})`,
+      { cause },
+    );
     this.name = 'UnwritableProfileError';
   }
 }
@@ -144,7 +147,8 @@ export class ProfileWriteBuffer {
    */
   flushForeground(): Promise<void> {
     let target = 0;
-    for (let i = this.queue.length - 1; i >= 0 && target === 0; i--) if (!this.queue[i].background) target = this.queue[i].seq;
+    for (let i = this.queue.length - 1; i >= 0 && target === 0; i--)
+      if (!this.queue[i].background) target = this.queue[i].seq;
     for (const entry of this.inFlight) if (!entry.background && entry.seq > target) target = entry.seq;
     return target === 0 ? Promise.resolve() : this.drainAfterOthers(target, false);
   }
@@ -237,7 +241,6 @@ export class ProfileWriteBuffer {
     }
   }
 
-
   private drainAfterOthers(target: number, fullBatchesOnly: boolean): Promise<void> {
     const run = this.chain.then(() => this.drain(target, fullBatchesOnly));
     this.chain = run;
@@ -250,7 +253,11 @@ export class ProfileWriteBuffer {
    */
   private async drain(target: number, fullBatchesOnly: boolean): Promise<void> {
     try {
-      while (this.queue.length > 0 && this.queue[0].seq <= target && (!fullBatchesOnly || this.queue.length >= this.batchSize)) {
+      while (
+        this.queue.length > 0 &&
+        this.queue[0].seq <= target &&
+        (!fullBatchesOnly || this.queue.length >= this.batchSize)
+      ) {
         if (!(await this.writeBatch())) return;
       }
     } catch (error) {
@@ -348,11 +355,18 @@ export class ProfileWriteBuffer {
     if (this.timer && (retrying ? this.timerDue === due : this.timerDue <= due)) return;
     this.clearTimer();
     this.timerDue = due;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.retryAt > Date.now()) this.schedule();
-      else void this.drainAfterOthers(this.lastSeq, this.queue.length > 0 && this.queue[0].addedAt + this.flushIntervalMs > Date.now());
-    }, Math.max(retrying ? 1 : 0, due - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (this.retryAt > Date.now()) this.schedule();
+        else
+          void this.drainAfterOthers(
+            this.lastSeq,
+            this.queue.length > 0 && this.queue[0].addedAt + this.flushIntervalMs > Date.now(),
+          );
+      },
+      Math.max(retrying ? 1 : 0, due - now),
+    );
     this.timer.unref();
   }
 

@@ -22,7 +22,8 @@ export class ProfilerStorageOpenError extends Error {
 function describeCause(error: unknown): string {
   const { message, code, errors } = (error ?? {}) as { message?: unknown; code?: unknown; errors?: unknown };
   // A connection refused on every address of a host name: an AggregateError without a message of its own.
-  if ((typeof message !== 'string' || message === '') && Array.isArray(errors) && errors.length > 0) return errors.map(describeCause).join('; ');
+  if ((typeof message !== 'string' || message === '') && Array.isArray(errors) && errors.length > 0)
+    return errors.map(describeCause).join('; ');
   const text = typeof message === 'string' && message !== '' ? message : String(error);
   return typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text;
 }

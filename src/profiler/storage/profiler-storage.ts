@@ -1,4 +1,11 @@
-import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from './profile-record.js';
+import type {
+  ProfileKind,
+  ProfileRecord,
+  ProfileSearchCriteria,
+  ProfileSearchResult,
+  ProfileSummary,
+  RetentionPolicy,
+} from './profile-record.js';
 
 /**
  * Where profiles are kept: the port (an abstract class, so it is also the DI token); the ProfilerModule picks the
@@ -50,7 +57,10 @@ export abstract class ProfilerStorage {
    * The profiles written just before and just after this one (by time, then write order), of the given kinds only
    * (undefined: any kind).
    */
-  abstract neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }>;
+  abstract neighbours(
+    token: string,
+    kinds?: readonly ProfileKind[],
+  ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }>;
 
   /** Profiles whose `redirectedFrom` is this token (the requests its redirect led to), oldest first. */
   abstract redirectsFrom(token: string): Promise<ProfileSummary[]>;

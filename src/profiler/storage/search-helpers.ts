@@ -47,7 +47,9 @@ export function kindCode(kind: unknown): number {
  */
 export function kindCodes(kinds: readonly ProfileKind[] | undefined): number[] | null {
   if (kinds === undefined || kinds === null) return null;
-  const codes = [...new Set(kinds.filter((k) => Object.hasOwn(KIND_CODES, k)).map((k) => KIND_CODES[k]))].sort((a, b) => a - b);
+  const codes = [...new Set(kinds.filter((k) => Object.hasOwn(KIND_CODES, k)).map((k) => KIND_CODES[k]))].sort(
+    (a, b) => a - b,
+  );
   return codes.length === PROFILE_KINDS.length ? null : codes;
 }
 

@@ -43,7 +43,10 @@ export function createProfilerStores(dsn: string, options: ProfilerStorageFactor
   }
   // `sqlite:///var/x.db` (URL style) is `/var/x.db`, as `sqlite:/var/x.db`.
   const path = match[1].startsWith('//') ? match[1].slice(2) : match[1];
-  if (path === '') throw new Error(`The profiler DSN "${dsn}" names no file: use "sqlite:<file>" or "sqlite::memory:".`);
-  const storage = new SqliteProfilerStorage({ file: path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path) });
+  if (path === '')
+    throw new Error(`The profiler DSN "${dsn}" names no file: use "sqlite:<file>" or "sqlite::memory:".`);
+  const storage = new SqliteProfilerStorage({
+    file: path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path),
+  });
   return new ProfilerStores(storage, storage.tokens, false);
 }

@@ -27,7 +27,9 @@ export class SkeletonMatcher {
   constructor(needle: string) {
     this.folded = foldAscii(needle);
     const parts = this.folded.split(/([0-9]+)/);
-    this.fit = new RegExp(parts.map((part, i) => (i % 2 === 1 ? `(?:${part}|#)` : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join(''));
+    this.fit = new RegExp(
+      parts.map((part, i) => (i % 2 === 1 ? `(?:${part}|#)` : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join(''),
+    );
   }
 
   match(skeleton: string): 'all' | 'some' | 'none' {

@@ -25,7 +25,11 @@ describe('TokenPoller', () => {
   let registry: TokenRegistry;
   let errors: unknown[];
   const poller = (options: { intervalMs?: number; pageSize?: number } = {}) =>
-    new TokenPoller(store as unknown as TokenStore, registry, { intervalMs: 0, onError: (e) => errors.push(e), ...options });
+    new TokenPoller(store as unknown as TokenStore, registry, {
+      intervalMs: 0,
+      onError: (e) => errors.push(e),
+      ...options,
+    });
 
   beforeEach(() => {
     store = new FakeStore();

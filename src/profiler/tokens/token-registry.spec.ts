@@ -31,7 +31,9 @@ describe('TokenRegistry', () => {
     const registry = new TokenRegistry({ bits: 4, maxAttempts: 100_000 });
     const all = Array.from({ length: 16 }, () => registry.next()).sort();
     expect(all).toEqual(Array.from({ length: 16 }, (_, i) => i.toString(16).padStart(6, '0')));
-    expect(() => registry.next()).toThrow(/The profile store is full: 100000 random tokens in a row were taken \(16 of 16 in use\)\. Lower the retention/);
+    expect(() => registry.next()).toThrow(
+      /The profile store is full: 100000 random tokens in a row were taken \(16 of 16 in use\)\. Lower the retention/,
+    );
   });
 
   it('gives up after 64 taken tokens in a row by default', async () => {

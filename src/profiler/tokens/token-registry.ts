@@ -30,7 +30,8 @@ export class TokenRegistry {
 
   constructor(options: TokenRegistryOptions = {}) {
     const bits = options.bits ?? 24;
-    if (!Number.isInteger(bits) || bits < 3 || bits > 24) throw new RangeError(`TokenRegistry bits must be an integer from 3 to 24, got ${bits}`);
+    if (!Number.isInteger(bits) || bits < 3 || bits > 24)
+      throw new RangeError(`TokenRegistry bits must be an integer from 3 to 24, got ${bits}`);
     this.space = 2 ** bits;
     this.mask = this.space - 1;
     this.bits = new Uint8Array(this.space / 8);
@@ -60,8 +61,8 @@ export class TokenRegistry {
       }
     }
     throw new Error(
-      `The profile store is full: ${this.maxAttempts} random tokens in a row were taken (${this.taken} of ${this.space} in use). `
-        + 'Lower the retention (PROFILER_MAX_PROFILES, PROFILER_MAX_AGE) or clear the profiles.',
+      `The profile store is full: ${this.maxAttempts} random tokens in a row were taken (${this.taken} of ${this.space} in use). ` +
+        'Lower the retention (PROFILER_MAX_PROFILES, PROFILER_MAX_AGE) or clear the profiles.',
     );
   }
 

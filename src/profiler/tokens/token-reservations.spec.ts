@@ -32,7 +32,12 @@ describe('TokenReservations', () => {
   let errors: unknown[];
   let clock: number;
   const pool = (options: { batchSize?: number; maxAgeMs?: number } = {}) =>
-    new TokenReservations(store as unknown as TokenStore, registry, { batchSize: 8, onError: (e) => errors.push(e), now: () => clock, ...options });
+    new TokenReservations(store as unknown as TokenStore, registry, {
+      batchSize: 8,
+      onError: (e) => errors.push(e),
+      now: () => clock,
+      ...options,
+    });
 
   beforeEach(() => {
     store = new FakeStore();

@@ -107,7 +107,11 @@ export class TokenReservations {
     void this.refillInBackground();
     if (!this.dry) {
       this.dry = true;
-      this.report(new Error(`No reserved profile token was left: tokens are sent unreserved until the store answers (${this.unreservedCount} so far); reserving ${this.batchSize} at a time now.`));
+      this.report(
+        new Error(
+          `No reserved profile token was left: tokens are sent unreserved until the store answers (${this.unreservedCount} so far); reserving ${this.batchSize} at a time now.`,
+        ),
+      );
     }
     return this.tokens.next();
   }

@@ -5,13 +5,19 @@
  * a nonce would make browsers ignore 'unsafe-inline', and the page's own inline code would stop running.
  */
 export function withToolbarNonce(policy: string, nonce: string): string {
-  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
+  const directives = policy
+    .split(';')
+    .map((d) => d.trim())
+    .filter(Boolean);
   const defaults = directives.find((d) => /^default-src(\s|$)/i.test(d));
   for (const name of ['script-src', 'style-src']) {
     const at = directives.findIndex((d) => new RegExp(`^${name}(\\s|$)`, 'i').test(d));
     if (at !== -1 && reliesOnUnsafeInline(directives[at])) continue;
     if (at !== -1) directives[at] = withSource(directives[at], `'nonce-${nonce}'`);
-    else directives.push(withSource(defaults ? defaults.replace(/^default-src/i, name) : `${name} 'self'`, `'nonce-${nonce}'`));
+    else
+      directives.push(
+        withSource(defaults ? defaults.replace(/^default-src/i, name) : `${name} 'self'`, `'nonce-${nonce}'`),
+      );
   }
   return directives.join('; ');
 }

@@ -24,7 +24,10 @@ export class ToolbarAssets implements OnModuleInit {
 
   onModuleInit(): void {
     const dir = join(this.config.projectDir, 'views', 'profiler', 'assets');
-    for (const [name, contentType] of [['toolbar.js', 'text/javascript; charset=utf-8'], ['toolbar.css', 'text/css; charset=utf-8']]) {
+    for (const [name, contentType] of [
+      ['toolbar.js', 'text/javascript; charset=utf-8'],
+      ['toolbar.css', 'text/css; charset=utf-8'],
+    ]) {
       const body = readFileSync(join(dir, name));
       const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
       this.files.set(name, { body, contentType, url: `${PROFILER_PATH}/${name}?v=${version}` });

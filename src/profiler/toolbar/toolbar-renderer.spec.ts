@@ -25,8 +25,18 @@ class Late extends Block {
 }
 
 const profile = (data: Record<string, unknown>): ProfileRecord => ({
-  token: 'abc123', parent: null, ip: '::1', method: 'GET', url: 'http://localhost/', time: 0, statusCode: 200,
-  kind: 'application', duration: 1, route: null, redirectedFrom: null, data,
+  token: 'abc123',
+  parent: null,
+  ip: '::1',
+  method: 'GET',
+  url: 'http://localhost/',
+  time: 0,
+  statusCode: 200,
+  kind: 'application',
+  duration: 1,
+  route: null,
+  redirectedFrom: null,
+  data,
 });
 
 describe('ToolbarRenderer', () => {
@@ -56,14 +66,24 @@ describe('ToolbarRenderer', () => {
       new Block('second', 200, (d) => ({ value: d.n, status: 'error' })),
     ];
     const renderer = new ToolbarRenderer({ collectors } as never, views as never, logger as never);
-    const html = renderer.render(profile({ first: { n: 1 }, late: { n: 2 }, none: { n: 3 }, untemplated: { n: 4 }, second: { n: 5 } }));
+    const html = renderer.render(
+      profile({ first: { n: 1 }, late: { n: 2 }, none: { n: 3 }, untemplated: { n: 4 }, second: { n: 5 } }),
+    );
     expect(JSON.parse(html)).toEqual([
       { name: 'first', status: null, html: '<toolbar/first>' },
       { name: 'second', status: 'error', html: '<toolbar/second>' },
       { name: 'late', status: 'warning', html: '<toolbar/late>' },
     ]);
-    expect(rendered.find((r) => r.name === 'toolbar/first')!.model).toEqual({ value: 1, name: 'first', label: 'Block', panelUrl: '/_profiler/abc123?panel=first' });
-    expect(rendered.find((r) => r.name === 'toolbar')!.model).toMatchObject({ token: 'abc123', profileUrl: '/_profiler/abc123' });
+    expect(rendered.find((r) => r.name === 'toolbar/first')!.model).toEqual({
+      value: 1,
+      name: 'first',
+      label: 'Block',
+      panelUrl: '/_profiler/abc123?panel=first',
+    });
+    expect(rendered.find((r) => r.name === 'toolbar')!.model).toMatchObject({
+      token: 'abc123',
+      profileUrl: '/_profiler/abc123',
+    });
   });
 
   it('shows a failing block as failed, logs why, and renders the others', () => {
@@ -78,7 +98,18 @@ describe('ToolbarRenderer', () => {
       { name: 'broken', status: 'warning', html: '<toolbar-failed>' },
       { name: 'fine', status: null, html: '<toolbar/fine>' },
     ]);
-    expect(rendered.find((r) => r.name === 'toolbar-failed')!.model).toEqual({ label: 'Block', panelUrl: '/_profiler/abc123?panel=broken', message: 'no such field' });
-    expect(logged).toEqual([[400, 'profiler', 'The toolbar block of collector "{collector}" failed: {message}', { collector: 'broken', message: 'TypeError: no such field' }]]);
+    expect(rendered.find((r) => r.name === 'toolbar-failed')!.model).toEqual({
+      label: 'Block',
+      panelUrl: '/_profiler/abc123?panel=broken',
+      message: 'no such field',
+    });
+    expect(logged).toEqual([
+      [
+        400,
+        'profiler',
+        'The toolbar block of collector "{collector}" failed: {message}',
+        { collector: 'broken', message: 'TypeError: no such field' },
+      ],
+    ]);
   });
 });

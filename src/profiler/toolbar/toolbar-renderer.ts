@@ -25,10 +25,17 @@ export class ToolbarRenderer {
   render(profile: ProfileRecord): string {
     const collectors = [...this.profiler.collectors].sort((a, b) => b.toolbarPriority - a.toolbarPriority);
     const blocks = collectors.flatMap((collector) => this.block(collector, profile) ?? []);
-    return this.views.fragment('toolbar', { token: profile.token, profileUrl: `${PROFILER_PATH}/${profile.token}`, blocks });
+    return this.views.fragment('toolbar', {
+      token: profile.token,
+      profileUrl: `${PROFILER_PATH}/${profile.token}`,
+      blocks,
+    });
   }
 
-  private block(collector: DataCollector, profile: ProfileRecord): { name: string; status: string | null; html: string } | null {
+  private block(
+    collector: DataCollector,
+    profile: ProfileRecord,
+  ): { name: string; status: string | null; html: string } | null {
     const data = profile.data[collector.name];
     if (!collector.toolbar || !this.views.hasToolbarBlock(collector.name) || !collector.hasData(data)) return null;
     const panelUrl = `${PROFILER_PATH}/${profile.token}?panel=${encodeURIComponent(collector.name)}`;
@@ -36,14 +43,27 @@ export class ToolbarRenderer {
     try {
       model = collector.toolbar(data, profile);
       if (!model) return null;
-      return { name: collector.name, status: model.status ?? null, html: this.views.fragment(`toolbar/${collector.name}`, { ...model, name: collector.name, label: collector.label, panelUrl }) };
+      return {
+        name: collector.name,
+        status: model.status ?? null,
+        html: this.views.fragment(`toolbar/${collector.name}`, {
+          ...model,
+          name: collector.name,
+          label: collector.label,
+          panelUrl,
+        }),
+      };
     } catch (error) {
       // One failing block must not take the toolbar with it: it says so, and its panel is a click away.
       this.logger.record(LogLevel.ERROR, 'profiler', 'The toolbar block of collector "{collector}" failed: {message}', {
         collector: collector.name,
         message: `${classOf(error)}: ${messageOf(error)}`,
       });
-      return { name: collector.name, status: 'warning', html: this.views.fragment('toolbar-failed', { label: collector.label, panelUrl, message: messageOf(error) }) };
+      return {
+        name: collector.name,
+        status: 'warning',
+        html: this.views.fragment('toolbar-failed', { label: collector.label, panelUrl, message: messageOf(error) }),
+      };
     }
   }
 }

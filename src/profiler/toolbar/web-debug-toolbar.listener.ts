@@ -49,7 +49,9 @@ export class WebDebugToolbarListener {
   /** Widens the page's CSP (either header) by a nonce for the toolbar's script and stylesheet; null without a CSP. */
   private allowToolbar(event: ResponseEvent): string | null {
     const response = event.response;
-    const header = ['content-security-policy', 'content-security-policy-report-only'].find((h) => response.hasHeader(h));
+    const header = ['content-security-policy', 'content-security-policy-report-only'].find((h) =>
+      response.hasHeader(h),
+    );
     if (!header) return null;
     const nonce = randomBytes(16).toString('hex');
     response.setHeader(header, withToolbarNonce(response.getHeader(header) ?? '', nonce));

@@ -25,7 +25,10 @@ class ShopController {
   home(): void {}
 }
 
-const handler = (target: object, method: string) => ({ target, method: (target as { prototype: Record<string, (...args: unknown[]) => unknown> }).prototype[method] });
+const handler = (target: object, method: string) => ({
+  target,
+  method: (target as { prototype: Record<string, (...args: unknown[]) => unknown> }).prototype[method],
+});
 
 describe('grantedRoles', () => {
   it("merges the class's roles and the method's, once each", () => {
@@ -40,12 +43,26 @@ describe('AccessListener', () => {
   const listener = new AccessListener(securityBus());
   const decisions = (context: KernelContext) => context.get(SECURITY_PROFILE)?.decisions ?? [];
 
-  function check(target: object, method: string, user: AuthenticatedUser | null): { context: KernelContext; thrown: unknown } {
+  function check(
+    target: object,
+    method: string,
+    user: AuthenticatedUser | null,
+  ): { context: KernelContext; thrown: unknown } {
     const context = new KernelContext({} as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
+    context.request = new KernelRequest(
+      { method: 'GET', url: '/', headers: {}, socket: {} } as unknown as Request,
+      context,
+      'en',
+      false,
+    );
     securityOf(context).user = user;
     const name = `${(target as { name: string }).name}::${method}`;
-    const event = new ControllerArgumentsEvent(context.request, { name, className: (target as { name: string }).name, methodName: method }, {}, handler(target, method));
+    const event = new ControllerArgumentsEvent(
+      context.request,
+      { name, className: (target as { name: string }).name, methodName: method },
+      {},
+      handler(target, method),
+    );
     try {
       kernelContextStorage.run(context, () => listener.onControllerArguments(event));
       return { context, thrown: undefined };
@@ -70,13 +87,18 @@ describe('AccessListener', () => {
     const { context, thrown } = check(BackOfficeController, 'products', customer);
     expect(thrown).toBeInstanceOf(AccessDeniedHttpException);
     expect(thrown).toMatchObject({ statusCode: 403, message: 'Access Denied.' });
-    expect(decisions(context).map((d) => [d.attribute, d.granted])).toEqual([['ROLE_USER', true], ['ROLE_ADMIN', false]]);
+    expect(decisions(context).map((d) => [d.attribute, d.granted])).toEqual([
+      ['ROLE_USER', true],
+      ['ROLE_ADMIN', false],
+    ]);
   });
 
   it('asks an anonymous visitor to log in (never a 403), recording the refusal', () => {
     const { context, thrown } = check(ShopController, 'account', null);
     expect(thrown).toBeInstanceOf(AuthenticationRequiredException);
-    expect(decisions(context)).toEqual([{ attribute: 'ROLE_USER', subject: 'ShopController::account', granted: false }]);
+    expect(decisions(context)).toEqual([
+      { attribute: 'ROLE_USER', subject: 'ShopController::account', granted: false },
+    ]);
   });
 
   it('leaves handlers that need no role alone, recording nothing', () => {

@@ -23,7 +23,11 @@ export class AccessListener {
     const roles = event.handler ? grantedRoles(event.handler) : [];
     if (roles.length === 0) return;
     const user = currentUser(event.request.context);
-    for (const role of roles) this.events.emit(AccessDecidedEvent.NAME, new AccessDecidedEvent(role, event.controller.name, user?.roles.includes(role) ?? false));
+    for (const role of roles)
+      this.events.emit(
+        AccessDecidedEvent.NAME,
+        new AccessDecidedEvent(role, event.controller.name, user?.roles.includes(role) ?? false),
+      );
     if (!user) throw new AuthenticationRequiredException();
     if (!roles.every((role) => user.roles.includes(role))) throw new AccessDeniedHttpException('Access Denied.');
   }

@@ -8,7 +8,8 @@ export const IS_GRANTED_METADATA = 'shopkernel:is-granted';
  * kernel.controller_arguments by the AccessListener. An anonymous visitor is sent to log in (401 for JSON); a user
  * without the role gets a 403. `@IsGranted('ROLE_USER')` is "a logged-in user".
  */
-export const IsGranted = (...roles: string[]): MethodDecorator & ClassDecorator => SetMetadata(IS_GRANTED_METADATA, roles);
+export const IsGranted = (...roles: string[]): MethodDecorator & ClassDecorator =>
+  SetMetadata(IS_GRANTED_METADATA, roles);
 
 /** The roles a handler needs: its controller class's and its own. */
 export function grantedRoles(handler: ControllerHandler): string[] {

@@ -20,13 +20,19 @@ describe('CsrfViewHelper', () => {
     const html = render('<form>{{csrf_field "cart"}}</form><meta content="{{csrf_token "cart"}}">', session);
     const token = session.peek()['_csrf_token/cart'] as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(html).toBe(`<form><input type="hidden" name="_csrf_token" value="${token}"></form><meta content="${token}">`);
+    expect(html).toBe(
+      `<form><input type="hidden" name="_csrf_token" value="${token}"></form><meta content="${token}">`,
+    );
     expect(tokens.isValid(session, 'cart', token)).toBe(true);
   });
 
   it('needs a purpose and a request being rendered', () => {
-    expect(() => render('{{csrf_field}}', new Session(null))).toThrow('csrf_token needs the purpose of the token: {{csrf_token "cart"}}.');
+    expect(() => render('{{csrf_field}}', new Session(null))).toThrow(
+      'csrf_token needs the purpose of the token: {{csrf_token "cart"}}.',
+    );
     expect(() => render('{{csrf_token ""}}', new Session(null))).toThrow('csrf_token needs the purpose of the token');
-    expect(() => hbs.handlebars.compile('{{csrf_token "cart"}}')({})).toThrow('csrf_token: no request is being rendered.');
+    expect(() => hbs.handlebars.compile('{{csrf_token "cart"}}')({})).toThrow(
+      'csrf_token: no request is being rendered.',
+    );
   });
 });

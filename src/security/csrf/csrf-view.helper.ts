@@ -25,7 +25,8 @@ export class CsrfViewHelper implements OnModuleInit {
   private token(id: unknown): string {
     const context = currentKernelContext();
     if (!context) throw new Error('csrf_token: no request is being rendered.');
-    if (typeof id !== 'string' || id === '') throw new Error('csrf_token needs the purpose of the token: {{csrf_token "cart"}}.');
+    if (typeof id !== 'string' || id === '')
+      throw new Error('csrf_token needs the purpose of the token: {{csrf_token "cart"}}.');
     return this.tokens.token(sessionOf(context), id);
   }
 }

@@ -28,16 +28,29 @@ describe('CsrfListener', () => {
   });
 
   /** Calls the listener for a request to CartController::<handler>; returns the body as the handler would see it. */
-  function call(method: string, options: { body?: unknown; headers?: Record<string, string>; handler?: 'add' | 'open' } = {}): unknown {
+  function call(
+    method: string,
+    options: { body?: unknown; headers?: Record<string, string>; handler?: 'add' | 'open' } = {},
+  ): unknown {
     const context = new KernelContext({} as Response, 'en');
-    const raw = { method, url: '/cart', headers: options.headers ?? {}, body: options.body, socket: {} } as unknown as Request;
+    const raw = {
+      method,
+      url: '/cart',
+      headers: options.headers ?? {},
+      body: options.body,
+      socket: {},
+    } as unknown as Request;
     context.request = new KernelRequest(raw, context, 'en', false);
     context.set(SESSION, session);
     const handler = options.handler ?? 'add';
-    const event = new ControllerEvent(context.request, { name: `CartController::${handler}`, className: 'CartController', methodName: handler }, {
-      target: CartController,
-      method: CartController.prototype[handler] as (...args: unknown[]) => unknown,
-    });
+    const event = new ControllerEvent(
+      context.request,
+      { name: `CartController::${handler}`, className: 'CartController', methodName: handler },
+      {
+        target: CartController,
+        method: CartController.prototype[handler] as (...args: unknown[]) => unknown,
+      },
+    );
     listener.onKernelController(event);
     return raw.body;
   }
@@ -58,7 +71,10 @@ describe('CsrfListener', () => {
     ["another purpose's token", (t) => ({ body: { _csrf_token: t.login } })],
     ['a forged token', () => ({ headers: { 'x-csrf-token': 'x'.repeat(43) } })],
     ['a token in an array', (t) => ({ body: { _csrf_token: [t.cart] } })],
-    ['a wrong form field, whatever the header says', (t) => ({ body: { _csrf_token: 'x'.repeat(43) }, headers: { 'x-csrf-token': t.cart } })],
+    [
+      'a wrong form field, whatever the header says',
+      (t) => ({ body: { _csrf_token: 'x'.repeat(43) }, headers: { 'x-csrf-token': t.cart } }),
+    ],
   ])('refuses %s with a 403', (_, options) => {
     const login = tokens.token(session, 'login');
     let thrown: unknown;

@@ -34,7 +34,13 @@ export class JsonApiOriginListener {
     if (!route || !API_PATH.test(route.path)) return;
     const foreign = foreignSiteReason(request, this.config.cors.allowOrigins);
     if (foreign !== null) {
-      this.logger.record(LogLevel.WARNING, 'security', 'A cross-site request to {route} was refused: {reason}', { route: route.name, reason: foreign }, request.context);
+      this.logger.record(
+        LogLevel.WARNING,
+        'security',
+        'A cross-site request to {route} was refused: {reason}',
+        { route: route.name, reason: foreign },
+        request.context,
+      );
       throw new AccessDeniedHttpException(foreign);
     }
     const notJson = nonJsonBodyReason(request);

@@ -24,14 +24,32 @@ describe('foreignSiteReason', () => {
 
   it.each([
     [{ 'sec-fetch-site': 'cross-site' }, 'Cross-site request refused (Sec-Fetch-Site: cross-site).'],
-    [{ 'sec-fetch-site': 'same-site', origin: 'https://blog.shop.example' }, 'Cross-site request refused (Sec-Fetch-Site: same-site, Origin: https://blog.shop.example).'],
+    [
+      { 'sec-fetch-site': 'same-site', origin: 'https://blog.shop.example' },
+      'Cross-site request refused (Sec-Fetch-Site: same-site, Origin: https://blog.shop.example).',
+    ],
     [{ 'sec-fetch-site': 'something-new' }, 'Cross-site request refused (Sec-Fetch-Site: something-new).'],
-    [{ origin: 'https://evil.example' }, 'Cross-origin request refused: the Origin "https://evil.example" is not this site\'s.'],
+    [
+      { origin: 'https://evil.example' },
+      'Cross-origin request refused: the Origin "https://evil.example" is not this site\'s.',
+    ],
     [{ origin: 'null' }, 'Cross-origin request refused: the Origin "null" is not this site\'s.'],
-    [{ origin: 'http://shop.example' }, 'Cross-origin request refused: the Origin "http://shop.example" is not this site\'s.'],
-    [{ origin: 'https://shop.example:8443' }, 'Cross-origin request refused: the Origin "https://shop.example:8443" is not this site\'s.'],
-    [{ origin: 'https://shop.example.evil.example' }, 'Cross-origin request refused: the Origin "https://shop.example.evil.example" is not this site\'s.'],
-    [{ origin: 'https://shop.example/path' }, 'Cross-origin request refused: the Origin "https://shop.example/path" is not this site\'s.'],
+    [
+      { origin: 'http://shop.example' },
+      'Cross-origin request refused: the Origin "http://shop.example" is not this site\'s.',
+    ],
+    [
+      { origin: 'https://shop.example:8443' },
+      'Cross-origin request refused: the Origin "https://shop.example:8443" is not this site\'s.',
+    ],
+    [
+      { origin: 'https://shop.example.evil.example' },
+      'Cross-origin request refused: the Origin "https://shop.example.evil.example" is not this site\'s.',
+    ],
+    [
+      { origin: 'https://shop.example/path' },
+      'Cross-origin request refused: the Origin "https://shop.example/path" is not this site\'s.',
+    ],
     [{ origin: 'not a url' }, 'Cross-origin request refused: the Origin "not a url" is not this site\'s.'],
     [{ origin: '' }, 'Cross-origin request refused: the Origin "" is not this site\'s.'],
   ])('refuses %j', (headers, reason) => {
@@ -39,7 +57,12 @@ describe('foreignSiteReason', () => {
   });
 
   it("takes the browser's Sec-Fetch-Site over an Origin that a proxy's hidden scheme makes look foreign", () => {
-    expect(foreignSiteReason(request({ origin: 'https://shop.example', 'sec-fetch-site': 'same-origin' }, 'http://shop.example'), [])).toBeNull();
+    expect(
+      foreignSiteReason(
+        request({ origin: 'https://shop.example', 'sec-fetch-site': 'same-origin' }, 'http://shop.example'),
+        [],
+      ),
+    ).toBeNull();
     expect(foreignSiteReason(request({ origin: 'https://shop.example' }, 'http://shop.example'), [])).not.toBeNull();
   });
 
@@ -72,8 +95,14 @@ describe('nonJsonBodyReason', () => {
   });
 
   it.each([
-    [{ 'content-type': 'application/x-www-form-urlencoded', 'content-length': '9' }, 'not "application/x-www-form-urlencoded"'],
-    [{ 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' }, 'not "application/x-www-form-urlencoded"'],
+    [
+      { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '9' },
+      'not "application/x-www-form-urlencoded"',
+    ],
+    [
+      { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+      'not "application/x-www-form-urlencoded"',
+    ],
     [{ 'content-type': 'multipart/form-data; boundary=x', 'content-length': '90' }, 'not "multipart/form-data"'],
     [{ 'content-type': 'text/plain', 'content-length': '9' }, 'not "text/plain"'],
     [{ 'content-type': 'text/plain;charset=UTF-8' }, 'not "text/plain"'],

@@ -15,7 +15,8 @@ const OWN_SITE = new Set(['same-origin', 'none']);
  */
 export function foreignSiteReason(request: RequestHeaders, trustedOrigins: readonly string[]): string | null {
   const origin = request.header('origin');
-  const trusted = origin !== undefined && (isOwnOrigin(origin, request.schemeAndHttpHost) || trustedOrigins.includes(origin));
+  const trusted =
+    origin !== undefined && (isOwnOrigin(origin, request.schemeAndHttpHost) || trustedOrigins.includes(origin));
   const site = request.header('sec-fetch-site')?.trim().toLowerCase();
   if (site !== undefined && site !== '') {
     if (OWN_SITE.has(site) || trusted) return null;
@@ -53,7 +54,10 @@ export function nonJsonBodyReason(request: Pick<RequestHeaders, 'header'>): stri
   const type = request.header('content-type')?.trim() || undefined;
   const length = request.header('content-length');
   const hasBody = request.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
-  if (type === undefined) return hasBody ? 'The API takes JSON bodies only (Content-Type: application/json); this body has no Content-Type.' : null;
+  if (type === undefined)
+    return hasBody
+      ? 'The API takes JSON bodies only (Content-Type: application/json); this body has no Content-Type.'
+      : null;
   const essence = type.split(';')[0].trim().toLowerCase();
   if (essence === 'application/json') return null;
   return `The API takes JSON bodies only (Content-Type: application/json), not "${essence || type}".`;

@@ -40,17 +40,36 @@ describe('FirewallListener on SQLite', () => {
     db = await memoryShopDb();
     config = AppConfig.fromEnv({ APP_ENV: 'test' });
     rememberMe = new RememberMeService(db, config);
-    const { id } = await db.insertInto('users').values({ email: 'ann@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('users')
+      .values({ email: 'ann@example.com', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     ann = { id, email: 'ann@example.com', roles: ['ROLE_USER'] };
   });
 
   afterEach(() => db.destroy());
 
-  async function request(url: string, options: { method?: string; headers?: Record<string, string>; sessionUser?: number; config?: AppConfig } = {}): Promise<Call> {
+  async function request(
+    url: string,
+    options: { method?: string; headers?: Record<string, string>; sessionUser?: number; config?: AppConfig } = {},
+  ): Promise<Call> {
     const effective = options.config ?? config;
-    const listener = new FirewallListener(effective, new UserProvider(new UserRepository(db)), rememberMe, new KernelLogger(effective), new LoginEntryPoint(effective), securityBus());
+    const listener = new FirewallListener(
+      effective,
+      new UserProvider(new UserRepository(db)),
+      rememberMe,
+      new KernelLogger(effective),
+      new LoginEntryPoint(effective),
+      securityBus(),
+    );
     const context = new KernelContext({ locals: {} } as Response, 'en');
-    const raw = { method: options.method ?? 'GET', url, headers: options.headers ?? {}, socket: {} } as unknown as Request;
+    const raw = {
+      method: options.method ?? 'GET',
+      url,
+      headers: options.headers ?? {},
+      socket: {},
+    } as unknown as Request;
     context.request = new KernelRequest(raw, context, 'en', false);
     const session = new Session(options.sessionUser === undefined ? null : SESSION_ID, {}, options.sessionUser ?? null);
     context.set(SESSION, session);
@@ -77,7 +96,11 @@ describe('FirewallListener on SQLite', () => {
     expect(event.response).toMatchObject({ status: 302, headers: { Location: '/login' } });
     expect(event.isPropagationStopped()).toBe(true);
     expect(session.peek()).toEqual({ [TARGET_PATH]: '/account/orders?page=2' });
-    expect(securityProfileOf(context).firewall).toEqual({ rule: PROTECTED, authenticatedBy: null, outcome: 'redirected-to-login' });
+    expect(securityProfileOf(context).firewall).toEqual({
+      rule: PROTECTED,
+      authenticatedBy: null,
+      outcome: 'redirected-to-login',
+    });
   });
 
   it('keeps no target for a form sent anonymously (it cannot be replayed by a redirect)', async () => {
@@ -106,16 +129,36 @@ describe('FirewallListener on SQLite', () => {
     const state = securityOf(context);
     expect(event.hasResponse()).toBe(false);
     expect(state.user).toEqual(user);
-    expect(securityProfileOf(context).firewall).toEqual({ rule: PROTECTED, authenticatedBy: 'session', outcome: 'granted' });
-    expect(securityProfileOf(context).decisions).toEqual([{ attribute: 'ROLE_USER', subject: 'path /account', granted: true }]);
+    expect(securityProfileOf(context).firewall).toEqual({
+      rule: PROTECTED,
+      authenticatedBy: 'session',
+      outcome: 'granted',
+    });
+    expect(securityProfileOf(context).decisions).toEqual([
+      { attribute: 'ROLE_USER', subject: 'path /account', granted: true },
+    ]);
     expect(context.res.locals.currentUser).toEqual(user);
   });
 
   it('denies a user without the roles of the rule with a 403, recording the decisions', async () => {
-    const adminOnly = config.with({ security: { ...config.security, accessControl: [{ path: /^\/admin/, roles: ['ROLE_USER', 'ROLE_ADMIN'] }] } });
-    const listener = new FirewallListener(adminOnly, new UserProvider(new UserRepository(db)), rememberMe, new KernelLogger(adminOnly), new LoginEntryPoint(adminOnly), securityBus());
+    const adminOnly = config.with({
+      security: { ...config.security, accessControl: [{ path: /^\/admin/, roles: ['ROLE_USER', 'ROLE_ADMIN'] }] },
+    });
+    const listener = new FirewallListener(
+      adminOnly,
+      new UserProvider(new UserRepository(db)),
+      rememberMe,
+      new KernelLogger(adminOnly),
+      new LoginEntryPoint(adminOnly),
+      securityBus(),
+    );
     const context = new KernelContext({ locals: {} } as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url: '/admin', headers: {}, socket: {} } as unknown as Request, context, 'en', false);
+    context.request = new KernelRequest(
+      { method: 'GET', url: '/admin', headers: {}, socket: {} } as unknown as Request,
+      context,
+      'en',
+      false,
+    );
     context.set(SESSION, new Session(SESSION_ID, {}, ann.id));
     const event = new RequestEvent(context.request);
     event.dispatchState = { tasks: undefined };
@@ -137,7 +180,9 @@ describe('FirewallListener on SQLite', () => {
     expect(session.invalidated).toBe(true);
     expect(securityOf(context).user).toBeNull();
     expect(event.response).toMatchObject({ status: 302 });
-    expect(context.logs.map((e) => [e.levelName, e.message])).toEqual([['WARNING', 'The user of the session no longer exists: the session was emptied.']]);
+    expect(context.logs.map((e) => [e.levelName, e.message])).toEqual([
+      ['WARNING', 'The user of the session no longer exists: the session was emptied.'],
+    ]);
   });
 
   it('authenticates by a valid remember-me cookie, rotating it and moving the session to a new id', async () => {
@@ -151,7 +196,9 @@ describe('FirewallListener on SQLite', () => {
     expect(state.rememberMeCookie).not.toBe(cookie);
     expect(session.changed).toBe(true);
     expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(context.logs.map((e) => e.message)).toEqual(['User "ann@example.com" was authenticated by the remember-me cookie.']);
+    expect(context.logs.map((e) => e.message)).toEqual([
+      'User "ann@example.com" was authenticated by the remember-me cookie.',
+    ]);
   });
 
   it('prefers the session user to a remember-me cookie (the cookie is not used up)', async () => {
@@ -159,7 +206,9 @@ describe('FirewallListener on SQLite', () => {
     const { context } = await request('/account', { sessionUser: ann.id, headers: { cookie: `REMEMBERME=${cookie}` } });
     expect(securityProfileOf(context).firewall.authenticatedBy).toBe('session');
     expect(securityOf(context).rememberMeCookie).toBeUndefined();
-    expect(await db.selectFrom('remember_me_tokens').select('rotated_at').executeTakeFirstOrThrow()).toEqual({ rotated_at: null });
+    expect(await db.selectFrom('remember_me_tokens').select('rotated_at').executeTakeFirstOrThrow()).toEqual({
+      rotated_at: null,
+    });
   });
 
   it('clears an invalid remember-me cookie and treats the visitor as anonymous', async () => {
@@ -177,7 +226,10 @@ describe('FirewallListener on SQLite', () => {
     expect(securityOf(context).rememberMeCookie).toBeNull();
     expect(await db.selectFrom('remember_me_tokens').selectAll().execute()).toEqual([]);
     expect(context.logs.map((e) => [e.levelName, e.message])).toEqual([
-      ['WARNING', `A remember-me cookie was used twice (stolen?): every remember-me login of user ${ann.id} was revoked.`],
+      [
+        'WARNING',
+        `A remember-me cookie was used twice (stolen?): every remember-me login of user ${ann.id} was revoked.`,
+      ],
     ]);
   });
 });

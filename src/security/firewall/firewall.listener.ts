@@ -51,12 +51,15 @@ export class FirewallListener {
       this.decide(event, rule, state);
       return;
     }
-    event.waitFor(
-      this.authenticate(event, userId, cookie, state).then(() => this.decide(event, rule, state)),
-    );
+    event.waitFor(this.authenticate(event, userId, cookie, state).then(() => this.decide(event, rule, state)));
   }
 
-  private async authenticate(event: RequestEvent, userId: number | null, cookie: string | undefined, state: SecurityState): Promise<void> {
+  private async authenticate(
+    event: RequestEvent,
+    userId: number | null,
+    cookie: string | undefined,
+    state: SecurityState,
+  ): Promise<void> {
     const context = event.request.context;
     const session = sessionOf(context);
     if (userId !== null) {
@@ -68,7 +71,13 @@ export class FirewallListener {
         void session.userId;
         return;
       }
-      this.logger.record(LogLevel.WARNING, 'security', 'The user of the session no longer exists: the session was emptied.', { userId }, context);
+      this.logger.record(
+        LogLevel.WARNING,
+        'security',
+        'The user of the session no longer exists: the session was emptied.',
+        { userId },
+        context,
+      );
       session.invalidate();
     }
     if (cookie === undefined) return;
@@ -81,12 +90,24 @@ export class FirewallListener {
         // Undefined when the series was rotated a moment ago by a request sent with this one: the cookie stays.
         state.rememberMeCookie = outcome.cookie;
         session.migrate();
-        this.logger.record(LogLevel.INFO, 'security', 'User "{email}" was authenticated by the remember-me cookie.', { email: user.email }, context);
+        this.logger.record(
+          LogLevel.INFO,
+          'security',
+          'User "{email}" was authenticated by the remember-me cookie.',
+          { email: user.email },
+          context,
+        );
         return;
       }
     }
     if (outcome.kind === 'theft') {
-      this.logger.record(LogLevel.WARNING, 'security', 'A remember-me cookie was used twice (stolen?): every remember-me login of user {userId} was revoked.', { userId: outcome.userId }, context);
+      this.logger.record(
+        LogLevel.WARNING,
+        'security',
+        'A remember-me cookie was used twice (stolen?): every remember-me login of user {userId} was revoked.',
+        { userId: outcome.userId },
+        context,
+      );
     }
     state.rememberMeCookie = null;
   }
@@ -98,7 +119,8 @@ export class FirewallListener {
     const outcome = this.outcome(event, rule, state.user?.roles);
     this.events.emit(FirewallDecidedEvent.NAME, new FirewallDecidedEvent(rule ? rule.path.source : null, outcome));
     if (outcome === 'denied') throw new AccessDeniedHttpException('Access Denied.');
-    if (outcome === 'redirected-to-login' || outcome === 'unauthorized') event.setResponse(this.entryPoint.start(request));
+    if (outcome === 'redirected-to-login' || outcome === 'unauthorized')
+      event.setResponse(this.entryPoint.start(request));
   }
 
   /** The access map's answer for the request: each of the rule's roles checked for a user, the entry point for none. */

@@ -19,9 +19,17 @@ export class LoginEntryPoint {
   start(request: KernelRequest, cause?: unknown): KernelResponse {
     const { loginPath } = this.config.security;
     if (wantsJson(request)) {
-      throw new UnauthorizedHttpException(LOGIN_CHALLENGE(loginPath, this.config.session.cookieName), FULL_AUTHENTICATION_REQUIRED, cause);
+      throw new UnauthorizedHttpException(
+        LOGIN_CHALLENGE(loginPath, this.config.session.cookieName),
+        FULL_AUTHENTICATION_REQUIRED,
+        cause,
+      );
     }
-    if (request.method === 'GET') sessionOf(request.context).set(TARGET_PATH, `${request.pathInfo}${request.queryString ? `?${request.queryString}` : ''}`);
+    if (request.method === 'GET')
+      sessionOf(request.context).set(
+        TARGET_PATH,
+        `${request.pathInfo}${request.queryString ? `?${request.queryString}` : ''}`,
+      );
     return KernelResponse.redirect(loginPath, 302);
   }
 }

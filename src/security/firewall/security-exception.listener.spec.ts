@@ -15,12 +15,24 @@ import { LoginEntryPoint } from './login-entry-point.js';
 import { SecurityExceptionListener } from './security-exception.listener.js';
 
 describe('SecurityExceptionListener', () => {
-  const listener = new SecurityExceptionListener(new LoginEntryPoint(AppConfig.fromEnv({ APP_ENV: 'test', SESSION_COOKIE_NAME: 'SID' })), securityBus());
+  const listener = new SecurityExceptionListener(
+    new LoginEntryPoint(AppConfig.fromEnv({ APP_ENV: 'test', SESSION_COOKIE_NAME: 'SID' })),
+    securityBus(),
+  );
   const outcome = (context: KernelContext) => context.get(SECURITY_PROFILE)?.firewall.outcome;
 
-  function exception(throwable: unknown, url: string, headers: Record<string, string> = {}): { event: ExceptionEvent; context: KernelContext; session: Session } {
+  function exception(
+    throwable: unknown,
+    url: string,
+    headers: Record<string, string> = {},
+  ): { event: ExceptionEvent; context: KernelContext; session: Session } {
     const context = new KernelContext({} as Response, 'en');
-    context.request = new KernelRequest({ method: 'GET', url, headers, socket: {} } as unknown as Request, context, 'en', false);
+    context.request = new KernelRequest(
+      { method: 'GET', url, headers, socket: {} } as unknown as Request,
+      context,
+      'en',
+      false,
+    );
     const session = new Session(null);
     context.set(SESSION, session);
     const event = new ExceptionEvent(context.request, throwable);
@@ -41,7 +53,11 @@ describe('SecurityExceptionListener', () => {
     const { event, context, session } = exception(required, '/api/orders');
     expect(event.hasResponse()).toBe(false);
     expect(event.throwable).toBeInstanceOf(UnauthorizedHttpException);
-    expect(event.throwable).toMatchObject({ statusCode: 401, cause: required, headers: { 'WWW-Authenticate': 'Cookie realm="Shopkernel", form-action="/login", cookie-name="SID"' } });
+    expect(event.throwable).toMatchObject({
+      statusCode: 401,
+      cause: required,
+      headers: { 'WWW-Authenticate': 'Cookie realm="Shopkernel", form-action="/login", cookie-name="SID"' },
+    });
     expect(session.peek()).toEqual({});
     expect(outcome(context)).toBe('unauthorized');
   });

@@ -15,16 +15,25 @@ describe('RememberMeListener', () => {
   function respond(cookie: string | null | undefined, options: { secure?: boolean; state?: boolean } = {}): unknown {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
     const context = new KernelContext(res as unknown as Response, 'en');
-    const raw = { method: 'GET', url: '/', headers: {}, socket: { encrypted: options.secure ?? false } } as unknown as Request;
+    const raw = {
+      method: 'GET',
+      url: '/',
+      headers: {},
+      socket: { encrypted: options.secure ?? false },
+    } as unknown as Request;
     context.request = new KernelRequest(raw, context, 'en', false);
     if (options.state ?? true) securityOf(context).rememberMeCookie = cookie;
-    listener.onKernelResponse(new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)));
+    listener.onKernelResponse(
+      new ResponseEvent(context.request, new ResponseHandle(res as unknown as Response, undefined, false)),
+    );
     return res.getHeader('set-cookie');
   }
 
   it('sends a new or rotated cookie for the configured lifetime, HttpOnly and SameSite=Lax', () => {
     expect(respond('series:token')).toBe('REMEMBERME=series%3Atoken; Max-Age=172800; Path=/; HttpOnly; SameSite=Lax');
-    expect(respond('series:token', { secure: true })).toBe('REMEMBERME=series%3Atoken; Max-Age=172800; Path=/; HttpOnly; Secure; SameSite=Lax');
+    expect(respond('series:token', { secure: true })).toBe(
+      'REMEMBERME=series%3Atoken; Max-Age=172800; Path=/; HttpOnly; Secure; SameSite=Lax',
+    );
   });
 
   it('expires the cookie at a logout or for a cookie that was refused', () => {

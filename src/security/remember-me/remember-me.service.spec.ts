@@ -16,17 +16,33 @@ describe('RememberMeService on SQLite', () => {
   beforeEach(async () => {
     db = await memoryShopDb();
     service = new RememberMeService(db, AppConfig.fromEnv({ APP_ENV: 'test', REMEMBER_ME_LIFETIME: '30d' }));
-    const users = await db.insertInto('users').values([{ email: 'ann@example.com', password_hash: 'x' }, { email: 'bob@example.com', password_hash: 'x' }]).returning('id').execute();
+    const users = await db
+      .insertInto('users')
+      .values([
+        { email: 'ann@example.com', password_hash: 'x' },
+        { email: 'bob@example.com', password_hash: 'x' },
+      ])
+      .returning('id')
+      .execute();
     [ann, bob] = users.map((u) => u.id);
   });
 
   afterEach(() => db.destroy());
 
-  const row = (series: string) => db.selectFrom('remember_me_tokens').selectAll().where('series', '=', series).executeTakeFirst();
-  const allSeries = async () => (await db.selectFrom('remember_me_tokens').select(['series', 'user_id']).execute()).map((r) => [r.series, r.user_id]);
+  const row = (series: string) =>
+    db.selectFrom('remember_me_tokens').selectAll().where('series', '=', series).executeTakeFirst();
+  const allSeries = async () =>
+    (await db.selectFrom('remember_me_tokens').select(['series', 'user_id']).execute()).map((r) => [
+      r.series,
+      r.user_id,
+    ]);
   /** Moves the last rotation back in time, past the 60 s grace period. */
   const ageRotation = (series: string, seconds: number) =>
-    db.updateTable('remember_me_tokens').set({ rotated_at: new Date(Date.now() - seconds * 1000).toISOString() }).where('series', '=', series).execute();
+    db
+      .updateTable('remember_me_tokens')
+      .set({ rotated_at: new Date(Date.now() - seconds * 1000).toISOString() })
+      .where('series', '=', series)
+      .execute();
 
   it('creates a series whose token is stored hashed only', async () => {
     const before = Date.now();
@@ -34,7 +50,12 @@ describe('RememberMeService on SQLite', () => {
     expect(cookie).toMatch(/^[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/);
     const [series, token] = split(cookie);
     const stored = await row(series);
-    expect(stored).toMatchObject({ token_hash: sha256(token), previous_token_hash: null, rotated_at: null, user_id: ann });
+    expect(stored).toMatchObject({
+      token_hash: sha256(token),
+      previous_token_hash: null,
+      rotated_at: null,
+      user_id: ann,
+    });
     expect(JSON.stringify(stored)).not.toContain(token);
     const lifetime = Date.parse(stored!.expires_at) - before;
     expect(lifetime).toBeGreaterThanOrEqual(30 * 86_400_000);
@@ -46,10 +67,18 @@ describe('RememberMeService on SQLite', () => {
     const cookie = await service.create(ann);
     const [series, token] = split(cookie);
     const outcome = await service.consume(cookie);
-    expect(outcome).toEqual({ kind: 'valid', userId: ann, cookie: expect.stringMatching(new RegExp(`^${series}:[A-Za-z0-9_-]{43}$`)) });
+    expect(outcome).toEqual({
+      kind: 'valid',
+      userId: ann,
+      cookie: expect.stringMatching(new RegExp(`^${series}:[A-Za-z0-9_-]{43}$`)),
+    });
     const next = split((outcome as { cookie: string }).cookie)[1];
     expect(next).not.toBe(token);
-    expect(await row(series)).toMatchObject({ token_hash: sha256(next), previous_token_hash: sha256(token), rotated_at: expect.any(String) });
+    expect(await row(series)).toMatchObject({
+      token_hash: sha256(next),
+      previous_token_hash: sha256(token),
+      rotated_at: expect.any(String),
+    });
   });
 
   it('lets a request sent with the replaced cookie in, without rotating again (tabs restored together)', async () => {
@@ -58,7 +87,11 @@ describe('RememberMeService on SQLite', () => {
     const [series] = split(cookie);
     const afterRotation = await row(series);
     await expect(service.consume(cookie)).resolves.toEqual({ kind: 'valid', userId: ann, cookie: undefined });
-    await expect(service.consume((rotated as { cookie: string }).cookie)).resolves.toEqual({ kind: 'valid', userId: ann, cookie: undefined });
+    await expect(service.consume((rotated as { cookie: string }).cookie)).resolves.toEqual({
+      kind: 'valid',
+      userId: ann,
+      cookie: undefined,
+    });
     expect(await row(series)).toEqual(afterRotation);
   });
 
@@ -102,7 +135,11 @@ describe('RememberMeService on SQLite', () => {
   it('refuses an expired series and forgets it', async () => {
     const cookie = await service.create(ann);
     const [series] = split(cookie);
-    await db.updateTable('remember_me_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('series', '=', series).execute();
+    await db
+      .updateTable('remember_me_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('series', '=', series)
+      .execute();
     await expect(service.consume(cookie)).resolves.toEqual({ kind: 'invalid' });
     expect(await row(series)).toBeUndefined();
   });

@@ -50,7 +50,13 @@ export class RememberMeService {
     const now = new Date();
     await this.db
       .insertInto('remember_me_tokens')
-      .values({ series, token_hash: sha256(token), user_id: userId, last_used_at: now.toISOString(), expires_at: this.expiry(now) })
+      .values({
+        series,
+        token_hash: sha256(token),
+        user_id: userId,
+        last_used_at: now.toISOString(),
+        expires_at: this.expiry(now),
+      })
       .execute();
     return `${series}:${token}`;
   }
@@ -76,11 +82,18 @@ export class RememberMeService {
       // other's update matches nothing (PostgreSQL re-checks the condition after the first commits).
       const updated = await this.db
         .updateTable('remember_me_tokens')
-        .set({ token_hash: sha256(next), previous_token_hash: row.token_hash, rotated_at: now.toISOString(), last_used_at: now.toISOString(), expires_at: this.expiry(now) })
+        .set({
+          token_hash: sha256(next),
+          previous_token_hash: row.token_hash,
+          rotated_at: now.toISOString(),
+          last_used_at: now.toISOString(),
+          expires_at: this.expiry(now),
+        })
         .where('series', '=', series)
         .where('token_hash', '=', row.token_hash)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) return { kind: 'valid', userId: row.user_id, cookie: `${series}:${next}` };
+      if (Number(updated.numUpdatedRows) === 1)
+        return { kind: 'valid', userId: row.user_id, cookie: `${series}:${next}` };
       // Another request rotated it meanwhile: the token it replaced is this one, within its grace period.
       const rotated = await this.find(series);
       if (rotated && sameHash(presented, rotated.previous_token_hash) && this.withinGrace(rotated.rotated_at, now)) {
@@ -88,7 +101,8 @@ export class RememberMeService {
       }
       return { kind: 'invalid' };
     }
-    if (recentlyRotated && sameHash(presented, row.previous_token_hash)) return { kind: 'valid', userId: row.user_id, cookie: undefined };
+    if (recentlyRotated && sameHash(presented, row.previous_token_hash))
+      return { kind: 'valid', userId: row.user_id, cookie: undefined };
     await this.db.deleteFrom('remember_me_tokens').where('user_id', '=', row.user_id).execute();
     return { kind: 'theft', userId: row.user_id };
   }

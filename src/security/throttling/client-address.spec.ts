@@ -20,7 +20,12 @@ describe('throttledClient', () => {
   });
 
   it('counts every address of one /64 as one client, and neighbouring networks apart', () => {
-    const addresses = ['2001:db8:aa:bb::1', '2001:db8:aa:bb:ffff:ffff:ffff:ffff', '2001:db8:aa:bb:1234:5678:9abc:def0', '2001:db8:00aa:00bb::2'];
+    const addresses = [
+      '2001:db8:aa:bb::1',
+      '2001:db8:aa:bb:ffff:ffff:ffff:ffff',
+      '2001:db8:aa:bb:1234:5678:9abc:def0',
+      '2001:db8:00aa:00bb::2',
+    ];
     expect(new Set(addresses.map(throttledClient)).size).toBe(1);
     expect(throttledClient('2001:db8:aa:bc::1')).not.toBe(throttledClient('2001:db8:aa:bb::1'));
   });

@@ -8,12 +8,16 @@ export function throttledClient(ip: string): string {
   const address = ip.split('%')[0];
   if (!isIPv6(address)) return ip === '' ? 'unknown' : ip;
   const groups = hextets(address);
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight groups of an IPv6 address (`::` expanded; an embedded IPv4 address counts as the last two). */
 function hextets(address: string): string[] {
-  const split = (part: string) => (part === '' ? [] : part.split(':')).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
+  const split = (part: string) =>
+    (part === '' ? [] : part.split(':')).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
   const gap = address.indexOf('::');
   if (gap === -1) return split(address);
   const head = split(address.slice(0, gap));

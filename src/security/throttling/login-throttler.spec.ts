@@ -8,7 +8,12 @@ describe('LoginThrottler on SQLite', () => {
   let db: ShopDb;
   let throttler: LoginThrottler;
   const points = async () =>
-    Object.fromEntries((await db.selectFrom('rate_limits').select(['key', 'points']).orderBy('key').execute()).map((r) => [r.key.replace(/:[A-Za-z0-9_-]{43}:/, ':<email>:'), r.points]));
+    Object.fromEntries(
+      (await db.selectFrom('rate_limits').select(['key', 'points']).orderBy('key').execute()).map((r) => [
+        r.key.replace(/:[A-Za-z0-9_-]{43}:/, ':<email>:'),
+        r.points,
+      ]),
+    );
 
   beforeEach(async () => {
     const config = AppConfig.fromEnv({ APP_ENV: 'test', LOGIN_THROTTLING_MAX_ATTEMPTS: '2' });
@@ -63,7 +68,11 @@ describe('LoginThrottler on SQLite', () => {
 
   it('prunes the counters whose window has ended', async () => {
     await throttler.attempt('a@example.com', '203.0.113.6');
-    await db.updateTable('rate_limits').set({ expire: Date.now() - 1 }).where('key', 'like', 'login_account:%').execute();
+    await db
+      .updateTable('rate_limits')
+      .set({ expire: Date.now() - 1 })
+      .where('key', 'like', 'login_account:%')
+      .execute();
     await throttler.prune();
     expect(await points()).toEqual({ 'login_client:203.0.113.6': 1 });
   });

@@ -1,6 +1,11 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterStoreAbstract,
+} from 'rate-limiter-flexible';
 import { AppConfig } from '../../config/app-config.js';
 import { shopDbDriver } from '../../database/database.factory.js';
 import { ShopDb } from '../../database/shop-db.js';
@@ -46,7 +51,13 @@ export class LoginThrottler implements OnModuleInit, OnModuleDestroy {
     const store = { tableName: TABLE, tableCreated: true, clearExpiredByTimeout: false, duration: intervalSeconds };
     const limiter = (keyPrefix: string, points: number): RateLimiterStoreAbstract =>
       driver.dialect === 'sqlite'
-        ? new RateLimiterSQLite({ ...store, keyPrefix, points, storeClient: driver.database, storeType: 'better-sqlite3' })
+        ? new RateLimiterSQLite({
+            ...store,
+            keyPrefix,
+            points,
+            storeClient: driver.database,
+            storeType: 'better-sqlite3',
+          })
         : new RateLimiterPostgres({ ...store, keyPrefix, points, storeClient: driver.pool, storeType: 'pool' });
     this.perAccount = limiter('login_account', maxAttempts);
     this.perClient = limiter('login_client', maxAttempts * 5);
@@ -63,7 +74,10 @@ export class LoginThrottler implements OnModuleInit, OnModuleDestroy {
   /** Takes a login attempt for this email from this client; what refused it when attempts ran out. */
   async attempt(email: string, ip: string): Promise<Throttled | null> {
     const keys = { account: accountKey(email, ip), client: throttledClient(ip) };
-    const [account, client] = await Promise.allSettled([this.consume(this.perAccount, keys.account), this.consume(this.perClient, keys.client)]);
+    const [account, client] = await Promise.allSettled([
+      this.consume(this.perAccount, keys.account),
+      this.consume(this.perClient, keys.client),
+    ]);
     const refused = [refusal('account', account), refusal('client', client)].filter((r): r is Throttled => r !== null);
     if (refused.length === 0) return null;
     if (account.status === 'fulfilled') await this.exclusive(() => this.perAccount.reward(keys.account, 1));
@@ -91,7 +105,9 @@ export class LoginThrottler implements OnModuleInit, OnModuleDestroy {
     try {
       await this.db.deleteFrom(TABLE).where('expire', '<', Date.now()).execute();
     } catch (error) {
-      this.logger.channel('security').warning('Expired login throttling counters could not be deleted: {message}', { message: (error as Error).message });
+      this.logger.channel('security').warning('Expired login throttling counters could not be deleted: {message}', {
+        message: (error as Error).message,
+      });
     }
   }
 

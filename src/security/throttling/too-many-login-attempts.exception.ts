@@ -15,6 +15,11 @@ export class TooManyLoginAttemptsException extends TooManyRequestsHttpException 
   ) {
     const minutes = Math.ceil(throttled.retryAfter / 60);
     const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
-    super(throttled.retryAfter, action === 'login' ? `Too many failed login attempts, please try again in ${wait}.` : `Too many attempts, please try again in ${wait}.`);
+    super(
+      throttled.retryAfter,
+      action === 'login'
+        ? `Too many failed login attempts, please try again in ${wait}.`
+        : `Too many attempts, please try again in ${wait}.`,
+    );
   }
 }

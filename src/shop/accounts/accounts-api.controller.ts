@@ -28,9 +28,16 @@ export class AccountsApiController {
   @Post('login')
   @RouteName('api_login')
   @HttpCode(200)
-  async login(@RequestAttribute() request: KernelRequest, @Body() form: LoginDto): Promise<{ user: AuthenticatedUser }> {
+  async login(
+    @RequestAttribute() request: KernelRequest,
+    @Body() form: LoginDto,
+  ): Promise<{ user: AuthenticatedUser }> {
     const user = await this.authenticator.checkCredentials(request.context, form.email, form.password);
-    if (!user) throw new UnauthorizedHttpException(LOGIN_CHALLENGE(this.config.security.loginPath, this.config.session.cookieName), 'Invalid credentials.');
+    if (!user)
+      throw new UnauthorizedHttpException(
+        LOGIN_CHALLENGE(this.config.security.loginPath, this.config.session.cookieName),
+        'Invalid credentials.',
+      );
     await this.authenticator.login(request.context, user, { rememberMe: form._remember_me !== undefined, via: 'json' });
     return { user };
   }
@@ -47,7 +54,8 @@ export class AccountsApiController {
   @Get('csrf-token/:id')
   @RouteName('api_csrf_token')
   token(@RequestAttribute() request: KernelRequest, @Param('id') id: string): { token: string } {
-    if (!API_TOKEN_IDS.has(id)) throw new NotFoundHttpException(`No CSRF token "${id}": ask for one of ${[...API_TOKEN_IDS].join(', ')}.`);
+    if (!API_TOKEN_IDS.has(id))
+      throw new NotFoundHttpException(`No CSRF token "${id}": ask for one of ${[...API_TOKEN_IDS].join(', ')}.`);
     return { token: this.csrf.token(sessionOf(request.context), id) };
   }
 

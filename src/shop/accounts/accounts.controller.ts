@@ -31,24 +31,45 @@ export class AccountsController {
   @RouteName('account_register')
   register(@RequestAttribute() request: KernelRequest, @Res() res: Response): void {
     if (currentUser(request.context)) return res.redirect(303, '/account');
-    res.render('shop/accounts/register', { title: 'Create an account – Shopkernel', locale: request.locale, form: { email: '' }, errors: {} });
+    res.render('shop/accounts/register', {
+      title: 'Create an account – Shopkernel',
+      locale: request.locale,
+      form: { email: '' },
+      errors: {},
+    });
   }
 
   @Post('register')
   @RouteName('account_register_submit')
   @CsrfProtected('register')
-  async registerSubmit(@RequestAttribute() request: KernelRequest, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async registerSubmit(
+    @RequestAttribute() request: KernelRequest,
+    @Body() body: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     const { value, errors } = await validateForm(RegistrationDto, body);
     const email = typeof body.email === 'string' ? body.email : '';
     const again = (status: number, problems: Record<string, string[]>) =>
-      res.status(status).render('shop/accounts/register', { title: 'Create an account – Shopkernel', locale: request.locale, form: { email }, errors: problems, failed: true });
+      res.status(status).render('shop/accounts/register', {
+        title: 'Create an account – Shopkernel',
+        locale: request.locale,
+        form: { email },
+        errors: problems,
+        failed: true,
+      });
     if (Object.keys(errors).length > 0) return again(400, errors);
     try {
       await this.authenticator.checkRegistrationAllowed(request.context, value.email);
     } catch (error) {
       if (!(error instanceof TooManyLoginAttemptsException)) throw error;
       res.status(429).setHeader('Retry-After', String(error.retryAfter));
-      return res.render('shop/accounts/register', { title: 'Create an account – Shopkernel', locale: request.locale, form: { email }, errors: {}, throttled: error.message });
+      return res.render('shop/accounts/register', {
+        title: 'Create an account – Shopkernel',
+        locale: request.locale,
+        form: { email },
+        errors: {},
+        throttled: error.message,
+      });
     }
     const user = await this.users.create(value.email, await this.hasher.hash(value.password));
     if (!user) return again(400, { email: ['An account with this email address already exists.'] });
@@ -70,7 +91,11 @@ export class AccountsController {
   @Post('login')
   @RouteName('security_login_check')
   @CsrfProtected('authenticate')
-  async loginCheck(@RequestAttribute() request: KernelRequest, @Body() form: LoginDto, @Res() res: Response): Promise<void> {
+  async loginCheck(
+    @RequestAttribute() request: KernelRequest,
+    @Body() form: LoginDto,
+    @Res() res: Response,
+  ): Promise<void> {
     const session = sessionOf(request.context);
     let user: AuthenticatedUser | null;
     try {
@@ -79,7 +104,12 @@ export class AccountsController {
       if (!(error instanceof TooManyLoginAttemptsException)) throw error;
       // The form again, with the reason and its own status (Symfony shows the login form with the error).
       res.status(429).setHeader('Retry-After', String(error.retryAfter));
-      return res.render('shop/accounts/login', { title: 'Log in – Shopkernel', locale: request.locale, email: form.email.slice(0, 254), error: error.message });
+      return res.render('shop/accounts/login', {
+        title: 'Log in – Shopkernel',
+        locale: request.locale,
+        email: form.email.slice(0, 254),
+        error: error.message,
+      });
     }
     if (!user) {
       session.set(LAST_EMAIL, form.email.slice(0, 254));
@@ -89,7 +119,10 @@ export class AccountsController {
     const target = session.get<string>(TARGET_PATH);
     session.remove(TARGET_PATH);
     session.remove(LAST_EMAIL);
-    await this.authenticator.login(request.context, user, { rememberMe: form._remember_me !== undefined, via: 'login-form' });
+    await this.authenticator.login(request.context, user, {
+      rememberMe: form._remember_me !== undefined,
+      via: 'login-form',
+    });
     res.redirect(303, safeTarget(target) ?? '/account');
   }
 
@@ -113,12 +146,19 @@ export class AccountsController {
     return {
       title: 'Your account – Shopkernel',
       locale: request.locale,
-      account: { email: user.email, roles: user.roles.join(', '), since: row?.created_at.slice(0, 10) ?? '', admin: user.roles.includes('ROLE_ADMIN') },
+      account: {
+        email: user.email,
+        roles: user.roles.join(', '),
+        since: row?.created_at.slice(0, 10) ?? '',
+        admin: user.roles.includes('ROLE_ADMIN'),
+      },
     };
   }
 }
 
 /** Only a path of this site (never `//evil.example` or an absolute URL): no open redirect through the login. */
 function safeTarget(target: string | undefined): string | undefined {
-  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\') ? target : undefined;
+  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\')
+    ? target
+    : undefined;
 }

@@ -25,9 +25,19 @@ export class AdminController {
       this.users.count(),
       this.db
         .selectFrom('orders')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), sql<number>`coalesce(sum(${sql.ref('total_cents')}), 0)`.as('revenue')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('count'),
+          sql<number>`coalesce(sum(${sql.ref('total_cents')}), 0)`.as('revenue'),
+        ])
         .executeTakeFirstOrThrow(),
-      this.db.selectFrom('products').select(['slug', 'name', 'stock']).where('stock', '<=', 5).orderBy('stock').orderBy('name').limit(20).execute(),
+      this.db
+        .selectFrom('products')
+        .select(['slug', 'name', 'stock'])
+        .where('stock', '<=', 5)
+        .orderBy('stock')
+        .orderBy('name')
+        .limit(20)
+        .execute(),
     ]);
     return {
       title: 'Back office – Shopkernel',

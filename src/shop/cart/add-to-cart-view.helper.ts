@@ -13,7 +13,8 @@ import { MAX_QUANTITY } from './cart-rules.js';
 export class AddToCartViewHelper implements OnModuleInit {
   onModuleInit(): void {
     hbs.registerHelper('add_to_cart', () => {
-      const product = currentKernelContext()?.request.attributes.product as { id?: unknown; stock?: unknown } | undefined;
+      const product = currentKernelContext()?.request.attributes.product as
+        { id?: unknown; stock?: unknown } | undefined;
       if (typeof product?.id !== 'number' || typeof product.stock !== 'number' || product.stock <= 0) return null;
       return { productId: product.id, max: Math.min(product.stock, MAX_QUANTITY) };
     });

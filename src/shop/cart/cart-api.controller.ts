@@ -13,7 +13,14 @@ import { UpdateLineDto } from './update-line.dto.js';
 
 /** The cart as the JSON API returns it; `csrfToken` goes back in the X-CSRF-Token header of unsafe requests. */
 export interface CartJson {
-  lines: Array<{ productId: number; slug: string; name: string; unitPriceCents: number; quantity: number; lineTotalCents: number }>;
+  lines: Array<{
+    productId: number;
+    slug: string;
+    name: string;
+    unitPriceCents: number;
+    quantity: number;
+    lineTotalCents: number;
+  }>;
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
@@ -43,7 +50,11 @@ export class CartApiController {
   @RouteName('api_cart_add')
   @CsrfProtected('cart')
   @HttpCode(201)
-  async add(@Body() dto: AddLineDto, @CurrentUser() user: AuthenticatedUser | null, @CurrentSession() session: Session): Promise<CartJson> {
+  async add(
+    @Body() dto: AddLineDto,
+    @CurrentUser() user: AuthenticatedUser | null,
+    @CurrentSession() session: Session,
+  ): Promise<CartJson> {
     const change = await this.cart.add(cartOwner(user, session), dto.productId, dto.quantity);
     return this.json(change.cart, session);
   }
@@ -64,14 +75,25 @@ export class CartApiController {
   @Delete('lines/:productId')
   @RouteName('api_cart_remove')
   @CsrfProtected('cart')
-  async remove(@Param('productId') productId: string, @CurrentUser() user: AuthenticatedUser | null, @CurrentSession() session: Session): Promise<CartJson> {
+  async remove(
+    @Param('productId') productId: string,
+    @CurrentUser() user: AuthenticatedUser | null,
+    @CurrentSession() session: Session,
+  ): Promise<CartJson> {
     const change = await this.cart.remove(cartOwner(user, session), parseProductId(productId));
     return this.json(change.cart, session);
   }
 
   private json(cart: CartView, session: Session): CartJson {
     return {
-      lines: cart.lines.map(({ productId, slug, name, unitPriceCents, quantity, lineTotalCents }) => ({ productId, slug, name, unitPriceCents, quantity, lineTotalCents })),
+      lines: cart.lines.map(({ productId, slug, name, unitPriceCents, quantity, lineTotalCents }) => ({
+        productId,
+        slug,
+        name,
+        unitPriceCents,
+        quantity,
+        lineTotalCents,
+      })),
       subtotalCents: cart.subtotalCents,
       shippingCents: cart.shippingCents,
       totalCents: cart.totalCents,

@@ -12,8 +12,14 @@ export interface FormViolation {
 }
 
 /** The cart page's view model: every amount formatted here, every value escaped by Handlebars. */
-export function cartPage(cart: CartView, locale: string, failure?: { form: FailedForm; violations: Violation[] }): object {
-  const violations: FormViolation[] = (failure?.violations ?? []).flatMap((v) => Object.values(v.constraints).map((message) => ({ field: v.property, message })));
+export function cartPage(
+  cart: CartView,
+  locale: string,
+  failure?: { form: FailedForm; violations: Violation[] },
+): object {
+  const violations: FormViolation[] = (failure?.violations ?? []).flatMap((v) =>
+    Object.values(v.constraints).map((message) => ({ field: v.property, message })),
+  );
   const lineFailed = failure?.form.kind === 'line' ? failure.form.productId : undefined;
   const missingForFreeShipping = FREE_SHIPPING_FROM_CENTS - cart.subtotalCents;
   return {
@@ -32,7 +38,8 @@ export function cartPage(cart: CartView, locale: string, failure?: { form: Faile
           quantity: line.quantity,
           max: Math.max(line.quantity, Math.min(line.stock, MAX_QUANTITY)),
           lineTotal: formatPrice(line.lineTotalCents),
-          stockNote: line.stock <= 0 ? 'Out of stock' : line.quantity > line.stock ? `Only ${line.stock} left in stock` : '',
+          stockNote:
+            line.stock <= 0 ? 'Out of stock' : line.quantity > line.stock ? `Only ${line.stock} left in stock` : '',
           updateAction: `/cart/lines/${path}`,
           removeAction: `/cart/lines/${path}/delete`,
           violations: lineFailed === line.productId ? violations : [],
@@ -41,7 +48,10 @@ export function cartPage(cart: CartView, locale: string, failure?: { form: Faile
       subtotal: formatPrice(cart.subtotalCents),
       shipping: cart.shippingCents === 0 ? 'Free' : formatPrice(cart.shippingCents),
       total: formatPrice(cart.totalCents),
-      freeShippingHint: cart.lines.length > 0 && missingForFreeShipping > 0 ? `Add ${formatPrice(missingForFreeShipping)} more for free shipping (from ${formatPrice(FREE_SHIPPING_FROM_CENTS)}).` : '',
+      freeShippingHint:
+        cart.lines.length > 0 && missingForFreeShipping > 0
+          ? `Add ${formatPrice(missingForFreeShipping)} more for free shipping (from ${formatPrice(FREE_SHIPPING_FROM_CENTS)}).`
+          : '',
     },
     // The add form lives on the product page: its problems are shown above the cart.
     addViolations: failure?.form.kind === 'add' ? violations : [],

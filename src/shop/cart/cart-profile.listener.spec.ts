@@ -10,8 +10,22 @@ import type { CartRef, CartState } from './cart-state.js';
 
 const SESSION_CART: CartRef = { owner: 'session', userId: null, cartId: 7 };
 const MUG = { productId: 3, slug: 'mug', name: 'Mug', unitPriceCents: 1290, quantity: 2, lineTotalCents: 2580 };
-const FULL: CartState = { ...SESSION_CART, lines: [MUG], itemCount: 2, subtotalCents: 2580, shippingCents: 490, totalCents: 3070 };
-const SUMMARY: CartState = { ...SESSION_CART, lines: null, itemCount: 2, subtotalCents: 2580, shippingCents: null, totalCents: null };
+const FULL: CartState = {
+  ...SESSION_CART,
+  lines: [MUG],
+  itemCount: 2,
+  subtotalCents: 2580,
+  shippingCents: 490,
+  totalCents: 3070,
+};
+const SUMMARY: CartState = {
+  ...SESSION_CART,
+  lines: null,
+  itemCount: 2,
+  subtotalCents: 2580,
+  shippingCents: null,
+  totalCents: null,
+};
 
 describe('CartProfileListener', () => {
   const listener = new CartProfileListener();
@@ -43,7 +57,10 @@ describe('CartProfileListener', () => {
       listener.onCartChanged(new CartChangedEvent(SESSION_CART, 'removed', 3, 'Mug', 2, 0));
       listener.onCartLoaded(new CartLoadedEvent(emptied));
     });
-    expect(context.get(CART_PROFILE)).toEqual({ ...emptied, changes: [{ action: 'removed', productId: 3, name: 'Mug', from: 2, to: 0 }] });
+    expect(context.get(CART_PROFILE)).toEqual({
+      ...emptied,
+      changes: [{ action: 'removed', productId: 3, name: 'Mug', from: 2, to: 0 }],
+    });
   });
 
   it('never lets a summary hide the lines loaded earlier in the request, but records one when it is all there is', () => {
@@ -94,7 +111,10 @@ describe('CartProfileListener', () => {
   });
 
   it('hears the events on the application bus, synchronously, while the request runs', async () => {
-    const module = await Test.createTestingModule({ imports: [EventEmitterModule.forRoot()], providers: [CartProfileListener] }).compile();
+    const module = await Test.createTestingModule({
+      imports: [EventEmitterModule.forRoot()],
+      providers: [CartProfileListener],
+    }).compile();
     await module.init();
     try {
       const bus = module.get(EventEmitter2);
@@ -102,7 +122,10 @@ describe('CartProfileListener', () => {
         bus.emit(CartChangedEvent.NAME, new CartChangedEvent(SESSION_CART, 'added', 3, 'Mug', 0, 2));
         bus.emit(CartLoadedEvent.NAME, new CartLoadedEvent(FULL));
       });
-      expect(context.get(CART_PROFILE)).toEqual({ ...FULL, changes: [{ action: 'added', productId: 3, name: 'Mug', from: 0, to: 2 }] });
+      expect(context.get(CART_PROFILE)).toEqual({
+        ...FULL,
+        changes: [{ action: 'added', productId: 3, name: 'Mug', from: 0, to: 2 }],
+      });
       expect(() => bus.emit(CartLoadedEvent.NAME, new CartLoadedEvent(FULL))).not.toThrow();
     } finally {
       await module.close();

@@ -22,13 +22,25 @@ export class CartProfileListener {
 
   @OnEvent(CartChangedEvent.NAME)
   onCartChanged(event: CartChangedEvent): void {
-    this.recordChange(event.cart, { action: event.action, productId: event.productId, name: event.name, from: event.from, to: event.to });
+    this.recordChange(event.cart, {
+      action: event.action,
+      productId: event.productId,
+      name: event.name,
+      from: event.from,
+      to: event.to,
+    });
   }
 
   @OnEvent(OrderPlacedEvent.NAME)
   onOrderPlaced(event: OrderPlacedEvent): void {
     const cart: CartRef = { owner: 'user', userId: event.userId, cartId: event.cartId };
-    this.recordChange(cart, { action: 'emptied', productId: null, name: `order ${event.reference}`, from: event.items, to: 0 });
+    this.recordChange(cart, {
+      action: 'emptied',
+      productId: null,
+      name: `order ${event.reference}`,
+      from: event.items,
+      to: 0,
+    });
     this.recordState({ ...cart, lines: [], itemCount: 0, subtotalCents: 0, shippingCents: null, totalCents: 0 });
   }
 
@@ -45,7 +57,15 @@ export class CartProfileListener {
     if (!context) return;
     let profile = context.get(CART_PROFILE);
     if (!profile) {
-      profile = { ...cart, lines: null, itemCount: 0, subtotalCents: 0, shippingCents: null, totalCents: null, changes: [] };
+      profile = {
+        ...cart,
+        lines: null,
+        itemCount: 0,
+        subtotalCents: 0,
+        shippingCents: null,
+        totalCents: null,
+        changes: [],
+      };
       context.set(CART_PROFILE, profile);
     }
     profile.changes.push(change);

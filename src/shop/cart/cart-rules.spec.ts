@@ -1,4 +1,11 @@
-import { cartTotals, FREE_SHIPPING_FROM_CENTS, lineTotalCents, quantityProblem, SHIPPING_CENTS, shippingCents } from './cart-rules.js';
+import {
+  cartTotals,
+  FREE_SHIPPING_FROM_CENTS,
+  lineTotalCents,
+  quantityProblem,
+  SHIPPING_CENTS,
+  shippingCents,
+} from './cart-rules.js';
 
 describe('cart rules', () => {
   describe('totals', () => {
@@ -17,7 +24,12 @@ describe('cart rules', () => {
 
     it('never lose a cent to floating point', () => {
       // 0.1 + 0.2 style sums: 3 × €0.10 + 1 × €0.20 is exactly 50 cents.
-      expect(cartTotals([{ unitPriceCents: 10, quantity: 3 }, { unitPriceCents: 20, quantity: 1 }]).subtotalCents).toBe(50);
+      expect(
+        cartTotals([
+          { unitPriceCents: 10, quantity: 3 },
+          { unitPriceCents: 20, quantity: 1 },
+        ]).subtotalCents,
+      ).toBe(50);
     });
   });
 
@@ -33,7 +45,10 @@ describe('cart rules', () => {
     });
 
     it('is part of the total', () => {
-      expect(cartTotals([{ unitPriceCents: 4999, quantity: 1 }])).toMatchObject({ shippingCents: 490, totalCents: 5489 });
+      expect(cartTotals([{ unitPriceCents: 4999, quantity: 1 }])).toMatchObject({
+        shippingCents: 490,
+        totalCents: 5489,
+      });
       expect(cartTotals([{ unitPriceCents: 2500, quantity: 2 }])).toMatchObject({ shippingCents: 0, totalCents: 5000 });
     });
   });

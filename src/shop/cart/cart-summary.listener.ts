@@ -32,7 +32,8 @@ export class CartSummaryListener {
     const context = request.context;
     const user = currentUser(context);
     const session = context.get(SESSION);
-    if (!user && (!session || session.isNew || session.isClosed || session.peek()[CART_ID_ATTRIBUTE] === undefined)) return;
+    if (!user && (!session || session.isNew || session.isClosed || session.peek()[CART_ID_ATTRIBUTE] === undefined))
+      return;
     const owner = cartOwner(user, session!);
     event.waitFor(
       this.cart.summary(owner).then(
@@ -40,7 +41,13 @@ export class CartSummaryListener {
           if (summary) context.res.locals.cartSummary = summary;
         },
         (error: unknown) => {
-          this.logger.record(LogLevel.WARNING, 'cart', 'The cart summary could not be loaded: {message}', { message: (error as Error).message, exception: error }, context);
+          this.logger.record(
+            LogLevel.WARNING,
+            'cart',
+            'The cart summary could not be loaded: {message}',
+            { message: (error as Error).message, exception: error },
+            context,
+          );
         },
       ),
     );

@@ -27,16 +27,22 @@ export class CartCollector extends DataCollector<CartProfile> {
   readonly label = 'Cart';
   override readonly priority = 150;
   override readonly deferrable = true;
-  override readonly emptyText = 'This request did not look at a cart (the visitor has none, or the page does not show it).';
+  override readonly emptyText =
+    'This request did not look at a cart (the visitor has none, or the page does not show it).';
 
   override lateCollect(context: KernelContext): CartProfile | undefined {
     const profile = context.get(CART_PROFILE);
     if (!profile) return undefined;
-    return { ...profile, lines: profile.lines?.slice(0, MAX_ROWS) ?? null, changes: profile.changes.slice(0, MAX_ROWS) };
+    return {
+      ...profile,
+      lines: profile.lines?.slice(0, MAX_ROWS) ?? null,
+      changes: profile.changes.slice(0, MAX_ROWS),
+    };
   }
 
   override badge(data: CartProfile): PanelBadge | null {
-    if (data.changes.length > 0) return { text: `${data.changes.length} change${data.changes.length === 1 ? '' : 's'}`, kind: 'success' };
+    if (data.changes.length > 0)
+      return { text: `${data.changes.length} change${data.changes.length === 1 ? '' : 's'}`, kind: 'success' };
     return { text: String(data.itemCount), kind: 'info' };
   }
 
@@ -50,7 +56,10 @@ export class CartCollector extends DataCollector<CartProfile> {
         { label: 'Items', value: String(data.itemCount) },
         { label: data.totalCents === null ? 'Subtotal' : 'Total', value: formatPrice(total) },
         { label: 'Owner', value: data.owner === 'user' ? `user #${data.userId}` : 'anonymous visitor' },
-        ...data.changes.slice(0, 5).map((c) => ({ label: ACTIONS[c.action] ?? c.action, value: `${c.name ?? (c.productId === null ? '' : `product #${c.productId}`)} ${c.from} > ${c.to}`.trim() })),
+        ...data.changes.slice(0, 5).map((c) => ({
+          label: ACTIONS[c.action] ?? c.action,
+          value: `${c.name ?? (c.productId === null ? '' : `product #${c.productId}`)} ${c.from} > ${c.to}`.trim(),
+        })),
         ...(data.changes.length > 5 ? [{ label: 'More changes', value: String(data.changes.length - 5) }] : []),
       ],
     };
@@ -61,15 +70,30 @@ export class CartCollector extends DataCollector<CartProfile> {
     return {
       overview: [
         { key: 'Cart id', value: data.cartId === null ? '(none)' : String(data.cartId) },
-        { key: 'Owner', value: data.owner === 'user' ? `user #${data.userId}` : 'anonymous visitor (session attribute cart_id)' },
+        {
+          key: 'Owner',
+          value: data.owner === 'user' ? `user #${data.userId}` : 'anonymous visitor (session attribute cart_id)',
+        },
         { key: 'Items', value: String(data.itemCount) },
         { key: 'Subtotal', value: price(data.subtotalCents) },
-        { key: 'Shipping', value: data.shippingCents === null ? '(not computed: only the summary was read)' : price(data.shippingCents) },
+        {
+          key: 'Shipping',
+          value: data.shippingCents === null ? '(not computed: only the summary was read)' : price(data.shippingCents),
+        },
         { key: 'Total', value: price(data.totalCents) },
       ],
       linesLoaded: data.lines !== null,
-      lines: (data.lines ?? []).map((l) => ({ ...l, unitPrice: price(l.unitPriceCents), lineTotal: price(l.lineTotalCents) })),
-      changes: data.changes.map((c) => ({ ...c, action: ACTIONS[c.action] ?? c.action, product: c.name ?? '', productId: c.productId ?? '' })),
+      lines: (data.lines ?? []).map((l) => ({
+        ...l,
+        unitPrice: price(l.unitPriceCents),
+        lineTotal: price(l.lineTotalCents),
+      })),
+      changes: data.changes.map((c) => ({
+        ...c,
+        action: ACTIONS[c.action] ?? c.action,
+        product: c.name ?? '',
+        productId: c.productId ?? '',
+      })),
     };
   }
 }

@@ -79,7 +79,11 @@ export class CartController {
     if (violations.length > 0) return this.again(res, owner, locale, form, violations);
     const change = await this.attempt(() => this.cart.update(owner, productId, value.quantity));
     if ('violations' in change) return this.again(res, owner, locale, form, change.violations);
-    this.done(res, session, change.to === 0 ? `Removed ${change.name} from your cart.` : `${change.name}: quantity changed to ${change.to}.`);
+    this.done(
+      res,
+      session,
+      change.to === 0 ? `Removed ${change.name} from your cart.` : `${change.name}: quantity changed to ${change.to}.`,
+    );
   }
 
   @Post('lines/:productId/delete')
@@ -106,11 +110,23 @@ export class CartController {
     }
   }
 
-  private async again(res: Response, owner: CartOwner, locale: string, form: FailedForm, violations: Violation[]): Promise<void> {
+  private async again(
+    res: Response,
+    owner: CartOwner,
+    locale: string,
+    form: FailedForm,
+    violations: Violation[],
+  ): Promise<void> {
     this.render(res, 400, await this.cart.view(owner), locale, { form, violations });
   }
 
-  private render(res: Response, status: number, cart: CartView, locale: string, failure?: { form: FailedForm; violations: Violation[] }): void {
+  private render(
+    res: Response,
+    status: number,
+    cart: CartView,
+    locale: string,
+    failure?: { form: FailedForm; violations: Violation[] },
+  ): void {
     res.locals.cartSummary = { count: cart.itemCount, totalCents: cart.subtotalCents };
     res.status(status).render(VIEW, cartPage(cart, locale, failure));
   }

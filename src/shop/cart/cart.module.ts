@@ -17,7 +17,15 @@ import { CartService } from './cart.service.js';
  */
 @Module({
   controllers: [CartController, CartApiController],
-  providers: [CartRepository, CartService, CartSummaryListener, CartCollector, AddToCartViewHelper, CartLoginHook, CartProfileListener],
+  providers: [
+    CartRepository,
+    CartService,
+    CartSummaryListener,
+    CartCollector,
+    AddToCartViewHelper,
+    CartLoginHook,
+    CartProfileListener,
+  ],
   exports: [CartService],
 })
 export class CartModule {}

@@ -51,13 +51,23 @@ export class CartRepository {
         'products.stock',
         'cart_lines.quantity',
       ]);
-    query = 'userId' in key ? query.where('carts.user_id', '=', key.userId) : query.where('carts.id', '=', key.cartId).where('carts.user_id', 'is', null);
+    query =
+      'userId' in key
+        ? query.where('carts.user_id', '=', key.userId)
+        : query.where('carts.id', '=', key.cartId).where('carts.user_id', 'is', null);
     const rows = await query.orderBy('cart_lines.id').execute();
     if (rows.length === 0) return undefined;
     const lines: CartLineRow[] = [];
     for (const row of rows) {
       if (row.product_id === null || row.quantity === null) continue;
-      lines.push({ productId: row.product_id, slug: row.slug!, name: row.name!, unitPriceCents: row.price_cents!, stock: row.stock!, quantity: row.quantity });
+      lines.push({
+        productId: row.product_id,
+        slug: row.slug!,
+        name: row.name!,
+        unitPriceCents: row.price_cents!,
+        stock: row.stock!,
+        quantity: row.quantity,
+      });
     }
     return { id: rows[0].cart_id, lines };
   }
@@ -71,15 +81,24 @@ export class CartRepository {
       .select((eb) => [
         'carts.id as cart_id',
         eb.fn.coalesce(eb.fn.sum<number>('cart_lines.quantity'), sql<number>`0`).as('count'),
-        eb.fn.coalesce(eb.fn.sum<number>(sql<number>`cart_lines.quantity * products.price_cents`), sql<number>`0`).as('total_cents'),
+        eb.fn
+          .coalesce(eb.fn.sum<number>(sql<number>`cart_lines.quantity * products.price_cents`), sql<number>`0`)
+          .as('total_cents'),
       ]);
-    query = 'userId' in key ? query.where('carts.user_id', '=', key.userId) : query.where('carts.id', '=', key.cartId).where('carts.user_id', 'is', null);
+    query =
+      'userId' in key
+        ? query.where('carts.user_id', '=', key.userId)
+        : query.where('carts.id', '=', key.cartId).where('carts.user_id', 'is', null);
     const row = await query.groupBy('carts.id').executeTakeFirst();
     return row ? { cartId: row.cart_id, count: Number(row.count), totalCents: Number(row.total_cents) } : undefined;
   }
 
   product(id: number): Promise<CartProductRow | undefined> {
-    return this.db.selectFrom('products').select(['id', 'slug', 'name', 'price_cents', 'stock']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('products')
+      .select(['id', 'slug', 'name', 'price_cents', 'stock'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The session's cart, created (or found again, the session id being unique) when the first product is added. */
@@ -115,7 +134,11 @@ export class CartRepository {
 
   /** Removes a line; false when the cart had none for the product. */
   async removeLine(cartId: number, productId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('product_id', '=', productId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('cart_lines')
+      .where('cart_id', '=', cartId)
+      .where('product_id', '=', productId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -125,7 +148,11 @@ export class CartRepository {
 
   /** Gives an anonymous cart to a user who has none: it is theirs now, and no session's any more. */
   async giveToUser(cartId: number, userId: number, db: Db = this.db): Promise<void> {
-    await db.updateTable('carts').set({ user_id: userId, session_id: null, updated_at: new Date().toISOString() }).where('id', '=', cartId).execute();
+    await db
+      .updateTable('carts')
+      .set({ user_id: userId, session_id: null, updated_at: new Date().toISOString() })
+      .where('id', '=', cartId)
+      .execute();
   }
 
   async delete(cartId: number, db: Db = this.db): Promise<void> {

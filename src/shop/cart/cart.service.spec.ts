@@ -27,7 +27,13 @@ class FakeCarts {
   }
   async summary(key: CartKey): Promise<{ cartId: number; count: number; totalCents: number } | undefined> {
     const row = await this.find(key);
-    return row && { cartId: row.id, count: row.lines.reduce((n, l) => n + l.quantity, 0), totalCents: row.lines.reduce((n, l) => n + l.quantity * l.unitPriceCents, 0) };
+    return (
+      row && {
+        cartId: row.id,
+        count: row.lines.reduce((n, l) => n + l.quantity, 0),
+        totalCents: row.lines.reduce((n, l) => n + l.quantity * l.unitPriceCents, 0),
+      }
+    );
   }
   async product(id: number): Promise<CartProductRow | undefined> {
     return [MUG, LAMP].find((p) => p.id === id);
@@ -77,7 +83,14 @@ describe('CartService events', () => {
   });
 
   const visitor = (): CartOwner & { kind: 'session' } => ({ kind: 'session', session: new Session(null) });
-  const mugLine = (quantity: number) => ({ productId: 3, slug: 'mug', name: 'Mug', unitPriceCents: 1290, quantity, lineTotalCents: 1290 * quantity });
+  const mugLine = (quantity: number) => ({
+    productId: 3,
+    slug: 'mug',
+    name: 'Mug',
+    unitPriceCents: 1290,
+    quantity,
+    lineTotalCents: 1290 * quantity,
+  });
 
   it('tells nothing while the visitor has no cart', async () => {
     const owner = visitor();
@@ -93,7 +106,14 @@ describe('CartService events', () => {
     const cart = { owner: 'session', userId: null, cartId } as const;
     expect(events).toStrictEqual([
       new CartChangedEvent(cart, 'added', 3, 'Mug', 0, 2),
-      new CartLoadedEvent({ ...cart, lines: [mugLine(2)], itemCount: 2, subtotalCents: 2580, shippingCents: 490, totalCents: 3070 }),
+      new CartLoadedEvent({
+        ...cart,
+        lines: [mugLine(2)],
+        itemCount: 2,
+        subtotalCents: 2580,
+        shippingCents: 490,
+        totalCents: 3070,
+      }),
     ]);
   });
 
@@ -114,9 +134,21 @@ describe('CartService events', () => {
       new CartChangedEvent(cart, 'updated', 3, 'Mug', 3, 5),
       new CartChangedEvent(cart, 'removed', 5, 'Lamp', 1, 0),
     ]);
-    expect(events.at(-1)).toStrictEqual(new CartLoadedEvent({ ...cart, lines: null, itemCount: 5, subtotalCents: 6450, shippingCents: null, totalCents: null }));
+    expect(events.at(-1)).toStrictEqual(
+      new CartLoadedEvent({
+        ...cart,
+        lines: null,
+        itemCount: 5,
+        subtotalCents: 6450,
+        shippingCents: null,
+        totalCents: null,
+      }),
+    );
     // Each change is followed by the cart as the service then loaded it.
-    expect(events.map((e) => e.constructor.name)).toEqual([...Array(5).fill(['CartChangedEvent', 'CartLoadedEvent']).flat(), 'CartLoadedEvent']);
+    expect(events.map((e) => e.constructor.name)).toEqual([
+      ...Array(5).fill(['CartChangedEvent', 'CartLoadedEvent']).flat(),
+      'CartLoadedEvent',
+    ]);
   });
 
   it('tells nothing of a change it refused', async () => {
@@ -131,7 +163,9 @@ describe('CartService events', () => {
     const anonymousId = moved.session.get<number>(CART_ID_ATTRIBUTE)!;
     events = [];
     await service.attachToUser(moved.session, 4);
-    expect(events).toStrictEqual([new CartChangedEvent({ owner: 'user', userId: 4, cartId: anonymousId }, 'attached', null, null, 0, 1)]);
+    expect(events).toStrictEqual([
+      new CartChangedEvent({ owner: 'user', userId: 4, cartId: anonymousId }, 'attached', null, null, 0, 1),
+    ]);
 
     const merging = visitor();
     await service.add(merging, MUG.id, 3);
@@ -139,7 +173,10 @@ describe('CartService events', () => {
     events = [];
     await service.attachToUser(merging.session, 4);
     const mine = { owner: 'user', userId: 4, cartId: anonymousId } as const;
-    expect(events).toStrictEqual([new CartChangedEvent(mine, 'merged', 3, 'Mug', 2, 5), new CartChangedEvent(mine, 'merged', 5, 'Lamp', 0, 2)]);
+    expect(events).toStrictEqual([
+      new CartChangedEvent(mine, 'merged', 3, 'Mug', 2, 5),
+      new CartChangedEvent(mine, 'merged', 5, 'Lamp', 0, 2),
+    ]);
   });
 
   it('tells nothing of a merge rolled back', async () => {

@@ -69,7 +69,14 @@ export class CartService {
     if (!summary) return undefined;
     this.events.emit(
       CartLoadedEvent.NAME,
-      new CartLoadedEvent({ ...this.refOf(owner, summary.cartId), lines: null, itemCount: summary.count, subtotalCents: summary.totalCents, shippingCents: null, totalCents: null }),
+      new CartLoadedEvent({
+        ...this.refOf(owner, summary.cartId),
+        lines: null,
+        itemCount: summary.count,
+        subtotalCents: summary.totalCents,
+        shippingCents: null,
+        totalCents: null,
+      }),
     );
     return { count: summary.count, totalCents: summary.totalCents };
   }
@@ -85,13 +92,23 @@ export class CartService {
     if (problem) throw new CartQuantityException(problem, quantity);
     let cartId = existing?.id;
     if (cartId === undefined) {
-      cartId = owner.kind === 'user' ? await this.carts.createForUser(owner.userId) : await this.carts.createForSession(owner.session.ensureId());
+      cartId =
+        owner.kind === 'user'
+          ? await this.carts.createForUser(owner.userId)
+          : await this.carts.createForSession(owner.session.ensureId());
       if (owner.kind === 'session') owner.session.set(CART_ID_ATTRIBUTE, cartId);
     } else {
       await this.carts.touch(cartId);
     }
     await this.carts.setLine(cartId, productId, inCart + quantity);
-    this.changed(this.refOf(owner, cartId), inCart ? 'updated' : 'added', productId, product.name, inCart, inCart + quantity);
+    this.changed(
+      this.refOf(owner, cartId),
+      inCart ? 'updated' : 'added',
+      productId,
+      product.name,
+      inCart,
+      inCart + quantity,
+    );
     return { name: product.name, from: inCart, to: inCart + quantity, cart: await this.view(owner) };
   }
 
@@ -133,7 +150,9 @@ export class CartService {
       const mine = await this.carts.find({ userId }, db);
       if (!mine) {
         await this.carts.giveToUser(cartId, userId, db);
-        changes.push(new CartChangedEvent({ owner: 'user', userId, cartId }, 'attached', null, null, 0, anonymous.lines.length));
+        changes.push(
+          new CartChangedEvent({ owner: 'user', userId, cartId }, 'attached', null, null, 0, anonymous.lines.length),
+        );
         return;
       }
       const ref: CartRef = { owner: 'user', userId, cartId: mine.id };
@@ -197,7 +216,14 @@ export class CartService {
     return view;
   }
 
-  private changed(cart: CartRef, action: CartChangeAction, productId: number, name: string, from: number, to: number): void {
+  private changed(
+    cart: CartRef,
+    action: CartChangeAction,
+    productId: number,
+    name: string,
+    from: number,
+    to: number,
+  ): void {
     this.events.emit(CartChangedEvent.NAME, new CartChangedEvent(cart, action, productId, name, from, to));
   }
 

@@ -7,13 +7,16 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
  * anything else is left as it came and refused.
  */
 export function WholeNumber(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
-  const transform = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : value));
+  const transform = Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : value,
+  );
   const validate = ValidateBy(
     {
       name: 'wholeNumber',
       constraints: [min, max],
       validator: {
-        validate: (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
+        validate: (value: unknown) =>
+          typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
         defaultMessage: (args) => `${args?.property ?? 'value'} must be a whole number from ${min} to ${max}.`,
       },
     },

@@ -42,7 +42,12 @@ export class CatalogueController {
   ): Promise<Page & { listing: ProductListing; categories: Array<{ name: string; href: string }> }> {
     const listing = await this.catalogue.listing(parseListingQuery(query), pagination, '/products');
     const categories = (await this.categories.all()).map((c) => ({ name: c.name, href: categoryPath(c.slug) }));
-    return { title: listing.q ? `Search: ${listing.q} – Shopkernel` : 'Products – Shopkernel', locale, listing, categories };
+    return {
+      title: listing.q ? `Search: ${listing.q} – Shopkernel` : 'Products – Shopkernel',
+      locale,
+      listing,
+      categories,
+    };
   }
 
   @Get('categories/:slug')
@@ -57,8 +62,18 @@ export class CatalogueController {
     @RequestAttribute('_pagination') pagination: Pagination,
     @RequestAttribute('_locale') locale: string,
   ): Promise<Page & { category: { name: string; description: string }; listing: ProductListing }> {
-    const listing = await this.catalogue.listing(parseListingQuery(query), pagination, categoryPath(category.slug), category.id);
-    return { title: `${category.name} – Shopkernel`, locale, category: { name: category.name, description: category.description }, listing };
+    const listing = await this.catalogue.listing(
+      parseListingQuery(query),
+      pagination,
+      categoryPath(category.slug),
+      category.id,
+    );
+    return {
+      title: `${category.name} – Shopkernel`,
+      locale,
+      category: { name: category.name, description: category.description },
+      listing,
+    };
   }
 
   @Get('products/:slug')
@@ -66,7 +81,10 @@ export class CatalogueController {
   @ConvertParam('product', ProductBySlugConverter, { from: 'slug' })
   @HttpCache(CATALOGUE_CACHE)
   @Render('shop/catalogue/product')
-  product(@RequestAttribute('product') product: ProductWithCategory, @RequestAttribute('_locale') locale: string): Page & Record<string, unknown> {
+  product(
+    @RequestAttribute('product') product: ProductWithCategory,
+    @RequestAttribute('_locale') locale: string,
+  ): Page & Record<string, unknown> {
     return {
       title: `${product.name} – Shopkernel`,
       locale,

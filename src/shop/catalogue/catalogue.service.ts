@@ -38,7 +38,12 @@ export class CatalogueService {
   constructor(private readonly products: ProductRepository) {}
 
   /** One page of a list (`basePath`: `/products` or a category's path); a page after the last is a 404. */
-  async listing(query: ListingQuery, pagination: Pagination, basePath: string, categoryId?: number): Promise<ProductListing> {
+  async listing(
+    query: ListingQuery,
+    pagination: Pagination,
+    basePath: string,
+    categoryId?: number,
+  ): Promise<ProductListing> {
     const { total, rows } = await this.products.list({
       categoryId,
       q: query.q,
@@ -69,7 +74,11 @@ export class CatalogueService {
               lastPage,
               previous: pagination.page > 1 ? href(pagination.page - 1) : undefined,
               next: pagination.page < lastPage ? href(pagination.page + 1) : undefined,
-              pages: pageNumbers(pagination.page, lastPage).map((number) => ({ number, href: href(number), current: number === pagination.page })),
+              pages: pageNumbers(pagination.page, lastPage).map((number) => ({
+                number,
+                href: href(number),
+                current: number === pagination.page,
+              })),
             }
           : undefined,
     };

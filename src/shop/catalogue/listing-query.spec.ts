@@ -11,7 +11,9 @@ describe('parseListingQuery', () => {
   });
 
   it('refuses an unknown sort, a repeated parameter and an overlong search with a 400', () => {
-    expect(() => parseListingQuery({ sort: 'price' })).toThrow('Invalid sort "price": expected one of name, price_asc, price_desc, newest.');
+    expect(() => parseListingQuery({ sort: 'price' })).toThrow(
+      'Invalid sort "price": expected one of name, price_asc, price_desc, newest.',
+    );
     expect(() => parseListingQuery({ sort: ['name', 'newest'] })).toThrow(BadRequestHttpException);
     expect(() => parseListingQuery({ q: 'x'.repeat(101) })).toThrow(BadRequestHttpException);
   });

@@ -34,6 +34,7 @@ function parseSearch(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value !== 'string') throw new BadRequestHttpException('The "q" query parameter must be given once.');
   const q = value.trim();
-  if (q.length > MAX_SEARCH_LENGTH) throw new BadRequestHttpException(`The search text is longer than ${MAX_SEARCH_LENGTH} characters.`);
+  if (q.length > MAX_SEARCH_LENGTH)
+    throw new BadRequestHttpException(`The search text is longer than ${MAX_SEARCH_LENGTH} characters.`);
   return q;
 }

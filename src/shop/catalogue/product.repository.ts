@@ -22,7 +22,14 @@ export interface ProductWithCategory extends Product {
 /** What a list shows of a product (its card): a page of a list reads only these columns. */
 export type ProductSummary = Pick<Product, 'id' | 'slug' | 'name' | 'price_cents' | 'stock' | 'image_url'>;
 // Not `products.*`: the description and the stored search text are most of a row's bytes, and a card shows neither.
-const SUMMARY_COLUMNS = ['products.id', 'products.slug', 'products.name', 'products.price_cents', 'products.stock', 'products.image_url'] as const;
+const SUMMARY_COLUMNS = [
+  'products.id',
+  'products.slug',
+  'products.name',
+  'products.price_cents',
+  'products.stock',
+  'products.image_url',
+] as const;
 
 type ProductQuery = SelectQueryBuilder<ShopDatabase, 'products', object>;
 
@@ -39,8 +46,13 @@ export class ProductRepository {
   /** One page of products matching the criteria, and how many match in all. */
   async list(criteria: ProductCriteria): Promise<{ total: number; rows: ProductSummary[] }> {
     const [count, rows] = await Promise.all([
-      this.filtered(criteria).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      this.sorted(this.filtered(criteria).select(SUMMARY_COLUMNS), criteria.sort).limit(criteria.limit).offset(criteria.offset).execute(),
+      this.filtered(criteria)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      this.sorted(this.filtered(criteria).select(SUMMARY_COLUMNS), criteria.sort)
+        .limit(criteria.limit)
+        .offset(criteria.offset)
+        .execute(),
     ]);
     return { total: Number(count.n), rows };
   }
@@ -66,7 +78,10 @@ export class ProductRepository {
     return query;
   }
 
-  private sorted<O>(query: SelectQueryBuilder<ShopDatabase, 'products', O>, sort: CatalogueSort): SelectQueryBuilder<ShopDatabase, 'products', O> {
+  private sorted<O>(
+    query: SelectQueryBuilder<ShopDatabase, 'products', O>,
+    sort: CatalogueSort,
+  ): SelectQueryBuilder<ShopDatabase, 'products', O> {
     switch (sort) {
       case 'price_asc':
         return query.orderBy('products.price_cents', 'asc').orderBy(this.byName).orderBy('products.id');

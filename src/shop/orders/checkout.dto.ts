@@ -3,7 +3,16 @@ import { IsIn, IsString, Length, Matches } from 'class-validator';
 
 /** Countries the shop delivers to, by ISO 3166 code. */
 export const COUNTRIES: Readonly<Record<string, string>> = Object.freeze({
-  AT: 'Austria', BE: 'Belgium', DE: 'Germany', ES: 'Spain', FR: 'France', IE: 'Ireland', IT: 'Italy', LU: 'Luxembourg', NL: 'Netherlands', PT: 'Portugal',
+  AT: 'Austria',
+  BE: 'Belgium',
+  DE: 'Germany',
+  ES: 'Spain',
+  FR: 'France',
+  IE: 'Ireland',
+  IT: 'Italy',
+  LU: 'Luxembourg',
+  NL: 'Netherlands',
+  PT: 'Portugal',
 });
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

@@ -13,7 +13,15 @@ import { newOrderReference } from './order-reference.js';
 import { OrderPlacedEvent } from './order-placed.event.js';
 
 export interface CheckoutPreview {
-  lines: Array<{ slug: string; name: string; price_cents: number; quantity: number; stock: number; line_total_cents: number; available: boolean }>;
+  lines: Array<{
+    slug: string;
+    name: string;
+    price_cents: number;
+    quantity: number;
+    stock: number;
+    line_total_cents: number;
+    available: boolean;
+  }>;
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
@@ -48,7 +56,11 @@ export class CheckoutService {
     const subtotal = lines.reduce((sum, line) => sum + line.price_cents * line.quantity, 0);
     const shipping = shippingCents(subtotal);
     return {
-      lines: lines.map((line) => ({ ...line, line_total_cents: line.price_cents * line.quantity, available: line.stock >= line.quantity })),
+      lines: lines.map((line) => ({
+        ...line,
+        line_total_cents: line.price_cents * line.quantity,
+        available: line.stock >= line.quantity,
+      })),
       subtotalCents: subtotal,
       shippingCents: shipping,
       totalCents: subtotal + shipping,
@@ -62,7 +74,13 @@ export class CheckoutService {
         ? await trx
             .selectFrom('cart_lines')
             .innerJoin('products', 'products.id', 'cart_lines.product_id')
-            .select(['cart_lines.product_id', 'cart_lines.quantity', 'products.slug', 'products.name', 'products.price_cents'])
+            .select([
+              'cart_lines.product_id',
+              'cart_lines.quantity',
+              'products.slug',
+              'products.name',
+              'products.price_cents',
+            ])
             .where('cart_lines.cart_id', '=', cart.id)
             .orderBy('cart_lines.product_id')
             .execute()
@@ -78,7 +96,11 @@ export class CheckoutService {
           .where('stock', '>=', line.quantity)
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) {
-          const left = await trx.selectFrom('products').select('stock').where('id', '=', line.product_id).executeTakeFirst();
+          const left = await trx
+            .selectFrom('products')
+            .select('stock')
+            .where('id', '=', line.product_id)
+            .executeTakeFirst();
           throw new ConflictHttpException(
             left && left.stock > 0
               ? `Sorry, only ${left.stock} of "${line.name}" left in stock: please change the quantity in your cart.`
@@ -108,21 +130,29 @@ export class CheckoutService {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('order_lines')
-        .values(lines.map((line) => ({
-          order_id: placed.id,
-          product_id: line.product_id,
-          product_slug: line.slug,
-          product_name: line.name,
-          unit_price_cents: line.price_cents,
-          quantity: line.quantity,
-          line_total_cents: line.price_cents * line.quantity,
-        })))
+        .values(
+          lines.map((line) => ({
+            order_id: placed.id,
+            product_id: line.product_id,
+            product_slug: line.slug,
+            product_name: line.name,
+            unit_price_cents: line.price_cents,
+            quantity: line.quantity,
+            line_total_cents: line.price_cents * line.quantity,
+          })),
+        )
         .execute();
       await trx.deleteFrom('cart_lines').where('cart_id', '=', cart.id).execute();
       return { order: placed, cartId: cart.id, items: lines.reduce((sum, line) => sum + line.quantity, 0) };
     });
-    this.logger.record(LogLevel.INFO, 'app', 'Order {reference} placed: {total} cents.', { reference: order.reference, total: order.total_cents });
-    this.events.emit(OrderPlacedEvent.NAME, new OrderPlacedEvent(order.reference, user.id, cartId, items, order.total_cents));
+    this.logger.record(LogLevel.INFO, 'app', 'Order {reference} placed: {total} cents.', {
+      reference: order.reference,
+      total: order.total_cents,
+    });
+    this.events.emit(
+      OrderPlacedEvent.NAME,
+      new OrderPlacedEvent(order.reference, user.id, cartId, items, order.total_cents),
+    );
     return order;
   }
 }

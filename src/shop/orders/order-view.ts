@@ -13,7 +13,12 @@ export function orderView(order: Order & { lines?: OrderLine[]; item_count?: num
     subtotal: formatPrice(order.subtotal_cents),
     shipping: order.shipping_cents === 0 ? 'Free' : formatPrice(order.shipping_cents),
     total: formatPrice(order.total_cents),
-    address: [order.shipping_name, order.shipping_street, `${order.shipping_postcode} ${order.shipping_city}`, COUNTRIES[order.shipping_country] ?? order.shipping_country],
+    address: [
+      order.shipping_name,
+      order.shipping_street,
+      `${order.shipping_postcode} ${order.shipping_city}`,
+      COUNTRIES[order.shipping_country] ?? order.shipping_country,
+    ],
     lines: order.lines?.map((line) => ({
       name: line.product_name,
       href: line.product_id === null ? null : `/products/${encodeURIComponent(line.product_slug)}`,
@@ -33,9 +38,23 @@ export function orderJson(order: Order & { lines?: OrderLine[] }): object {
     subtotalCents: order.subtotal_cents,
     shippingCents: order.shipping_cents,
     totalCents: order.total_cents,
-    shippingAddress: { name: order.shipping_name, street: order.shipping_street, postcode: order.shipping_postcode, city: order.shipping_city, country: order.shipping_country },
+    shippingAddress: {
+      name: order.shipping_name,
+      street: order.shipping_street,
+      postcode: order.shipping_postcode,
+      city: order.shipping_city,
+      country: order.shipping_country,
+    },
     ...(order.lines
-      ? { lines: order.lines.map((l) => ({ productSlug: l.product_slug, name: l.product_name, unitPriceCents: l.unit_price_cents, quantity: l.quantity, lineTotalCents: l.line_total_cents })) }
+      ? {
+          lines: order.lines.map((l) => ({
+            productSlug: l.product_slug,
+            name: l.product_name,
+            unitPriceCents: l.unit_price_cents,
+            quantity: l.quantity,
+            lineTotalCents: l.line_total_cents,
+          })),
+        }
       : {}),
   };
 }

@@ -11,7 +11,11 @@ export class OrderRepository {
   constructor(private readonly db: ShopDb) {}
 
   async countForUser(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -21,7 +25,11 @@ export class OrderRepository {
       .selectFrom('orders')
       .selectAll('orders')
       .select((eb) =>
-        eb.selectFrom('order_lines').select((sub) => sub.fn.coalesce(sub.fn.sum<number>('quantity'), sub.lit(0)).as('n')).whereRef('order_lines.order_id', '=', 'orders.id').as('item_count'),
+        eb
+          .selectFrom('order_lines')
+          .select((sub) => sub.fn.coalesce(sub.fn.sum<number>('quantity'), sub.lit(0)).as('n'))
+          .whereRef('order_lines.order_id', '=', 'orders.id')
+          .as('item_count'),
       )
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
@@ -32,9 +40,19 @@ export class OrderRepository {
   }
 
   async byReferenceForUser(reference: string, userId: number): Promise<OrderWithLines | undefined> {
-    const order = await this.db.selectFrom('orders').selectAll().where('reference', '=', reference).where('user_id', '=', userId).executeTakeFirst();
+    const order = await this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('reference', '=', reference)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!order) return undefined;
-    const lines = await this.db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
+    const lines = await this.db
+      .selectFrom('order_lines')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
     return { ...order, lines };
   }
 }

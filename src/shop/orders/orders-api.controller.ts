@@ -36,7 +36,10 @@ export class OrdersApiController {
   @Get('orders')
   @RouteName('api_orders')
   @Paginated({ perPage: 10, maxLimit: 100 })
-  async list(@RequestAttribute() request: KernelRequest, @RequestAttribute('_pagination') pagination: Pagination): Promise<object> {
+  async list(
+    @RequestAttribute() request: KernelRequest,
+    @RequestAttribute('_pagination') pagination: Pagination,
+  ): Promise<object> {
     const user = requireUser(request.context);
     const total = await this.orders.countForUser(user.id);
     assertPageExists(pagination, total);

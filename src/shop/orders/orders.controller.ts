@@ -41,7 +41,11 @@ export class OrdersController {
   @Post('checkout')
   @RouteName('checkout_place')
   @CsrfProtected('checkout')
-  async place(@RequestAttribute() request: KernelRequest, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async place(
+    @RequestAttribute() request: KernelRequest,
+    @Body() body: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     const { value, errors } = await validateForm(CheckoutDto, body);
     const form = pickStrings(body, ['name', 'street', 'postcode', 'city', 'country']);
     if (Object.keys(errors).length > 0) return this.renderCheckout(request, res, 400, form, errors);
@@ -62,7 +66,10 @@ export class OrdersController {
   @RouteName('orders_history')
   @Paginated({ perPage: ORDERS_PER_PAGE })
   @Render('shop/orders/history')
-  async history(@RequestAttribute() request: KernelRequest, @RequestAttribute('_pagination') pagination: Pagination): Promise<object> {
+  async history(
+    @RequestAttribute() request: KernelRequest,
+    @RequestAttribute('_pagination') pagination: Pagination,
+  ): Promise<object> {
     const user = requireUser(request.context);
     const total = await this.orders.countForUser(user.id);
     const lastPage = assertPageExists(pagination, total);
@@ -88,7 +95,13 @@ export class OrdersController {
     return { title: `Order ${order.reference} – Shopkernel`, locale: request.locale, order: orderView(order) };
   }
 
-  private async renderCheckout(request: KernelRequest, res: Response, status: number, form: Record<string, string>, errors: Record<string, string[]>): Promise<void> {
+  private async renderCheckout(
+    request: KernelRequest,
+    res: Response,
+    status: number,
+    form: Record<string, string>,
+    errors: Record<string, string[]>,
+  ): Promise<void> {
     const preview = await this.checkout.preview(requireUser(request.context).id);
     res.status(status).render('shop/orders/checkout', {
       title: 'Checkout – Shopkernel',

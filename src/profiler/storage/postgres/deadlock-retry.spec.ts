@@ -6,11 +6,15 @@ describe('retryWhenAborted', () => {
   it('runs a transaction PostgreSQL aborted as a deadlock victim or a serialization failure again, until it commits', async () => {
     for (const code of ['40P01', '40001']) {
       let calls = 0;
-      const result = await retryWhenAborted(async () => {
-        calls++;
-        if (calls < 3) throw aborted(code);
-        return 'committed';
-      }, 5, 1);
+      const result = await retryWhenAborted(
+        async () => {
+          calls++;
+          if (calls < 3) throw aborted(code);
+          return 'committed';
+        },
+        5,
+        1,
+      );
       expect([code, result, calls]).toEqual([code, 'committed', 3]);
     }
   });
@@ -25,7 +29,7 @@ describe('retryWhenAborted', () => {
     expect(calls).toBe(1);
   });
 
-  it('gives up after the last attempt with the server\'s error', async () => {
+  it("gives up after the last attempt with the server's error", async () => {
     let calls = 0;
     const deadlocked = async () => {
       calls++;

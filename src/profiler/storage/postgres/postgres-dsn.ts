@@ -28,7 +28,8 @@ export function parsePostgresProfilerDsn(dsn: string): PostgresProfilerTarget {
   if (question < 0) return { connectionString: withoutFragment, schema: 'public' };
   const params = new URLSearchParams(withoutFragment.slice(question + 1));
   const schemas = params.getAll('schema');
-  if (schemas.length > 1) throw new Error(`The profiler DSN ${maskDsn(value)} names the schema ${schemas.length} times: give "schema" once.`);
+  if (schemas.length > 1)
+    throw new Error(`The profiler DSN ${maskDsn(value)} names the schema ${schemas.length} times: give "schema" once.`);
   const schema = schemas[0] ?? 'public';
   if (!SCHEMA_NAME.test(schema)) {
     throw new Error(

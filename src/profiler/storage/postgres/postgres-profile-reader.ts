@@ -26,15 +26,24 @@ export class PostgresProfileReader {
   }
 
   /** Along the time index from the profile's, the kind checked row by row. */
-  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  async neighbours(
+    token: string,
+    kinds?: readonly ProfileKind[],
+  ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     const pool = this.connection.pool;
     const codes = kindCodes(kinds);
     if (hasNul(token) || codes?.length === 0) return { previous: null, next: null };
     const of = `(SELECT time, id FROM ${this.tables.profile} WHERE token = $1)`;
     const ofKind = codes === null ? '' : ` AND ${kindCondition(codes)}`;
     const [previous, next] = await Promise.all([
-      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE (p.time, p.id) < ${of}${ofKind} ORDER BY p.time DESC, p.id DESC LIMIT 1`, [token]),
-      pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE (p.time, p.id) > ${of}${ofKind} ORDER BY p.time, p.id LIMIT 1`, [token]),
+      pool.query<SummaryRow>(
+        `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE (p.time, p.id) < ${of}${ofKind} ORDER BY p.time DESC, p.id DESC LIMIT 1`,
+        [token],
+      ),
+      pool.query<SummaryRow>(
+        `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE (p.time, p.id) > ${of}${ofKind} ORDER BY p.time, p.id LIMIT 1`,
+        [token],
+      ),
     ]);
     return { previous: previous.rows[0] ?? null, next: next.rows[0] ?? null };
   }
@@ -43,14 +52,20 @@ export class PostgresProfileReader {
   async redirectsFrom(token: string): Promise<ProfileSummary[]> {
     const pool = this.connection.pool;
     if (hasNul(token)) return [];
-    const { rows } = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE p.redirected_from = $1 ORDER BY p.time, p.id`, [token]);
+    const { rows } = await pool.query<SummaryRow>(
+      `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE p.redirected_from = $1 ORDER BY p.time, p.id`,
+      [token],
+    );
     return rows;
   }
 
   async children(token: string): Promise<ProfileSummary[]> {
     const pool = this.connection.pool;
     if (hasNul(token)) return [];
-    const { rows } = await pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE p.parent = $1 ORDER BY p.time, p.id`, [token]);
+    const { rows } = await pool.query<SummaryRow>(
+      `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE p.parent = $1 ORDER BY p.time, p.id`,
+      [token],
+    );
     return rows;
   }
 }

@@ -52,8 +52,17 @@ export class PostgresProfileWriter {
          ON CONFLICT (token) DO NOTHING
          RETURNING id, token`,
         [
-          tokens.map(pgText), profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))), ips, methods, urls, times, statuses, kinds,
-          profiles.map((p) => cleanDuration(p.duration)), profiles.map((p) => nullableText(p.route)), profiles.map((p) => nullableText(p.redirectedFrom)),
+          tokens.map(pgText),
+          profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
+          ips,
+          methods,
+          urls,
+          times,
+          statuses,
+          kinds,
+          profiles.map((p) => cleanDuration(p.duration)),
+          profiles.map((p) => nullableText(p.route)),
+          profiles.map((p) => nullableText(p.redirectedFrom)),
         ],
       );
       if (inserted.rows.length < profiles.length) {

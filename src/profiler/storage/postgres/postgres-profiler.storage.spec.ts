@@ -8,7 +8,14 @@ import { DuplicateTokenError } from '../profiler-storage.js';
 import { TokenPoller } from '../../tokens/token-poller.js';
 import { TokenRegistry } from '../../tokens/token-registry.js';
 import { TokenReservations } from '../../tokens/token-reservations.js';
-import { profilerStorageContract, record, summary, T0, tokensOf, preKindProfiles } from '../testing/profiler-storage.contract.js';
+import {
+  profilerStorageContract,
+  record,
+  summary,
+  T0,
+  tokensOf,
+  preKindProfiles,
+} from '../testing/profiler-storage.contract.js';
 import { urlSkeleton } from '../url-skeleton.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
@@ -48,7 +55,11 @@ function recordStatements(storage: PostgresProfilerStorage): string[] {
  * `count` profiles over 50 minutes, one in ten of a cart (`/cart/0` … `/cart/49`), the others of an item
  * (`/Item/<item(i)>`), with `more(i)` for the rest.
  */
-function cartAndItems(count: number, item: (i: number) => string, more: (i: number) => Partial<ProfileRecord>): ProfileRecord[] {
+function cartAndItems(
+  count: number,
+  item: (i: number) => string,
+  more: (i: number) => Partial<ProfileRecord>,
+): ProfileRecord[] {
   return Array.from({ length: count }, (_, i) =>
     record(i.toString(16).padStart(6, '0'), {
       time: T0 + ((i * 7919) % 3000) * 1000,
@@ -60,18 +71,21 @@ function cartAndItems(count: number, item: (i: number) => string, more: (i: numb
 
 /** Profiles in the list's order: newest first, equal times in reverse write order. */
 function newestOf(profiles: ProfileRecord[]): ProfileRecord[] {
-  return profiles.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
+  return profiles
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => b.p.time - a.p.time || b.i - a.i)
+    .map(({ p }) => p);
 }
 
 /** Whether a profile matches a search's URL, method, status, IP and time filters, as the search page means them. */
 function matchesCriteria(p: ProfileRecord, criteria: Omit<ProfileSearchCriteria, 'limit'>): boolean {
   return (
-    (criteria.url === undefined || p.url.toLowerCase().includes(criteria.url.toLowerCase()))
-    && (criteria.method === undefined || p.method.toUpperCase() === criteria.method.toUpperCase())
-    && (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode))
-    && (criteria.ip === undefined || p.ip.startsWith(criteria.ip))
-    && (criteria.start === undefined || p.time >= criteria.start)
-    && (criteria.end === undefined || p.time <= criteria.end)
+    (criteria.url === undefined || p.url.toLowerCase().includes(criteria.url.toLowerCase())) &&
+    (criteria.method === undefined || p.method.toUpperCase() === criteria.method.toUpperCase()) &&
+    (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode)) &&
+    (criteria.ip === undefined || p.ip.startsWith(criteria.ip)) &&
+    (criteria.start === undefined || p.time >= criteria.start) &&
+    (criteria.end === undefined || p.time <= criteria.end)
   );
 }
 
@@ -91,39 +105,61 @@ describeIfPostgres('PostgresProfilerStorage', () => {
 
   /** A store on `schema` (not opened), closed after the test. */
   const store = (schema: string, options: Partial<PostgresProfilerStorageOptions> = {}) => {
-    const storage = new PostgresProfilerStorage({ connectionString: POSTGRES_URL, schema, logger: new RecordingLogger(), ...options });
+    const storage = new PostgresProfilerStorage({
+      connectionString: POSTGRES_URL,
+      schema,
+      logger: new RecordingLogger(),
+      ...options,
+    });
     opened.push(storage);
     return storage;
   };
 
   /** Each running total as stored, and as the profiles of the schema count (skeletons by url-skeleton.ts). */
   const totals = async (schema: string) => {
-    const rows = async (sql: string) => (await admin.query(sql)).rows.map((r) => Object.values(r).map((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)));
+    const rows = async (sql: string) =>
+      (await admin.query(sql)).rows.map((r) =>
+        Object.values(r).map((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)),
+      );
     const urls = await rows(`SELECT url, count(*) FROM "${schema}".profiler_profile GROUP BY url ORDER BY url`);
     const skeletons = new Map<string, number>();
-    for (const [url, n] of urls) skeletons.set(urlSkeleton(url as string), (skeletons.get(urlSkeleton(url as string)) ?? 0) + (n as number));
+    for (const [url, n] of urls)
+      skeletons.set(urlSkeleton(url as string), (skeletons.get(urlSkeleton(url as string)) ?? 0) + (n as number));
     const skeletonStatuses = new Map<string, [string, string, number, number]>();
-    for (const [url, method, status, n] of await rows(`SELECT url, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3`)) {
+    for (const [url, method, status, n] of await rows(
+      `SELECT url, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3`,
+    )) {
       const key = JSON.stringify([urlSkeleton(url as string), method, status]);
       const row = skeletonStatuses.get(key) ?? [urlSkeleton(url as string), method as string, status as number, 0];
       row[3] += n as number;
       skeletonStatuses.set(key, row);
     }
     const byKey = (a: unknown[], b: unknown[]) => {
-      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as string | number) < (b[i] as string | number) ? -1 : 1;
+      for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i]) return (a[i] as string | number) < (b[i] as string | number) ? -1 : 1;
       return 0;
     };
     return {
       stored: {
-        hours: await rows(`SELECT hour, kind, method, status, n FROM "${schema}".profiler_kind_count ORDER BY 1, 2, 3, 4`),
-        ips: await rows(`SELECT ip, kind, method, status, n FROM "${schema}".profiler_ip_kind_count ORDER BY 1, 2, 3, 4`),
+        hours: await rows(
+          `SELECT hour, kind, method, status, n FROM "${schema}".profiler_kind_count ORDER BY 1, 2, 3, 4`,
+        ),
+        ips: await rows(
+          `SELECT ip, kind, method, status, n FROM "${schema}".profiler_ip_kind_count ORDER BY 1, 2, 3, 4`,
+        ),
         urls: await rows(`SELECT url, skeleton, n FROM "${schema}".profiler_url_count ORDER BY 1`),
         skeletons: await rows(`SELECT skeleton, n FROM "${schema}".profiler_skeleton_count ORDER BY 1`),
-        skeletonStatuses: await rows(`SELECT skeleton, method, status, n FROM "${schema}".profiler_skeleton_status_count ORDER BY 1, 2, 3`),
+        skeletonStatuses: await rows(
+          `SELECT skeleton, method, status, n FROM "${schema}".profiler_skeleton_status_count ORDER BY 1, 2, 3`,
+        ),
       },
       counted: {
-        hours: await rows(`SELECT time / 3600000, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
-        ips: await rows(`SELECT ip, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
+        hours: await rows(
+          `SELECT time / 3600000, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+        ),
+        ips: await rows(
+          `SELECT ip, kind, upper(method), status, count(*) FROM "${schema}".profiler_profile GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+        ),
         urls: urls.map(([url, n]) => [url, urlSkeleton(url as string), n]),
         skeletons: [...skeletons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
         skeletonStatuses: [...skeletonStatuses.values()].sort(byKey),
@@ -136,7 +172,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     const logger = new RecordingLogger();
     const reopened = store(schema, { logger });
     await reopened.open();
-    expect(logger.warnings).toEqual([expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/)]);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/running totals did not match its profiles .*: counted again\.$/),
+    ]);
     const { stored, counted } = await totals(schema);
     expect(stored).toEqual(counted);
     return reopened;
@@ -160,7 +198,11 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     const schema = newSchema();
     profilerStorageContract({
       open: async () => {
-        const storage = new PostgresProfilerStorage({ connectionString: POSTGRES_URL, schema, logger: new RecordingLogger() });
+        const storage = new PostgresProfilerStorage({
+          connectionString: POSTGRES_URL,
+          schema,
+          logger: new RecordingLogger(),
+        });
         await storage.open();
         await storage.clear();
         return storage;
@@ -175,7 +217,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema);
       await storage.open();
       expect(storage.trigramIndexed).toBe(true);
-      const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [schema]);
+      const tables = await admin.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, [
+        schema,
+      ]);
       expect(tables.rows.map((r) => r.tablename)).toEqual([
         'profiler_ip_kind_count',
         'profiler_kind_count',
@@ -186,7 +230,10 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_token',
         'profiler_url_count',
       ]);
-      const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
+      const indexes = await admin.query(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`,
+        [schema],
+      );
       const byName = new Map(indexes.rows.map((r) => [r.indexname as string, r.indexdef as string]));
       expect([...byName.keys()]).toEqual([
         'profiler_ip_kind_count_pkey',
@@ -219,7 +266,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await admin.query('BEGIN');
       try {
         await admin.query('SET LOCAL enable_seqscan = off');
-        const plan = await admin.query(`EXPLAIN SELECT count(*) FROM "${schema}".profiler_profile p WHERE p.url ILIKE '%localhost/00002%'`);
+        const plan = await admin.query(
+          `EXPLAIN SELECT count(*) FROM "${schema}".profiler_profile p WHERE p.url ILIKE '%localhost/00002%'`,
+        );
         expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('profiler_profile_url');
       } finally {
         await admin.query('ROLLBACK');
@@ -245,7 +294,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await first.tokens.reserveTokens(['000003'])).toEqual(['000003']);
       await first.close();
       // As the layout before left them: a row per stored token, and one reservation of a running instance.
-      await admin.query(`INSERT INTO "${schema}".profiler_token (token, owner, stored) VALUES ('000001', '', true), ('000002', '', true), ('000004', 'other', false)`);
+      await admin.query(
+        `INSERT INTO "${schema}".profiler_token (token, owner, stored) VALUES ('000001', '', true), ('000002', '', true), ('000004', 'other', false)`,
+      );
       const second = store(schema);
       await second.open();
       const { rows } = await admin.query(`SELECT token, owner, stored FROM "${schema}".profiler_token ORDER BY token`);
@@ -257,7 +308,15 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const schema = newSchema();
       const first = store(schema);
       await first.open();
-      await first.write(Array.from({ length: 30 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1_800_000, method: i % 2 ? 'get' : 'POST', url: `http://localhost/orders/${i}` })));
+      await first.write(
+        Array.from({ length: 30 }, (_, i) =>
+          record(i.toString(16).padStart(6, '0'), {
+            time: T0 + i * 1_800_000,
+            method: i % 2 ? 'get' : 'POST',
+            url: `http://localhost/orders/${i}`,
+          }),
+        ),
+      );
       await first.close();
       await admin.query(
         `DROP TABLE "${schema}".profiler_kind_count, "${schema}".profiler_ip_kind_count, "${schema}".profiler_url_count, "${schema}".profiler_skeleton_count,
@@ -277,7 +336,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const schema = newSchema();
       const first = store(schema);
       await first.open();
-      await first.write(Array.from({ length: 10 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i })));
+      await first.write(
+        Array.from({ length: 10 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i })),
+      );
       await first.close();
       // What an instance of the earlier version does: writes without the totals, prunes through the foreign key
       // (gone now, so its blob stays).
@@ -322,13 +383,23 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await second.open();
       expect(logger.warnings).toEqual([]);
       const profilerPages = new Set(['000001', '000002', '000003']);
-      const before = written.map((p) => ({ ...p, kind: profilerPages.has(p.token) ? 'profiler' : 'application', duration: null, route: null, redirectedFrom: null }) as const);
+      const before = written.map(
+        (p) =>
+          ({
+            ...p,
+            kind: profilerPages.has(p.token) ? 'profiler' : 'application',
+            duration: null,
+            route: null,
+            redirectedFrom: null,
+          }) as const,
+      );
       expect(await second.read('000001')).toEqual(before[1]);
       expect(await second.read('000004')).toEqual(before[4]);
       expect((await second.find({ limit: 10 })).rows).toEqual([...before].reverse().map(summary));
       const { stored, counted } = await totals(schema);
       expect(stored).toEqual(counted);
-      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await second.find({ limit: 10, ...criteria })).total;
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+        (await second.find({ limit: 10, ...criteria })).total;
       expect(await total({ kinds: ['application'] })).toBe(4);
       expect(await total({ kinds: ['profiler'] })).toBe(3);
       expect(await total({ kinds: ['application'], ip: '10.' })).toBe(1);
@@ -352,7 +423,12 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await first.open();
       await first.write(
         Array.from({ length: 40 }, (_, i) =>
-          record(i.toString(16).padStart(6, '0'), { time: T0 + i * 1000, method: i % 2 ? 'get' : 'POST', statusCode: i % 4 ? 200 : 404, url: `http://localhost/cart/${i % 3}` }),
+          record(i.toString(16).padStart(6, '0'), {
+            time: T0 + i * 1000,
+            method: i % 2 ? 'get' : 'POST',
+            statusCode: i % 4 ? 200 : 404,
+            url: `http://localhost/cart/${i % 3}`,
+          }),
         ),
       );
       await first.close();
@@ -375,7 +451,11 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const schema = newSchema();
       const first = store(schema);
       await first.open();
-      await first.write(Array.from({ length: 10 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i, url: `http://localhost/cart/${i}` })));
+      await first.write(
+        Array.from({ length: 10 }, (_, i) =>
+          record(i.toString(16).padStart(6, '0'), { time: T0 + i, url: `http://localhost/cart/${i}` }),
+        ),
+      );
       await first.close();
       // The version before adds to every other total (and the profiles), not to this one.
       await admin.query(`DELETE FROM "${schema}".profiler_skeleton_status_count`);
@@ -388,14 +468,20 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema);
       await storage.open();
       // "item/1" is in 5,850 of the 6,500 kept (more than are read by URL), "cart" in 650.
-      const profiles = cartAndItems(7000, (i) => `1${i % 2000}`, (i) => ({
-        method: i % 3 === 0 ? 'POST' : 'get',
-        statusCode: i % 7 === 0 ? 404 : i % 11 === 0 ? 302 : 200,
-      }));
+      const profiles = cartAndItems(
+        7000,
+        (i) => `1${i % 2000}`,
+        (i) => ({
+          method: i % 3 === 0 ? 'POST' : 'get',
+          statusCode: i % 7 === 0 ? 404 : i % 11 === 0 ? 302 : 200,
+        }),
+      );
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
       // A prune, so that the totals have been lowered (and emptied rows deleted) too.
       await storage.prune({ maxProfiles: 6500, maxAgeMs: 0, now: T0 });
-      const kept = new Set((await admin.query(`SELECT token FROM "${schema}".profiler_profile`)).rows.map((r) => r.token as string));
+      const kept = new Set(
+        (await admin.query(`SELECT token FROM "${schema}".profiler_profile`)).rows.map((r) => r.token as string),
+      );
       const statements = recordStatements(storage);
       const newestFirst = newestOf(profiles.filter((p) => kept.has(p.token)));
       const cases: [Omit<ProfileSearchCriteria, 'limit'>, 'totals' | 'urls' | 'indexes'][] = [
@@ -415,9 +501,13 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       for (const [criteria, way] of cases) {
         statements.length = 0;
         const matches = newestFirst.filter((p) => matchesCriteria(p, criteria));
-        expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
+        expect(await storage.find({ limit: 10, ...criteria })).toEqual({
+          total: matches.length,
+          rows: matches.slice(0, 10).map(summary),
+        });
         const counted = statements.filter((sql) => /count\(\*\)/.test(sql) && sql.includes('profiler_profile p'));
-        const counter = counted.length === 0 ? 'totals' : counted.every((sql) => sql.includes('p.url = ANY')) ? 'urls' : 'indexes';
+        const counter =
+          counted.length === 0 ? 'totals' : counted.every((sql) => sql.includes('p.url = ANY')) ? 'urls' : 'indexes';
         expect({ criteria, way: counter }).toEqual({ criteria, way });
       }
     });
@@ -436,7 +526,10 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'no digits at all',
         'http://x//y/1',
       ];
-      const { rows } = await admin.query(`SELECT u, "${schema}".profiler_url_skeleton(u) AS s FROM unnest($1::text[]) AS u`, [urls]);
+      const { rows } = await admin.query(
+        `SELECT u, "${schema}".profiler_url_skeleton(u) AS s FROM unnest($1::text[]) AS u`,
+        [urls],
+      );
       expect(rows.map((r) => r.s)).toEqual(urls.map(urlSkeleton));
     });
 
@@ -462,11 +555,15 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema);
       await storage.open();
       // "item/" is in 5,400 of 6,000 (more than are read by URL), "item/12" and "cart" in a few hundred.
-      const profiles = cartAndItems(6000, (i) => `${i % 2000}`, (i) => ({
-        method: i % 3 === 0 ? 'POST' : 'GET',
-        statusCode: i % 7 === 0 ? 404 : 200,
-        ip: i % 4 === 0 ? '10.0.0.1' : '127.0.0.1',
-      }));
+      const profiles = cartAndItems(
+        6000,
+        (i) => `${i % 2000}`,
+        (i) => ({
+          method: i % 3 === 0 ? 'POST' : 'GET',
+          statusCode: i % 7 === 0 ? 404 : 200,
+          ip: i % 4 === 0 ? '10.0.0.1' : '127.0.0.1',
+        }),
+      );
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
       const statements = recordStatements(storage);
       const newestFirst = newestOf(profiles);
@@ -487,7 +584,10 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       for (const [criteria, byUrl] of cases) {
         statements.length = 0;
         const matches = newestFirst.filter((p) => matchesCriteria(p, criteria));
-        expect(await storage.find({ limit: 10, ...criteria })).toEqual({ total: matches.length, rows: matches.slice(0, 10).map(summary) });
+        expect(await storage.find({ limit: 10, ...criteria })).toEqual({
+          total: matches.length,
+          rows: matches.slice(0, 10).map(summary),
+        });
         expect({ criteria, byUrl: statements.some((sql) => sql.includes('p.url = ANY')) }).toEqual({ criteria, byUrl });
       }
     });
@@ -506,7 +606,10 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const storage = store(schema, { trigramIndex: false, logger });
       await storage.open();
       expect(storage.trigramIndexed).toBe(false);
-      const indexes = await admin.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%gin_trgm_ops%'`, [schema]);
+      const indexes = await admin.query(
+        `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%gin_trgm_ops%'`,
+        [schema],
+      );
       expect(indexes.rows).toEqual([]);
       // The same SQL as with the index (which only narrows the rows to check): the contract's URL cases again.
       await storage.write([
@@ -532,7 +635,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     it('refuses a schema whose tables of the same names are not a profile store', async () => {
       const schema = newSchema();
       await admin.query(`CREATE SCHEMA "${schema}"`);
-      await admin.query(`CREATE TABLE "${schema}".profiler_profile (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token text UNIQUE)`);
+      await admin.query(
+        `CREATE TABLE "${schema}".profiler_profile (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token text UNIQUE)`,
+      );
       const error = await rejection(store(schema).open());
       expect(String((error as Error).message)).toContain(
         `table ${schema}.profiler_profile is not a profile store's (it lacks parent, ip, method, url, time, status, kind, duration, route, redirected_from): use another schema (?schema=…).`,
@@ -552,7 +657,11 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const port = await freePort();
       const storage = store('public', { connectionString: `postgres://postgres:s3cret@127.0.0.1:${port}/test` });
       const error = (await rejection(storage.open())) as Error;
-      expect(error.message).toMatch(new RegExp(`^Cannot open the PostgreSQL profile store postgres://postgres:\\*{6}@127\\.0\\.0\\.1:${port}/test \\(schema public\\): `));
+      expect(error.message).toMatch(
+        new RegExp(
+          `^Cannot open the PostgreSQL profile store postgres://postgres:\\*{6}@127\\.0\\.0\\.1:${port}/test \\(schema public\\): `,
+        ),
+      );
       expect(error.message).not.toContain('s3cret');
       await expect(storage.count()).rejects.toThrow('not open');
     });
@@ -578,10 +687,16 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         await client.connect();
         await client.query('BEGIN');
         await client.query(`DELETE FROM "${schema}".profiler_token WHERE token = $1`, [token]);
-        await client.query(`INSERT INTO "${schema}".profiler_profile (token, ip, method, url, time, status) VALUES ($1, '127.0.0.1', 'GET', 'http://localhost/', $2, 200)`, [token, T0]);
+        await client.query(
+          `INSERT INTO "${schema}".profiler_profile (token, ip, method, url, time, status) VALUES ($1, '127.0.0.1', 'GET', 'http://localhost/', $2, 200)`,
+          [token, T0],
+        );
         return client;
       };
-      for (const [token, end] of [['00000a', 'COMMIT'], ['00000b', 'ROLLBACK']] as const) {
+      for (const [token, end] of [
+        ['00000a', 'COMMIT'],
+        ['00000b', 'ROLLBACK'],
+      ] as const) {
         const client = await writing(token);
         let settled = false;
         const reserving = b.tokens.reserveTokens([token]).finally(() => {
@@ -593,15 +708,26 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         await client.end();
         expect(await reserving).toEqual([]);
       }
-      const { rows } = await admin.query(`SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`, [a.tokens.owner]);
+      const { rows } = await admin.query(
+        `SELECT token, owner = $1 AS a FROM "${schema}".profiler_token ORDER BY token`,
+        [a.tokens.owner],
+      );
       expect(rows).toEqual([{ token: '00000b', a: true }]);
     });
 
     it('reads and finds from one what the other wrote', async () => {
-      const profile = record('0000a1', { ip: '192.168.1.10', method: 'POST', url: 'http://localhost/cart/items', statusCode: 303, data: { request: { method: 'POST' } } });
+      const profile = record('0000a1', {
+        ip: '192.168.1.10',
+        method: 'POST',
+        url: 'http://localhost/cart/items',
+        statusCode: 303,
+        data: { request: { method: 'POST' } },
+      });
       await a.write([record('0000a0', { time: T0 - 1 }), profile]);
       expect(await b.read('0000a1')).toEqual(profile);
-      expect(tokensOf((await b.find({ limit: 10, url: 'CART/', method: 'post', statusCode: '3', ip: '192.' })).rows)).toEqual(['0000a1']);
+      expect(
+        tokensOf((await b.find({ limit: 10, url: 'CART/', method: 'post', statusCode: '3', ip: '192.' })).rows),
+      ).toEqual(['0000a1']);
       expect((await b.neighbours('0000a1')).previous?.token).toBe('0000a0');
       expect(await b.tokens.taken(['0000a0', '0000a1', '0000a2'])).toEqual(new Set(['0000a0', '0000a1']));
       const seen: string[] = [];
@@ -636,7 +762,12 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     it('writes the rest of a batch through the write buffer when another instance has one of its tokens', async () => {
       await a.write([record('000001')]);
       const errors: unknown[] = [];
-      const buffer = new ProfileWriteBuffer(b, { batchSize: 10, flushIntervalMs: 1000, bufferLimit: 100, onError: (e) => errors.push(e) });
+      const buffer = new ProfileWriteBuffer(b, {
+        batchSize: 10,
+        flushIntervalMs: 1000,
+        bufferLimit: 100,
+        onError: (e) => errors.push(e),
+      });
       buffer.add(record('000002'));
       buffer.add(record('000001', { url: 'http://localhost/from-b' }));
       buffer.add(record('000003'));
@@ -651,7 +782,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     });
 
     it('prunes from both at once without removing more than the policy says', async () => {
-      const profiles = Array.from({ length: 3000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i }));
+      const profiles = Array.from({ length: 3000 }, (_, i) =>
+        record(i.toString(16).padStart(6, '0'), { time: T0 + i }),
+      );
       for (let i = 0; i < profiles.length; i += 1000) await a.write(profiles.slice(i, i + 1000));
       const policy = { maxProfiles: 1000, maxAgeMs: 0, now: T0 };
       const [byA, byB] = await Promise.all([a.prune(policy), b.prune(policy)]);
@@ -683,7 +816,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       const { stored, counted } = await totals(schema);
       expect(stored).toEqual(counted);
       const total = await a.count();
-      expect(total).toBe(Number((await admin.query(`SELECT count(*) AS n FROM "${schema}".profiler_profile`)).rows[0].n));
+      expect(total).toBe(
+        Number((await admin.query(`SELECT count(*) AS n FROM "${schema}".profiler_profile`)).rows[0].n),
+      );
       expect((await b.find({ limit: 1 })).total).toBe(total);
     });
 
@@ -709,12 +844,18 @@ describeIfPostgres('PostgresProfilerStorage', () => {
               url: `http://Localhost:${8000 + (n % 2)}/${['a', 'B', 'c-d', 'E_f'][n % 4]}/${n % 11}?q=${n % 3}`,
             });
           });
-          await s.write(batch).then(() => writes++, (error: unknown) => errors.push(error));
+          await s.write(batch).then(
+            () => writes++,
+            (error: unknown) => errors.push(error),
+          );
         }
       };
       const pruner = async (s: PostgresProfilerStorage) => {
         while (Date.now() < deadline) {
-          await s.prune({ maxProfiles: 500, maxAgeMs: 0, now: T0 }).then(() => prunes++, (error: unknown) => errors.push(error));
+          await s.prune({ maxProfiles: 500, maxAgeMs: 0, now: T0 }).then(
+            () => prunes++,
+            (error: unknown) => errors.push(error),
+          );
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       };
@@ -734,7 +875,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(await b.count()).toBe(1);
     });
 
-    it("refuses to reserve or write a token the other reserved, and frees a reservation on release, close and prune", async () => {
+    it('refuses to reserve or write a token the other reserved, and frees a reservation on release, close and prune', async () => {
       expect(await a.tokens.reserveTokens(['000005', '000006', '000007'])).toEqual(['000005', '000006', '000007']);
       expect(await b.tokens.reserveTokens(['000005', '000008'])).toEqual(['000008']);
       const error = await rejection(b.write([record('000008'), record('000005')]));
@@ -826,9 +967,15 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       await waitFor(() => logger.warnings.length > 0);
       expect(logger.warnings[0]).toMatch(/^The PostgreSQL profile store lost an idle connection/);
       // (pg's errors come from Node's realm, not the test's: not `toBeInstanceOf(Error)`.)
-      expect(String((await rejection(storage.count()) as Error).message)).not.toBe('');
+      expect(String(((await rejection(storage.count())) as Error).message)).not.toBe('');
       const errors: unknown[] = [];
-      const buffer = new ProfileWriteBuffer(storage, { batchSize: 10, flushIntervalMs: 10, bufferLimit: 100, retryDelayMs: 20, onError: (e) => errors.push(e) });
+      const buffer = new ProfileWriteBuffer(storage, {
+        batchSize: 10,
+        flushIntervalMs: 10,
+        bufferLimit: 100,
+        retryDelayMs: 20,
+        onError: (e) => errors.push(e),
+      });
       buffer.add(record('000002'));
       await buffer.flush();
       expect(buffer.pending).toBe(1);

@@ -1,5 +1,12 @@
 import { ProfileCodec } from '../profile-codec.js';
-import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import type {
+  ProfileKind,
+  ProfileRecord,
+  ProfileSearchCriteria,
+  ProfileSearchResult,
+  ProfileSummary,
+  RetentionPolicy,
+} from '../profile-record.js';
 import { ProfilerStorage } from '../profiler-storage.js';
 import { PostgresConnection, type PostgresProfilerStorageOptions } from './postgres-connection.js';
 import { PostgresProfileReader } from './postgres-profile-reader.js';
@@ -97,7 +104,10 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return this.planner.find(criteria);
   }
 
-  neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  neighbours(
+    token: string,
+    kinds?: readonly ProfileKind[],
+  ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     return this.reader.neighbours(token, kinds);
   }
 

@@ -52,7 +52,8 @@ export class PostgresRetention {
          ) AS p`,
         [Math.floor(policy.maxProfiles)],
       );
-      if (rows.length > 0) await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
+      if (rows.length > 0)
+        await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
     await this.tokens.dropAbandoned(pool);
     if (removed.length > 0) await this.totals.dropEmpty(pool);
@@ -63,7 +64,9 @@ export class PostgresRetention {
     return inTransaction(this.connection.pool, async (client) => {
       await client.query(`SET LOCAL lock_timeout = '10s'`);
       const totals = this.tables.totalsTables.join(', ');
-      await client.query(`LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`);
+      await client.query(
+        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
+      );
       const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile}`);
       await client.query(`TRUNCATE ${this.tables.data}, ${this.tables.profile}, ${totals}`);
       await this.tokens.clearStored(client);

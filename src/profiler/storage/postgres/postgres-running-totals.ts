@@ -69,7 +69,8 @@ export class PostgresRunningTotals {
    * version locked. A total that is missing (never, for a profile that was counted) is left alone.
    */
   private subtractFromTotals(source: string, hours: string): string {
-    const ipKey = (a: string, b: string) => `${a}.ip = ${b}.ip AND ${a}.kind = ${b}.kind AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
+    const ipKey = (a: string, b: string) =>
+      `${a}.ip = ${b}.ip AND ${a}.kind = ${b}.kind AND ${a}.method = ${b}.method AND ${a}.status = ${b}.status`;
     return `${hours}
       , source_ips AS (SELECT ip COLLATE "C" AS ip, kind, ${TOTALS_METHOD} AS method, status, count(*) AS k FROM ${source} ${afterCte('hours')} GROUP BY 1, 2, 3, 4)
       , ips AS (SELECT c.ip, c.kind, c.method, c.status, c.n, s.k FROM ${this.tables.ipCount} c JOIN source_ips s ON ${ipKey('c', 's')}
@@ -87,7 +88,6 @@ export class PostgresRunningTotals {
                               ${afterCte('skeletons')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
                               ON CONFLICT (skeleton, method, status) DO UPDATE SET n = c.n + excluded.n)`;
   }
-
 
   /** Every stored profile, from the hourly totals (a count(*) reads every row). */
   async total(pool: pg.Pool): Promise<number> {
@@ -120,7 +120,9 @@ export class PostgresRunningTotals {
   async dropEmpty(pool: pg.Pool): Promise<void> {
     const small = [this.tables.count, this.tables.skeletonCount, this.tables.skeletonStatusCount];
     for (const [table, key] of this.tables.totals.filter(([table]) => small.includes(table))) {
-      await pool.query(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`);
+      await pool.query(
+        `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE n <= 0 ORDER BY ${key} FOR UPDATE)`,
+      );
     }
   }
 }
@@ -147,4 +149,3 @@ export function totalsConditions(f: CompiledCriteria, values: unknown[], perKind
 export async function sumOf(pool: pg.Pool, from: string, values: unknown[]): Promise<number> {
   return (await pool.query<{ n: number }>(`SELECT coalesce(sum(n), 0)::int8 AS n FROM ${from}`, values)).rows[0].n;
 }
-

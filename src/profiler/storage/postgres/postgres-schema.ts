@@ -67,7 +67,8 @@ export class PostgresSchema {
           stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
-      const existed = async (table: string) => (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
+      const existed = async (table: string) =>
+        (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
       const totalsExisted = await existed(this.tables.count);
       const statusesExisted = await existed(this.tables.skeletonStatusCount);
       // Stores made before the running totals delete the blobs by a cascading foreign key, a trigger per row that
@@ -77,7 +78,8 @@ export class PostgresSchema {
         `SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = 'profiler_profile_data_id_fkey'`,
         [this.tables.data],
       );
-      if (cascading.length > 0) await client.query(`ALTER TABLE ${this.tables.data} DROP CONSTRAINT profiler_profile_data_id_fkey`);
+      if (cascading.length > 0)
+        await client.query(`ALTER TABLE ${this.tables.data} DROP CONSTRAINT profiler_profile_data_id_fkey`);
       await this.createTotals(client);
       await this.checkLayout(client);
       // Stores of the older layout keep a row per stored token too (`stored`), which every prune would have to
@@ -149,7 +151,9 @@ export class PostgresSchema {
         ADD COLUMN duration double precision,
         ADD COLUMN route text COLLATE "C",
         ADD COLUMN redirected_from text COLLATE "C"`);
-    await client.query(`UPDATE ${this.tables.profile} SET kind = ${kindCode('profiler')} WHERE url ~ $1`, [PROFILER_URL_PATTERN]);
+    await client.query(`UPDATE ${this.tables.profile} SET kind = ${kindCode('profiler')} WHERE url ~ $1`, [
+      PROFILER_URL_PATTERN,
+    ]);
   }
 
   /** The running totals' tables and the URL skeleton function (see the class comment). */
@@ -169,7 +173,10 @@ export class PostgresSchema {
     // Per hour (time / 3,600,000) and per IP, each by kind, method (upper(), as searched) and status. Tables of
     // their own rather than kind added to the totals before it (profiler_count, profiler_ip_count): instances of
     // the version before, still running during an upgrade, upsert those by hour or IP, method and status.
-    for (const [table, key] of [[this.tables.count, 'hour bigint'], [this.tables.ipCount, 'ip text COLLATE "C"']]) {
+    for (const [table, key] of [
+      [this.tables.count, 'hour bigint'],
+      [this.tables.ipCount, 'ip text COLLATE "C"'],
+    ]) {
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${table} (
           ${key} NOT NULL,
@@ -224,12 +231,22 @@ export class PostgresSchema {
   private async recountTotals(client: pg.PoolClient): Promise<void> {
     await client.query(`LOCK TABLE ${this.tables.profile}, ${this.tables.data} IN SHARE MODE`);
     await client.query(`TRUNCATE ${this.tables.totalsTables.join(', ')}`);
-    await client.query(`INSERT INTO ${this.tables.count} SELECT time / ${HOUR}, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`);
-    await client.query(`INSERT INTO ${this.tables.ipCount} SELECT ip, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`);
-    await client.query(`INSERT INTO ${this.tables.urlCount} SELECT url, ${this.tables.skeletonOf}(url), count(*) FROM ${this.tables.profile} GROUP BY url`);
-    await client.query(`INSERT INTO ${this.tables.skeletonCount} SELECT skeleton, sum(n) FROM ${this.tables.urlCount} GROUP BY skeleton`);
+    await client.query(
+      `INSERT INTO ${this.tables.count} SELECT time / ${HOUR}, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`,
+    );
+    await client.query(
+      `INSERT INTO ${this.tables.ipCount} SELECT ip, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`,
+    );
+    await client.query(
+      `INSERT INTO ${this.tables.urlCount} SELECT url, ${this.tables.skeletonOf}(url), count(*) FROM ${this.tables.profile} GROUP BY url`,
+    );
+    await client.query(
+      `INSERT INTO ${this.tables.skeletonCount} SELECT skeleton, sum(n) FROM ${this.tables.urlCount} GROUP BY skeleton`,
+    );
     await this.countSkeletonStatuses(client);
-    await client.query(`DELETE FROM ${this.tables.data} d WHERE NOT EXISTS (SELECT FROM ${this.tables.profile} p WHERE p.id = d.id)`);
+    await client.query(
+      `DELETE FROM ${this.tables.data} d WHERE NOT EXISTS (SELECT FROM ${this.tables.profile} p WHERE p.id = d.id)`,
+    );
   }
 
   /** The GIN trigram index of the URLs; false (logged) when pg_trgm is neither installed nor installable. */
@@ -247,10 +264,14 @@ export class PostgresSchema {
           extensionSchema = await trigramSchema(client);
         }
         if (extensionSchema === null) throw new Error('pg_trgm is not installed');
-        await client.query(`CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.tables.profile} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.tables.profile} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`,
+        );
         // The distinct URLs' too: counting a needle with digits checks the URLs of the skeletons that may hold it,
         // which can be many (countUrl).
-        await client.query(`CREATE INDEX IF NOT EXISTS profiler_url_count_url ON ${this.tables.urlCount} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`);
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS profiler_url_count_url ON ${this.tables.urlCount} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`,
+        );
         await client.query('RELEASE SAVEPOINT trigrams');
         return true;
       } catch (error) {
@@ -258,8 +279,8 @@ export class PostgresSchema {
         // Somebody else (the shop's migrations) created the extension at the same moment: it is there now.
         if (attempt === 1 && (error as { code?: unknown })?.code === '23505') continue;
         this.connection.logger.warn(
-          `The PostgreSQL profile store ${this.connection.description} has no trigram index: URL searches scan the profiles `
-            + `(pg_trgm: ${(error as Error)?.message ?? String(error)}).`,
+          `The PostgreSQL profile store ${this.connection.description} has no trigram index: URL searches scan the profiles ` +
+            `(pg_trgm: ${(error as Error)?.message ?? String(error)}).`,
         );
         return false;
       }
@@ -269,7 +290,20 @@ export class PostgresSchema {
   /** A clear error for a schema whose tables of these names are not this store's. */
   private async checkLayout(client: pg.PoolClient): Promise<void> {
     const expected: Record<string, string[]> = {
-      profiler_profile: ['id', 'token', 'parent', 'ip', 'method', 'url', 'time', 'status', 'kind', 'duration', 'route', 'redirected_from'],
+      profiler_profile: [
+        'id',
+        'token',
+        'parent',
+        'ip',
+        'method',
+        'url',
+        'time',
+        'status',
+        'kind',
+        'duration',
+        'route',
+        'redirected_from',
+      ],
       profiler_profile_data: ['id', 'data'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
       profiler_kind_count: ['hour', 'kind', 'method', 'status', 'n'],
@@ -286,7 +320,9 @@ export class PostgresSchema {
       const present = new Set(rows.filter((r) => r.table === table).map((r) => r.column));
       const missing = columns.filter((c) => !present.has(c));
       if (missing.length > 0) {
-        throw new Error(`table ${this.tables.schema}.${table} is not a profile store's (it lacks ${missing.join(', ')}): use another schema (?schema=…).`);
+        throw new Error(
+          `table ${this.tables.schema}.${table} is not a profile store's (it lacks ${missing.join(', ')}): use another schema (?schema=…).`,
+        );
       }
     }
   }

@@ -33,15 +33,26 @@ export class PostgresSearchPlanner {
     const pool = this.connection.pool;
     const compiled = compileCriteria(criteria);
     // PostgreSQL text holds no NUL: no stored value contains one.
-    if (!compiled || [compiled.ip?.[0], compiled.method, compiled.url?.needle, compiled.token?.[0]].some((v) => v != null && hasNul(v))) return { total: 0, rows: [] };
+    if (
+      !compiled ||
+      [compiled.ip?.[0], compiled.method, compiled.url?.needle, compiled.token?.[0]].some((v) => v != null && hasNul(v))
+    )
+      return { total: 0, rows: [] };
     const [where, params] = conditions(compiled);
     const { limit } = compiled;
-    if (compiled.url !== null && !compiled.url.needle.includes('#')) return this.findUrl(pool, compiled, where, params, limit);
+    if (compiled.url !== null && !compiled.url.needle.includes('#'))
+      return this.findUrl(pool, compiled, where, params, limit);
     return this.findThroughIndexes(pool, compiled, where, params, limit);
   }
 
   /** Counts (from the totals where they answer) and lists the newest `limit` through the indexes, both at once. */
-  private async findThroughIndexes(pool: pg.Pool, compiled: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
+  private async findThroughIndexes(
+    pool: pg.Pool,
+    compiled: Compiled,
+    where: string,
+    params: unknown[],
+    limit: number,
+  ): Promise<ProfileSearchResult> {
     const [total, listed] = await Promise.all([
       this.countMatches(pool, compiled, where, params),
       limit === 0 ? null : this.newest(pool, where, params, limit),
@@ -58,9 +69,13 @@ export class PostgresSearchPlanner {
   /** The number of matches: from the running totals when they answer the filters, else through the indexes. */
   private async countMatches(pool: pg.Pool, f: Compiled, where: string, params: unknown[]): Promise<number> {
     if (f.ip === null && f.url === null && f.token === null) return this.countByHours(pool, f);
-    if (f.ip !== null && f.url === null && f.token === null && f.time === null) return this.totals.ip(pool, { ...f, ip: f.ip });
+    if (f.ip !== null && f.url === null && f.token === null && f.time === null)
+      return this.totals.ip(pool, { ...f, ip: f.ip });
     // A URL alone is counted by findUrl.
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${where}`, params);
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${where}`,
+      params,
+    );
     return rows[0].n;
   }
 
@@ -72,7 +87,9 @@ export class PostgresSearchPlanner {
       hours ? this.totals.hours(pool, f, hours[0], hours[1]) : 0,
       ...partial.map(async ([a, b]) => {
         const [where, params] = conditions({ ...f, time: [a, b] });
-        return (await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${where}`, params)).rows[0].n;
+        return (
+          await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${where}`, params)
+        ).rows[0].n;
       }),
     ]);
     return counts.reduce((sum, n) => sum + n, 0);
@@ -85,7 +102,13 @@ export class PostgresSearchPlanner {
    * Otherwise, alone, its total is known and the planner lists it (the time index read backwards, for a common
    * needle); with other filters, the indexes do.
    */
-  private async findUrl(pool: pg.Pool, f: Compiled, where: string, params: unknown[], limit: number): Promise<ProfileSearchResult> {
+  private async findUrl(
+    pool: pg.Pool,
+    f: Compiled,
+    where: string,
+    params: unknown[],
+    limit: number,
+  ): Promise<ProfileSearchResult> {
     const alone = urlAlone(f);
     const { n, urls } = await this.urls.count(pool, f.url!.needle, f.url!.like, limit > 0 || !alone);
     if (n === 0) return { total: 0, rows: [] };
@@ -101,15 +124,19 @@ export class PostgresSearchPlanner {
     values.push(urls);
     const byUrl = `p.url = ANY($${values.length}::text[]) AND ${others}`;
     const [total, listed] = await Promise.all([
-      alone ? n : pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${byUrl}`, values).then(({ rows }) => rows[0].n),
+      alone
+        ? n
+        : pool
+            .query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile} p WHERE ${byUrl}`, values)
+            .then(({ rows }) => rows[0].n),
       limit === 0
         ? null
         : // `p.time + 0`: the planner, misjudging how many profiles a URL has, would read the time index
           // backwards, past far more rows than match; these are at most EXACT_LIST_MAX, sorted in memory.
-          pool.query<SummaryRow>(`SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE ${byUrl} ORDER BY p.time + 0 DESC, p.id DESC LIMIT $${values.length + 1}`, [
-            ...values,
-            limit,
-          ]),
+          pool.query<SummaryRow>(
+            `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE ${byUrl} ORDER BY p.time + 0 DESC, p.id DESC LIMIT $${values.length + 1}`,
+            [...values, limit],
+          ),
     ]);
     return { total, rows: total === 0 || !listed ? [] : listed.rows };
   }
@@ -143,10 +170,16 @@ function conditions(f: Compiled): [string, unknown[]] {
  */
 function urlByTotals(f: Compiled): boolean {
   // The URL totals count every kind.
-  return f.url !== null && f.ip === null && f.token === null && f.time === null && f.kinds === null && !f.url.needle.includes('#');
+  return (
+    f.url !== null &&
+    f.ip === null &&
+    f.token === null &&
+    f.time === null &&
+    f.kinds === null &&
+    !f.url.needle.includes('#')
+  );
 }
 
 function urlAlone(f: Compiled): boolean {
   return urlByTotals(f) && f.method === null && f.status === null;
 }
-

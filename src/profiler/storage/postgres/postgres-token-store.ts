@@ -38,7 +38,10 @@ export class PostgresTokenStore extends TokenStore {
     const pool = this.connection.pool;
     const valid = validTokens(tokens);
     if (valid.length === 0) return new Set();
-    const { rows } = await pool.query<{ token: string }>(`SELECT token FROM ${this.tables.profile} WHERE token = ANY($1::text[])`, [valid]);
+    const { rows } = await pool.query<{ token: string }>(
+      `SELECT token FROM ${this.tables.profile} WHERE token = ANY($1::text[])`,
+      [valid],
+    );
     return new Set(rows.map((r) => r.token));
   }
 
@@ -64,10 +67,10 @@ export class PostgresTokenStore extends TokenStore {
     const pool = this.connection.pool;
     const after = cursor === null ? 0 : Number(cursor);
     if (!Number.isSafeInteger(after)) throw new Error(`Not a cursor of this store: ${cursor}`);
-    const { rows } = await pool.query<{ id: number; token: string }>(`SELECT id, token FROM ${this.tables.profile} WHERE id > $1 ORDER BY id LIMIT $2`, [
-      after,
-      Math.max(1, Math.floor(limit)),
-    ]);
+    const { rows } = await pool.query<{ id: number; token: string }>(
+      `SELECT id, token FROM ${this.tables.profile} WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, Math.max(1, Math.floor(limit))],
+    );
     return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].id) : cursor };
   }
 
@@ -97,7 +100,10 @@ export class PostgresTokenStore extends TokenStore {
   override async releaseTokens(tokens: readonly string[]): Promise<void> {
     const valid = validTokens(tokens);
     if (valid.length === 0) return;
-    await this.connection.pool.query(`DELETE FROM ${this.tables.token} WHERE token = ANY($1::text[]) AND owner = $2 AND NOT stored`, [valid, this.owner]);
+    await this.connection.pool.query(
+      `DELETE FROM ${this.tables.token} WHERE token = ANY($1::text[]) AND owner = $2 AND NOT stored`,
+      [valid, this.owner],
+    );
   }
 
   /**
@@ -131,12 +137,18 @@ export class PostgresTokenStore extends TokenStore {
 
   /** The rows claim() held for tokens of the batch now stored (inside the write's transaction). */
   async settle(client: pg.PoolClient, held: readonly string[]): Promise<void> {
-    if (held.length > 0) await client.query(`DELETE FROM ${this.tables.token} WHERE token = ANY($1::text[]) AND owner = $2`, [held, this.owner]);
+    if (held.length > 0)
+      await client.query(`DELETE FROM ${this.tables.token} WHERE token = ANY($1::text[]) AND owner = $2`, [
+        held,
+        this.owner,
+      ]);
   }
 
   /** Removes the reservations abandoned for ABANDONED_RESERVATION (a crashed instance's), at each prune. */
   async dropAbandoned(pool: pg.Pool): Promise<void> {
-    await pool.query(`DELETE FROM ${this.tables.token} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`);
+    await pool.query(
+      `DELETE FROM ${this.tables.token} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`,
+    );
   }
 
   /** Inside a clear's transaction: the stored tokens are free again; reservations of instances still running stay theirs. */

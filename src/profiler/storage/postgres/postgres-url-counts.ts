@@ -22,18 +22,28 @@ export class PostgresUrlCounts {
    * the needle itself count whole, and the distinct URLs of those that may hold it (SkeletonMatcher) are checked.
    * With `listing`, the matching URLs come back too when their profiles are few (findUrl reads them by URL).
    */
-  async count(pool: pg.Pool, needle: string, like: string, listing = false): Promise<{ n: number; urls: string[] | null }> {
+  async count(
+    pool: pg.Pool,
+    needle: string,
+    like: string,
+    listing = false,
+  ): Promise<{ n: number; urls: string[] | null }> {
     const whole: string[] = [];
     let n = 0;
     if (!/[0-9]/.test(needle)) {
-      const { rows } = await pool.query<{ skeleton: string; n: number }>(`SELECT skeleton, n FROM ${this.tables.skeletonCount} WHERE skeleton ILIKE $1`, [like]);
+      const { rows } = await pool.query<{ skeleton: string; n: number }>(
+        `SELECT skeleton, n FROM ${this.tables.skeletonCount} WHERE skeleton ILIKE $1`,
+        [like],
+      );
       for (const row of rows) {
         whole.push(row.skeleton);
         n += row.n;
       }
       return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
     }
-    const { rows } = await pool.query<{ skeleton: string; n: number }>(`SELECT skeleton, n FROM ${this.tables.skeletonCount}`);
+    const { rows } = await pool.query<{ skeleton: string; n: number }>(
+      `SELECT skeleton, n FROM ${this.tables.skeletonCount}`,
+    );
     const matcher = new SkeletonMatcher(needle);
     let checking = 0;
     const check: string[] = [];
@@ -47,7 +57,8 @@ export class PostgresUrlCounts {
         checking += row.n;
       }
     }
-    if (check.length === 0) return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
+    if (check.length === 0)
+      return { n, urls: listing && n <= EXACT_LIST_MAX ? await this.urlsOf(pool, whole, []) : null };
     // The skeletons' URLs are checked one by one when they are few (their profiles bound them); else through the
     // trigram index, which may walk long lists but reads only the candidates. The
     // planner would take both and intersect them, paying for the lists anyway: `url || ''` keeps the index out.
@@ -67,13 +78,20 @@ export class PostgresUrlCounts {
    * null when the needle has digits and some skeleton may hold it in only some of its URLs: those totals cannot say
    * which of that skeleton's profiles match.
    */
-  async countWithStatus(pool: pg.Pool, f: CompiledCriteria & { url: { needle: string; like: string } }): Promise<number | null> {
+  async countWithStatus(
+    pool: pg.Pool,
+    f: CompiledCriteria & { url: { needle: string; like: string } },
+  ): Promise<number | null> {
     const { needle, like } = f.url;
     const values: unknown[] = [];
     const where = totalsConditions(f, values);
     if (!/[0-9]/.test(needle)) {
       values.push(like);
-      return sumOf(pool, `${this.tables.skeletonStatusCount} WHERE ${where.join(' AND ')} AND skeleton ILIKE $${values.length}`, values);
+      return sumOf(
+        pool,
+        `${this.tables.skeletonStatusCount} WHERE ${where.join(' AND ')} AND skeleton ILIKE $${values.length}`,
+        values,
+      );
     }
     const { rows } = await pool.query<{ skeleton: string; n: number }>(
       `SELECT skeleton, sum(n)::int8 AS n FROM ${this.tables.skeletonStatusCount} WHERE ${where.join(' AND ')} GROUP BY skeleton HAVING sum(n) > 0`,
@@ -92,7 +110,10 @@ export class PostgresUrlCounts {
   /** The URLs of `skeletons` that have profiles, and `more`. */
   private async urlsOf(pool: pg.Pool, skeletons: string[], more: string[]): Promise<string[]> {
     if (skeletons.length === 0) return more;
-    const { rows } = await pool.query<{ url: string }>(`SELECT url FROM ${this.tables.urlCount} WHERE skeleton = ANY($1::text[]) AND n > 0`, [skeletons]);
+    const { rows } = await pool.query<{ url: string }>(
+      `SELECT url FROM ${this.tables.urlCount} WHERE skeleton = ANY($1::text[]) AND n > 0`,
+      [skeletons],
+    );
     return [...more, ...rows.map((row) => row.url)];
   }
 }

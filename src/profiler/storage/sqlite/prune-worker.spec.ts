@@ -70,7 +70,10 @@ describe('PruneWorker', () => {
     const worker = new PruneWorker(file, statements, -2000, 100);
     const rows = () => {
       const db = new Database(file, { readonly: true });
-      const result = [db.prepare('SELECT token FROM swept ORDER BY token').pluck().all(), db.prepare('SELECT count(*) FROM sweeps').pluck().get()];
+      const result = [
+        db.prepare('SELECT token FROM swept ORDER BY token').pluck().all(),
+        db.prepare('SELECT count(*) FROM sweeps').pluck().get(),
+      ];
       db.close();
       return result;
     };
@@ -84,8 +87,15 @@ describe('PruneWorker', () => {
   });
 
   it('rejects a chunk with what SQLite said, and a chunk after it works again', async () => {
-    const worker = new PruneWorker(file, { ...statements, chunk: ['INSERT INTO profile (id, token) VALUES (100, NULL)'] }, -2000, 100);
-    await expect(worker.chunk(10n, 3)).rejects.toThrow('Pruning the profile store failed: NOT NULL constraint failed: profile.token');
+    const worker = new PruneWorker(
+      file,
+      { ...statements, chunk: ['INSERT INTO profile (id, token) VALUES (100, NULL)'] },
+      -2000,
+      100,
+    );
+    await expect(worker.chunk(10n, 3)).rejects.toThrow(
+      'Pruning the profile store failed: NOT NULL constraint failed: profile.token',
+    );
     await worker.stop();
     const working = new PruneWorker(file, statements, -2000, 100);
     expect((await working.chunk(10n, 2)).tokens).toBe('t1\nt2');
@@ -94,7 +104,9 @@ describe('PruneWorker', () => {
 
   it('rejects the chunks under way when its process fails, saying why', async () => {
     const worker = new PruneWorker(join(dir, 'missing.sqlite'), statements, -2000, 100);
-    await expect(worker.chunk(10n, 3)).rejects.toThrow(/^The profile store's prune worker stopped \(exit code 1\): SqliteError: unable to open database file$/);
+    await expect(worker.chunk(10n, 3)).rejects.toThrow(
+      /^The profile store's prune worker stopped \(exit code 1\): SqliteError: unable to open database file$/,
+    );
     expect(worker.running).toBe(false);
     expect(worker.lastFailure?.message).toMatch(/unable to open database file/);
   });

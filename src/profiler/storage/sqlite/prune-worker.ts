@@ -95,7 +95,10 @@ export class PruneWorker {
   private worker?: ChildProcess;
   private failure: Error | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (result: PruneChunkResult) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (result: PruneChunkResult) => void; reject: (error: Error) => void }
+  >();
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -159,11 +162,21 @@ export class PruneWorker {
   private start(): ChildProcess {
     if (this.worker) return this.worker;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const config = { file: this.file, driver, cacheSize: this.cacheSize, ...this.statements, chunk: [...this.statements.chunk] };
+    const config = {
+      file: this.file,
+      driver,
+      cacheSize: this.cacheSize,
+      ...this.statements,
+      chunk: [...this.statements.chunk],
+    };
     // Node alone: none of the parent's flags (--cpu-prof, a debugger, Jest's) nor NODE_OPTIONS apply to it.
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
-    const worker = spawn(process.execPath, ['-e', CHILD_SOURCE, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env, serialization: 'json' });
+    const worker = spawn(process.execPath, ['-e', CHILD_SOURCE, JSON.stringify(config)], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env,
+      serialization: 'json',
+    });
     // What it said before failing (the last 4 KB), for the error: a file it cannot open, a statement SQLite refuses.
     let stderr = '';
     worker.stderr?.setEncoding('utf8').on('data', (text: string) => {
@@ -178,7 +191,12 @@ export class PruneWorker {
         this.stopWhenIdle(worker);
       }
       if (message.error !== undefined) waiting.reject(new Error(`Pruning the profile store failed: ${message.error}`));
-      else waiting.resolve({ tokens: message.count ? (message.tokens ?? '') : '', count: message.count ?? 0, ms: message.ms ?? 0 });
+      else
+        waiting.resolve({
+          tokens: message.count ? (message.tokens ?? '') : '',
+          count: message.count ?? 0,
+          ms: message.ms ?? 0,
+        });
     });
     const fail = (error: Error) => {
       this.failure = error;
@@ -189,7 +207,12 @@ export class PruneWorker {
     worker.on('error', fail);
     worker.on('exit', (code, signal) => {
       const said = /^\w*Error\b.*$/m.exec(stderr)?.[0];
-      if (this.pending.size > 0) fail(new Error(`The profile store's prune worker stopped (${signal ? `signal ${signal}` : `exit code ${code}`})${said ? `: ${said}` : '.'}`));
+      if (this.pending.size > 0)
+        fail(
+          new Error(
+            `The profile store's prune worker stopped (${signal ? `signal ${signal}` : `exit code ${code}`})${said ? `: ${said}` : '.'}`,
+          ),
+        );
       if (this.worker === worker) this.worker = undefined;
     });
     referenced(worker, false);

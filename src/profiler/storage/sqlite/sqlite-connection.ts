@@ -90,7 +90,10 @@ export class SqliteConnection {
   /** Bytes the store takes: the file and its WAL (the pages for memory). */
   size(): number {
     const db = this.db;
-    if (this.memory) return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    if (this.memory)
+      return (
+        (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number)
+      );
     // Synchronous: two metadata reads of a local file take microseconds, where each of fs/promises' goes through
     // the thread pool and back. A missing WAL counts 0; any other error is the store's (stats() reports it).
     let bytes = 0;

@@ -27,7 +27,8 @@ export const FROM = 'profile p CROSS JOIN profile_url u ON u.id = p.url_id';
  */
 export const BY_TOKEN = 'profile_token t CROSS JOIN profile p ON p.id = t.id AND p.token = t.token';
 /** The key of the live profile of token `?` (null: none). */
-export const ID_OF_TOKEN = '(SELECT q.id FROM profile_token k CROSS JOIN profile q ON q.id = k.id AND q.token = k.token WHERE k.token = ?)';
+export const ID_OF_TOKEN =
+  '(SELECT q.id FROM profile_token k CROSS JOIN profile q ON q.id = k.id AND q.token = k.token WHERE k.token = ?)';
 
 /** A row of COLUMNS: the list columns as ProfileSummary names them. */
 export type SummaryRow = ProfileSummary;

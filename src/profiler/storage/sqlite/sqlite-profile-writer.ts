@@ -23,9 +23,13 @@ export class SqliteProfileWriter {
   /** The write's transaction (`immediate`: it takes the write lock first, as a crash's last write must). */
   commit(profiles: readonly ProfileRecord[], blobs: Buffer[], immediate: boolean): void {
     const statement = (sql: string) => this.connection.statement(sql);
-    const upsertUrl = statement('INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n, skel_id AS skelId');
+    const upsertUrl = statement(
+      'INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n, skel_id AS skelId',
+    );
     const indexUrl = statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
-    const upsertSkeleton = statement('INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id').pluck();
+    const upsertSkeleton = statement(
+      'INSERT INTO profile_url_skeleton (skeleton, n) VALUES (?, 0) ON CONFLICT (skeleton) DO UPDATE SET n = n RETURNING id',
+    ).pluck();
     const setSkeleton = statement('UPDATE profile_url SET skel_id = ? WHERE id = ?');
     const insert = statement(
       `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq, kind, duration, route, redirected_from)
@@ -44,7 +48,9 @@ export class SqliteProfileWriter {
     const transaction = this.connection.db.transaction(() => {
       const duplicates = this.duplicates(profiles);
       if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
-      const lastSeq = statement('UPDATE profile_write SET last = last + ? RETURNING last - ?').pluck().get(profiles.length, profiles.length) as number;
+      const lastSeq = statement('UPDATE profile_write SET last = last + ? RETURNING last - ?')
+        .pluck()
+        .get(profiles.length, profiles.length) as number;
       // Each distinct URL of the batch once (a page reloaded, an endpoint polled: one statement for all its
       // profiles); a URL new to the store (its total was 0) gets its trigrams and its skeleton.
       const perUrl = new Map<string, number>();
@@ -72,8 +78,18 @@ export class SqliteProfileWriter {
         const token = String(profile.token);
         const kind = kindCode(profile.kind);
         const { id } = insert.get({
-          time, token, parent: profile.parent ?? null, ip, method, urlId, status, seq: lastSeq + i + 1, kind,
-          duration: cleanDuration(profile.duration), route: optionalText(profile.route), redirectedFrom: optionalText(profile.redirectedFrom),
+          time,
+          token,
+          parent: profile.parent ?? null,
+          ip,
+          method,
+          urlId,
+          status,
+          seq: lastSeq + i + 1,
+          kind,
+          duration: cleanDuration(profile.duration),
+          route: optionalText(profile.route),
+          redirectedFrom: optionalText(profile.redirectedFrom),
         }) as { id: bigint };
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
         insertData.run(id, blobs[i]);

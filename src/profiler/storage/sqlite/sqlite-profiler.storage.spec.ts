@@ -104,7 +104,9 @@ describe('SqliteProfilerStorage', () => {
   });
 
   it('folds the digits of a URL path into skeletons, keeping scheme, host and port', () => {
-    expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe('http://127.0.0.1:3000/product/red-shoe-#?page=#');
+    expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe(
+      'http://127.0.0.1:3000/product/red-shoe-#?page=#',
+    );
     expect(urlSkeleton('https://shop.test')).toBe('https://shop.test');
     expect(urlSkeleton('/orders/42')).toBe('/orders/#');
   });
@@ -139,14 +141,19 @@ describe('SqliteProfilerStorage', () => {
   it('sweeps the token entries of pruned profiles in memory too, on the event loop', async () => {
     const store = await memoryStore();
     const db = (store as unknown as { connection: SqliteConnection }).connection.db;
-    const entries = () => db.prepare('SELECT (SELECT count(*) FROM profile_token), (SELECT n FROM profile_token_stale)').raw().get();
-    const profiles = Array.from({ length: 1200 }, (_, i) => record((0x200000 + i).toString(16), { time: 2_000_000 + i }));
+    const entries = () =>
+      db.prepare('SELECT (SELECT count(*) FROM profile_token), (SELECT n FROM profile_token_stale)').raw().get();
+    const profiles = Array.from({ length: 1200 }, (_, i) =>
+      record((0x200000 + i).toString(16), { time: 2_000_000 + i }),
+    );
     await store.write(profiles);
     expect(await store.prune({ maxProfiles: 700, maxAgeMs: 0, now: 0 })).toHaveLength(500);
     expect(entries()).toEqual([1200, 500]);
     expect(await store.prune({ maxProfiles: 100, maxAgeMs: 0, now: 0 })).toHaveLength(600);
     expect(entries()).toEqual([100, 0]);
-    expect(await store.tokens.taken(profiles.map((p) => p.token))).toEqual(new Set(profiles.slice(1100).map((p) => p.token)));
+    expect(await store.tokens.taken(profiles.map((p) => p.token))).toEqual(
+      new Set(profiles.slice(1100).map((p) => p.token)),
+    );
     await store.close();
   });
 
@@ -169,7 +176,7 @@ describe('SqliteProfilerStorage', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('writes synchronously (a crash\'s last write), waiting for a lock another process holds a moment', async () => {
+    it("writes synchronously (a crash's last write), waiting for a lock another process holds a moment", async () => {
       const file = join(dir, 'sync.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
@@ -178,13 +185,20 @@ describe('SqliteProfilerStorage', () => {
       expect(await store.read('000001')).toEqual(record('000001', { data: { a: 1 } }));
       expect(() => store.writeSync([record('000002')])).toThrow(DuplicateTokenError);
       // Another process (the prune worker, say) holds the write lock for a while: the crash's write waits for it rather than failing.
-      const holder = spawn(process.execPath, ['-e', `
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `
         const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
         db.exec('BEGIN IMMEDIATE');
         process.stdout.write('locked\\n');
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
         db.exec('COMMIT');
-      `], { stdio: ['ignore', 'pipe', 'inherit'] });
+      `,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
       const started = Date.now();
       store.writeSync([record('000003')]);
@@ -203,12 +217,21 @@ describe('SqliteProfilerStorage', () => {
       writeFileSync(text, 'not a database\n'.repeat(100));
       const failures: [string, string][] = [
         [folder, `Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`],
-        [join(parentFile, 'p.sqlite'), `Cannot open the SQLite profile store ${parentFile}/p.sqlite: its directory cannot be created: ${parentFile} is not a directory (EEXIST)`],
+        [
+          join(parentFile, 'p.sqlite'),
+          `Cannot open the SQLite profile store ${parentFile}/p.sqlite: its directory cannot be created: ${parentFile} is not a directory (EEXIST)`,
+        ],
         [text, `Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`],
-        ['/proc/shopkernel-none/p.sqlite', 'Cannot open the SQLite profile store /proc/shopkernel-none/p.sqlite: its directory /proc/shopkernel-none cannot be created (ENOENT)'],
+        [
+          '/proc/shopkernel-none/p.sqlite',
+          'Cannot open the SQLite profile store /proc/shopkernel-none/p.sqlite: its directory /proc/shopkernel-none cannot be created (ENOENT)',
+        ],
       ];
       for (const [file, message] of failures) {
-        const error = await new SqliteProfilerStorage({ file }).open().then(() => null, (e: unknown) => e);
+        const error = await new SqliteProfilerStorage({ file }).open().then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(ProfilerStorageOpenError);
         expect((error as Error).message).toBe(message);
       }
@@ -225,7 +248,9 @@ describe('SqliteProfilerStorage', () => {
         try {
           execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
         } catch {
-          process.stderr.write('checkWritable() on a read-only file was not tried: root cannot set the immutable flag here.\n');
+          process.stderr.write(
+            'checkWritable() on a read-only file was not tried: root cannot set the immutable flag here.\n',
+          );
           return;
         }
       } else chmodSync(file, 0o444);
@@ -234,9 +259,14 @@ describe('SqliteProfilerStorage', () => {
         // Opened for reading (the CLI's list), refused for writing (the application).
         await readOnly.open();
         expect(await readOnly.count()).toBe(0);
-        const error = await readOnly.checkWritable().then(() => null, (e: unknown) => e);
+        const error = await readOnly.checkWritable().then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(ProfilerStorageOpenError);
-        expect((error as Error).message).toBe(`Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`);
+        expect((error as Error).message).toBe(
+          `Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
+        );
       } finally {
         await readOnly.close().catch(() => undefined);
         if (root) execFileSync('chattr', ['-i', file]);
@@ -291,7 +321,9 @@ describe('SqliteProfilerStorage', () => {
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
-        expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['profile']);
+        expect(
+          after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(),
+        ).toEqual(['profile']);
       });
     });
 
@@ -302,10 +334,13 @@ describe('SqliteProfilerStorage', () => {
       await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
       await store.close();
       // Back to version 1 as it was: no seq column, no URL skeletons.
-      rewrite(file, `${DOWN_TO_V3}
+      rewrite(
+        file,
+        `${DOWN_TO_V3}
         DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write;
         DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
-        PRAGMA user_version = 1;`);
+        PRAGMA user_version = 1;`,
+      );
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       const first = await reopened.tokens.tokensSince(null);
@@ -326,9 +361,12 @@ describe('SqliteProfilerStorage', () => {
         record('000004', { url: 'http://localhost:3000/cart' }),
       ]);
       await store.close();
-      rewrite(file, `${DOWN_TO_V3}
+      rewrite(
+        file,
+        `${DOWN_TO_V3}
         DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
-        PRAGMA user_version = 2;`);
+        PRAGMA user_version = 2;`,
+      );
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
       expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
@@ -353,24 +391,52 @@ describe('SqliteProfilerStorage', () => {
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([
-        record('000001', { ip: '192.168.1.2', method: 'POST', statusCode: 303, url: 'http://localhost:3000/cart/items' }),
+        record('000001', {
+          ip: '192.168.1.2',
+          method: 'POST',
+          statusCode: 303,
+          url: 'http://localhost:3000/cart/items',
+        }),
         record('000002', { ip: '192.168.1.2', method: 'GET', statusCode: 200, url: 'http://localhost:3000/cart' }),
-        record('000003', { ip: '192.168.7.9', method: 'POST', statusCode: 422, url: 'http://localhost:3000/cart/items' }),
-        record('000004', { ip: '10.0.0.1', method: 'GET', statusCode: 404, url: 'http://localhost:3000/product/red-shoe-12' }),
-        record('000005', { ip: '10.0.0.1', method: 'GET', statusCode: 200, url: 'http://localhost:3000/product/red-shoe-7' }),
+        record('000003', {
+          ip: '192.168.7.9',
+          method: 'POST',
+          statusCode: 422,
+          url: 'http://localhost:3000/cart/items',
+        }),
+        record('000004', {
+          ip: '10.0.0.1',
+          method: 'GET',
+          statusCode: 404,
+          url: 'http://localhost:3000/product/red-shoe-12',
+        }),
+        record('000005', {
+          ip: '10.0.0.1',
+          method: 'GET',
+          statusCode: 200,
+          url: 'http://localhost:3000/product/red-shoe-7',
+        }),
       ]);
       await store.close();
       rewrite(file, DOWN_TO_V3);
       const reopened = new SqliteProfilerStorage({ file });
       await reopened.open();
-      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await reopened.find({ limit: 10, ...criteria })).total;
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+        (await reopened.find({ limit: 10, ...criteria })).total;
       expect(await total({ ip: '192.168.', method: 'post' })).toBe(2);
       expect(await total({ ip: '192.168.1', statusCode: '3' })).toBe(1);
       expect(await total({ ip: '192.168.' })).toBe(3);
       expect(await total({ url: 'cart', method: 'POST', statusCode: '4' })).toBe(1);
       expect(await total({ url: 'red-shoe', statusCode: '2' })).toBe(1);
       expect(await total({ url: 'shoe-12', method: 'GET' })).toBe(1);
-      await reopened.write([record('000006', { ip: '192.168.1.2', method: 'POST', statusCode: 303, url: 'http://localhost:3000/cart/items' })]);
+      await reopened.write([
+        record('000006', {
+          ip: '192.168.1.2',
+          method: 'POST',
+          statusCode: 303,
+          url: 'http://localhost:3000/cart/items',
+        }),
+      ]);
       expect(await total({ ip: '192.168.', method: 'POST', statusCode: '30' })).toBe(2);
       expect(await total({ url: '/items', method: 'POST' })).toBe(3);
       await reopened.prune({ maxProfiles: 3, maxAgeMs: 0, now: 0 });
@@ -379,7 +445,9 @@ describe('SqliteProfilerStorage', () => {
       expect(await total({ ip: '10.', method: 'GET', statusCode: '2' })).toBe(1);
       await reopened.close();
       inFile(file, (check) => {
-        expect(check.prepare('SELECT ip, method, status, n FROM profile_ip_count ORDER BY ip, method, status').raw().all()).toEqual([
+        expect(
+          check.prepare('SELECT ip, method, status, n FROM profile_ip_count ORDER BY ip, method, status').raw().all(),
+        ).toEqual([
           ['10.0.0.1', 'GET', 200, 1],
           ['10.0.0.1', 'GET', 404, 1],
           ['192.168.1.2', 'POST', 303, 1],
@@ -394,7 +462,12 @@ describe('SqliteProfilerStorage', () => {
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       const profiles = Array.from({ length: 6000 }, (_, i) =>
-        record((0x100000 + i).toString(16), { time: 1_000_000 + i, url: `http://localhost/item/${i % 700}`, method: i % 5 === 0 ? 'POST' : 'GET', ip: `10.0.${i % 300}.1` }),
+        record((0x100000 + i).toString(16), {
+          time: 1_000_000 + i,
+          url: `http://localhost/item/${i % 700}`,
+          method: i % 5 === 0 ? 'POST' : 'GET',
+          ip: `10.0.${i % 300}.1`,
+        }),
       );
       for (let i = 0; i < profiles.length; i += 1000) await store.write(profiles.slice(i, i + 1000));
       const pruning = store.prune({ maxProfiles: 1000, maxAgeMs: 0, now: 0 });
@@ -405,10 +478,18 @@ describe('SqliteProfilerStorage', () => {
       expect(removed.length).toBeGreaterThanOrEqual(5000);
       expect(await store.count()).toBe(profiles.length + 1 - removed.length);
       const kept = [...profiles.slice(removed.length), late];
-      expect((await store.find({ limit: 1, method: 'POST' })).total).toBe(kept.filter((p) => p.method === 'POST').length);
-      expect((await store.find({ limit: 1, ip: '10.0.1' })).total).toBe(kept.filter((p) => p.ip.startsWith('10.0.1')).length);
-      expect((await store.find({ limit: 1, url: 'item/' })).total).toBe(kept.filter((p) => p.url.includes('item/')).length);
-      expect((await store.find({ limit: 1, url: 'item/69' })).total).toBe(kept.filter((p) => p.url.includes('item/69')).length);
+      expect((await store.find({ limit: 1, method: 'POST' })).total).toBe(
+        kept.filter((p) => p.method === 'POST').length,
+      );
+      expect((await store.find({ limit: 1, ip: '10.0.1' })).total).toBe(
+        kept.filter((p) => p.ip.startsWith('10.0.1')).length,
+      );
+      expect((await store.find({ limit: 1, url: 'item/' })).total).toBe(
+        kept.filter((p) => p.url.includes('item/')).length,
+      );
+      expect((await store.find({ limit: 1, url: 'item/69' })).total).toBe(
+        kept.filter((p) => p.url.includes('item/69')).length,
+      );
       expect(await store.read(profiles[0].token)).toBeNull();
       expect(await store.read(late.token)).toEqual(late);
       await store.close();
@@ -422,21 +503,38 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'v4.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
-      await store.write([record('0000aa', { time: 1000 }), record('0000ab', { time: 2000 }), record('0000b1', { time: 3000 })]);
+      await store.write([
+        record('0000aa', { time: 1000 }),
+        record('0000ab', { time: 2000 }),
+        record('0000b1', { time: 3000 }),
+      ]);
       await store.close();
       rewrite(file, DOWN_TO_V4);
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
       expect(await migrated.read('0000ab')).toEqual(record('0000ab', { time: 2000 }));
       expect(await migrated.tokens.taken(['0000aa', '0000b1', '0000ff'])).toEqual(new Set(['0000aa', '0000b1']));
-      expect((await migrated.find({ limit: 10, token: '0000a' })).rows.map((r) => r.token)).toEqual(['0000ab', '0000aa']);
+      expect((await migrated.find({ limit: 10, token: '0000a' })).rows.map((r) => r.token)).toEqual([
+        '0000ab',
+        '0000aa',
+      ]);
       await migrated.write([record('0000ac', { time: 4000 })]);
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
       inFile(file, (check) => {
         expect(check.pragma('user_version', { simple: true })).toBe(6);
-        expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual(['0000aa', '0000ab', '0000ac', '0000b1']);
-        expect(check.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'").pluck().get()).toBe(0);
+        expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual([
+          '0000aa',
+          '0000ab',
+          '0000ac',
+          '0000b1',
+        ]);
+        expect(
+          check
+            .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'")
+            .pluck()
+            .get(),
+        ).toBe(0);
       });
     });
 
@@ -451,11 +549,23 @@ describe('SqliteProfilerStorage', () => {
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
       const profilerPages = new Set(['000001', '000002', '000003']);
-      const before = written.map((p) => ({ ...p, kind: profilerPages.has(p.token) ? 'profiler' : 'application', duration: null, route: null, redirectedFrom: null }) as const);
+      const before = written.map(
+        (p) =>
+          ({
+            ...p,
+            kind: profilerPages.has(p.token) ? 'profiler' : 'application',
+            duration: null,
+            route: null,
+            redirectedFrom: null,
+          }) as const,
+      );
       expect(await migrated.read('000001')).toEqual(before[1]);
       expect(await migrated.read('000004')).toEqual(before[4]);
-      expect((await migrated.find({ limit: 10 })).rows).toEqual([...before].reverse().map(({ data: _data, ...row }) => row));
-      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) => (await migrated.find({ limit: 10, ...criteria })).total;
+      expect((await migrated.find({ limit: 10 })).rows).toEqual(
+        [...before].reverse().map(({ data: _data, ...row }) => row),
+      );
+      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+        (await migrated.find({ limit: 10, ...criteria })).total;
       expect(await total({ kinds: ['application'] })).toBe(4);
       expect(await total({ kinds: ['profiler'] })).toBe(3);
       expect(await total({ kinds: ['asset'] })).toBe(0);
@@ -472,8 +582,16 @@ describe('SqliteProfilerStorage', () => {
       await migrated.close();
       inFile(file, (check) => {
         expect(check.pragma('user_version', { simple: true })).toBe(6);
-        expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual([[0, 3], [1, 1], [2, 1]]);
-        expect(check.prepare('SELECT ip, kind, method, status, n FROM profile_ip_count ORDER BY 1, 2, 3').raw().all()).toEqual([
+        expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual(
+          [
+            [0, 3],
+            [1, 1],
+            [2, 1],
+          ],
+        );
+        expect(
+          check.prepare('SELECT ip, kind, method, status, n FROM profile_ip_count ORDER BY 1, 2, 3').raw().all(),
+        ).toEqual([
           ['10.0.0.1', 0, 'GET', 200, 1],
           ['10.0.0.1', 1, 'POST', 200, 1],
           ['127.0.0.1', 0, 'GET', 200, 1],
@@ -487,10 +605,15 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'sweep.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
-      const profiles = Array.from({ length: 1500 }, (_, i) => record((0x100000 + i).toString(16), { time: 1_000_000 + i }));
+      const profiles = Array.from({ length: 1500 }, (_, i) =>
+        record((0x100000 + i).toString(16), { time: 1_000_000 + i }),
+      );
       await store.write(profiles);
       const entries = () =>
-        inFile(file, (db) => [db.prepare('SELECT count(*) FROM profile_token').pluck().get(), db.prepare('SELECT n FROM profile_token_stale').pluck().get()]);
+        inFile(file, (db) => [
+          db.prepare('SELECT count(*) FROM profile_token').pluck().get(),
+          db.prepare('SELECT n FROM profile_token_stale').pluck().get(),
+        ]);
       expect(await store.prune({ maxProfiles: 1400, maxAgeMs: 0, now: 0 })).toHaveLength(100);
       expect(entries()).toEqual([1500, 100]);
       const gone = profiles[0].token;
@@ -502,7 +625,10 @@ describe('SqliteProfilerStorage', () => {
       const again = record(gone, { time: 3_000_000, url: 'http://localhost/again' });
       await store.write([again]);
       expect(await store.read(gone)).toEqual(again);
-      expect(await store.find({ limit: 10, token: gone })).toEqual({ total: 1, rows: [expect.objectContaining({ token: gone, url: 'http://localhost/again' })] });
+      expect(await store.find({ limit: 10, token: gone })).toEqual({
+        total: 1,
+        rows: [expect.objectContaining({ token: gone, url: 'http://localhost/again' })],
+      });
       expect(await store.prune({ maxProfiles: 300, maxAgeMs: 0, now: 0 })).toHaveLength(1101);
       // 1,201 counted (the entry taken over among them): swept by the prune worker, the count reset.
       expect(entries()).toEqual([300, 0]);

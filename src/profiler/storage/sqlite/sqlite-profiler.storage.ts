@@ -1,5 +1,12 @@
 import { ProfileCodec } from '../profile-codec.js';
-import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSearchResult, ProfileSummary, RetentionPolicy } from '../profile-record.js';
+import type {
+  ProfileKind,
+  ProfileRecord,
+  ProfileSearchCriteria,
+  ProfileSearchResult,
+  ProfileSummary,
+  RetentionPolicy,
+} from '../profile-record.js';
 import { ProfilerStorage } from '../profiler-storage.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { SqliteProfileReader } from './sqlite-profile-reader.js';
@@ -104,7 +111,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.planner.find(criteria);
   }
 
-  async neighbours(token: string, kinds?: readonly ProfileKind[]): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
+  async neighbours(
+    token: string,
+    kinds?: readonly ProfileKind[],
+  ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }> {
     return this.reader.neighbours(token, kinds);
   }
 

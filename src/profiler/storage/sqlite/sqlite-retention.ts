@@ -3,7 +3,14 @@ import { clampTime } from '../search-helpers.js';
 import { PruneWorker } from './prune-worker.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { MAX_ID, SEQ_BITS, yieldToEventLoop } from './sqlite-keys.js';
-import { PRUNE_CHUNK_SQL, PRUNE_SETUP_SQL, PRUNE_TAKE_SQL, TOKEN_SWEEP_BOUNDS, TOKEN_SWEEP_MIN, TOKEN_SWEEP_SQL } from './sqlite-prune-sql.js';
+import {
+  PRUNE_CHUNK_SQL,
+  PRUNE_SETUP_SQL,
+  PRUNE_TAKE_SQL,
+  TOKEN_SWEEP_BOUNDS,
+  TOKEN_SWEEP_MIN,
+  TOKEN_SWEEP_SQL,
+} from './sqlite-prune-sql.js';
 import type { SqliteRunningTotals } from './sqlite-running-totals.js';
 
 /** Target duration of one prune transaction, in milliseconds. */
@@ -103,7 +110,12 @@ export class SqliteRetention {
   /** The worker of a file's store (none in memory). */
   private get pruner(): PruneWorker | undefined {
     if (this.connection.memory) return undefined;
-    this.worker ??= new PruneWorker(this.connection.file, { setup: PRUNE_SETUP_SQL, take: PRUNE_TAKE_SQL, chunk: PRUNE_CHUNK_SQL, sweep: TOKEN_SWEEP_SQL });
+    this.worker ??= new PruneWorker(this.connection.file, {
+      setup: PRUNE_SETUP_SQL,
+      take: PRUNE_TAKE_SQL,
+      chunk: PRUNE_CHUNK_SQL,
+      sweep: TOKEN_SWEEP_SQL,
+    });
     return this.worker;
   }
 
@@ -116,7 +128,10 @@ export class SqliteRetention {
    */
   private async sweepTokens(left: number): Promise<void> {
     await this.idle();
-    const stale = this.connection.statement('UPDATE profile_token_stale SET n = n + ? RETURNING n').pluck().get(left) as number;
+    const stale = this.connection
+      .statement('UPDATE profile_token_stale SET n = n + ? RETURNING n')
+      .pluck()
+      .get(left) as number;
     if (stale < Math.max(TOKEN_SWEEP_MIN, this.totals.total() / 10)) return;
     const pruner = this.pruner;
     for (const [i, low] of TOKEN_SWEEP_BOUNDS.entries()) {
@@ -152,7 +167,14 @@ export class SqliteRetention {
     if (!pruner) return this.pruneSlice(maxId, atMost, removed);
     const { tokens, count, ms } = await this.inWorker(() => pruner.chunk(maxId, Math.min(this.workerChunk, atMost)));
     if (count > 0 && ms > 0) {
-      this.workerChunk = Math.max(100, Math.min(2 * this.workerChunk, PRUNE_WORKER_CHUNK_MAX, Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms)));
+      this.workerChunk = Math.max(
+        100,
+        Math.min(
+          2 * this.workerChunk,
+          PRUNE_WORKER_CHUNK_MAX,
+          Math.round((this.workerChunk * PRUNE_WORKER_SLICE_MS) / ms),
+        ),
+      );
     }
     // The store's writes need not wait for the tokens' split.
     await appendLines(tokens, removed);
@@ -167,13 +189,20 @@ export class SqliteRetention {
       const taken = this.connection.statement(PRUNE_TAKE_SQL).run(maxId, Math.min(this.pruneChunk, atMost)).changes;
       if (taken === 0) return false;
       for (const sql of PRUNE_CHUNK_SQL) this.connection.statement(sql).run();
-      for (const token of this.connection.statement('SELECT token FROM temp.profile_gone ORDER BY id').pluck().iterate() as IterableIterator<string>) removed.push(token);
+      for (const token of this.connection
+        .statement('SELECT token FROM temp.profile_gone ORDER BY id')
+        .pluck()
+        .iterate() as IterableIterator<string>)
+        removed.push(token);
       return true;
     })();
     const elapsed = performance.now() - started;
     if (done && elapsed > 0) {
       // At most doubling: one quick slice (pages already cached) must not make the next one long.
-      this.pruneChunk = Math.max(20, Math.min(2 * this.pruneChunk, PRUNE_CHUNK_MAX, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)));
+      this.pruneChunk = Math.max(
+        20,
+        Math.min(2 * this.pruneChunk, PRUNE_CHUNK_MAX, Math.round((this.pruneChunk * PRUNE_SLICE_MS) / elapsed)),
+      );
     }
     return done;
   }

@@ -53,13 +53,18 @@ export class SqliteRunningTotals {
     for (const [table, columns, counter] of totals) {
       const keys = `${columns}, method, status`;
       const add = this.connection.statement(
-        `INSERT INTO ${table} (${keys}, n) VALUES (${keys.split(',').map(() => '?').join(', ')}, ?) ON CONFLICT (${keys}) DO UPDATE SET n = n + excluded.n`,
+        `INSERT INTO ${table} (${keys}, n) VALUES (${keys
+          .split(',')
+          .map(() => '?')
+          .join(', ')}, ?) ON CONFLICT (${keys}) DO UPDATE SET n = n + excluded.n`,
       );
       for (const [key, n] of counter) add.run(...key, n);
     }
-    this.connection.statement(
-      'INSERT INTO profile_token_count (prefix, n) SELECT key, value FROM json_each(?) WHERE true ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n',
-    ).run(JSON.stringify(prefixes));
+    this.connection
+      .statement(
+        'INSERT INTO profile_token_count (prefix, n) SELECT key, value FROM json_each(?) WHERE true ON CONFLICT (prefix) DO UPDATE SET n = n + excluded.n',
+      )
+      .run(JSON.stringify(prefixes));
     const count = this.connection.statement('UPDATE profile_url_skeleton SET n = n + ? WHERE id = ?');
     for (const [[skeleton], n] of skeletons) count.run(n, skeleton);
   }
@@ -72,7 +77,12 @@ export class SqliteRunningTotals {
   /** The profiles of the whole hours `firstHour` … `lastHour` matching the method, status and kinds. */
   hours(f: Filters, firstHour: number, lastHour: number): number {
     const [also, more] = totalsConditions(f, '', true);
-    return this.sum(`SELECT coalesce(sum(n), 0) FROM profile_count WHERE hour BETWEEN ? AND ? AND ${also}`, firstHour, lastHour, ...more);
+    return this.sum(
+      `SELECT coalesce(sum(n), 0) FROM profile_count WHERE hour BETWEEN ? AND ? AND ${also}`,
+      firstHour,
+      lastHour,
+      ...more,
+    );
   }
 
   /** The profiles of the IP prefix; with `f`, of its method, status and kinds too. */
@@ -90,7 +100,10 @@ export class SqliteRunningTotals {
 
   /** The profiles of the distinct URLs `ids`. */
   urlIds(ids: number[]): number {
-    return this.sum('SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+    return this.sum(
+      'SELECT coalesce(sum(n), 0) FROM profile_url WHERE id IN (SELECT value FROM json_each(?))',
+      JSON.stringify(ids),
+    );
   }
 
   /** The profiles whose URL matches, whatever else. */
@@ -98,9 +111,18 @@ export class SqliteRunningTotals {
     if (url.skeletons) {
       const { allProfiles, check } = url.skeletons;
       if (check.length === 0) return allProfiles;
-      return allProfiles + this.sum(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\'`, JSON.stringify(check), url.like);
+      return (
+        allProfiles +
+        this.sum(
+          `SELECT coalesce(sum(n), 0) FROM profile_url WHERE skel_id IN (SELECT value FROM json_each(?)) AND url LIKE ? ESCAPE '\\'`,
+          JSON.stringify(check),
+          url.like,
+        )
+      );
     }
-    return url.ids ? this.urlIds(url.ids) : this.sum(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE url LIKE ? ESCAPE '\\'`, url.like);
+    return url.ids
+      ? this.urlIds(url.ids)
+      : this.sum(`SELECT coalesce(sum(n), 0) FROM profile_url WHERE url LIKE ? ESCAPE '\\'`, url.like);
   }
 
   /** Matches of a URL needle with a method and/or a status, from the totals per skeleton and per distinct URL. */
@@ -108,22 +130,43 @@ export class SqliteRunningTotals {
     const [also, more] = totalsConditions(f, '');
     const [joined, joinedMore] = totalsConditions(f, 'c.');
     const byUrl = (where: string, ...params: unknown[]) =>
-      this.sum(`SELECT coalesce(sum(c.n), 0) FROM profile_url u CROSS JOIN profile_url_count c ON c.url_id = u.id WHERE ${where} AND ${joined}`, ...params, ...joinedMore);
+      this.sum(
+        `SELECT coalesce(sum(c.n), 0) FROM profile_url u CROSS JOIN profile_url_count c ON c.url_id = u.id WHERE ${where} AND ${joined}`,
+        ...params,
+        ...joinedMore,
+      );
     if (url.skeletons) {
       const { all, check } = url.skeletons;
       let n = 0;
       if (all.length > 0) {
-        n += this.sum(`SELECT coalesce(sum(n), 0) FROM profile_url_skeleton_count WHERE skel_id IN (SELECT value FROM json_each(?)) AND ${also}`, JSON.stringify(all), ...more);
+        n += this.sum(
+          `SELECT coalesce(sum(n), 0) FROM profile_url_skeleton_count WHERE skel_id IN (SELECT value FROM json_each(?)) AND ${also}`,
+          JSON.stringify(all),
+          ...more,
+        );
       }
-      if (check.length > 0) n += byUrl(`u.skel_id IN (SELECT value FROM json_each(?)) AND u.url LIKE ? ESCAPE '\\'`, JSON.stringify(check), url.like);
+      if (check.length > 0)
+        n += byUrl(
+          `u.skel_id IN (SELECT value FROM json_each(?)) AND u.url LIKE ? ESCAPE '\\'`,
+          JSON.stringify(check),
+          url.like,
+        );
       return n;
     }
-    if (url.ids) return this.sum(`SELECT coalesce(sum(n), 0) FROM profile_url_count WHERE url_id IN (SELECT value FROM json_each(?)) AND ${also}`, JSON.stringify(url.ids), ...more);
+    if (url.ids)
+      return this.sum(
+        `SELECT coalesce(sum(n), 0) FROM profile_url_count WHERE url_id IN (SELECT value FROM json_each(?)) AND ${also}`,
+        JSON.stringify(url.ids),
+        ...more,
+      );
     return byUrl(`u.url LIKE ? ESCAPE '\\'`, url.like);
   }
 
   private sum(sql: string, ...params: unknown[]): number {
-    return this.connection.statement(sql).pluck().get(...params) as number;
+    return this.connection
+      .statement(sql)
+      .pluck()
+      .get(...params) as number;
   }
 }
 

@@ -180,7 +180,9 @@ const MIGRATIONS: string[] = [
 export function migrate(db: Database.Database, file: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new Error(`The profile store has schema version ${version}, newer than this application's (${SCHEMA_VERSION}): use a newer version or another file.`);
+    throw new Error(
+      `The profile store has schema version ${version}, newer than this application's (${SCHEMA_VERSION}): use a newer version or another file.`,
+    );
   }
   if (version === SCHEMA_VERSION) return;
   try {
@@ -193,15 +195,29 @@ export function migrate(db: Database.Database, file: string): void {
     // version it claims (another application's); a full disk, a locked or unreadable file are said as they are.
     if ((error as { code?: unknown }).code !== 'SQLITE_ERROR') throw error;
     throw new Error(
-      `${file} is not a profile store of version ${version} (migrating it to version ${SCHEMA_VERSION} failed: ${(error as Error).message}): `
-        + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
+      `${file} is not a profile store of version ${version} (migrating it to version ${SCHEMA_VERSION} failed: ${(error as Error).message}): ` +
+        'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
     );
   }
 }
 
 /** The columns each table of the current schema has (those queries name). */
 const LAYOUT: Record<string, string[]> = {
-  profile: ['id', 'token', 'parent', 'ip', 'method', 'url_id', 'time', 'status', 'seq', 'kind', 'duration', 'route', 'redirected_from'],
+  profile: [
+    'id',
+    'token',
+    'parent',
+    'ip',
+    'method',
+    'url_id',
+    'time',
+    'status',
+    'seq',
+    'kind',
+    'duration',
+    'route',
+    'redirected_from',
+  ],
   profile_url: ['id', 'url', 'n', 'skel_id'],
   profile_url_skeleton: ['id', 'skeleton', 'n'],
   profile_data: ['id', 'data'],
@@ -219,14 +235,13 @@ const LAYOUT: Record<string, string[]> = {
 /** A clear error for a file whose tables are not this schema's (another application's, or a development build's). */
 export function checkLayout(db: Database.Database, file: string): void {
   for (const [table, columns] of Object.entries(LAYOUT)) {
-    const present = new Set((db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]));
+    const present = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]);
     const missing = columns.filter((column) => !present.has(column));
     if (missing.length > 0) {
       throw new Error(
-        `${file} is not a profile store of this version (table ${table} lacks ${missing.join(', ')}): `
-          + 'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
+        `${file} is not a profile store of this version (table ${table} lacks ${missing.join(', ')}): ` +
+          'point PROFILER_DSN to another file, or delete this one if it only holds profiles.',
       );
     }
   }
 }
-

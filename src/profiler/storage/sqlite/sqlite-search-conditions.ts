@@ -37,7 +37,11 @@ export function filtersOf(compiled: CompiledCriteria, url: UrlMatch | null): Fil
  * The method and status conditions of the filters on a running totals table (`alias` its prefix), and the kinds'
  * for a table counting per kind (`perKind`); '1' for none.
  */
-export function totalsConditions(f: { method: string | null; status: [number, number] | null; kinds: number[] | null }, alias: string, perKind = false): [string, unknown[]] {
+export function totalsConditions(
+  f: { method: string | null; status: [number, number] | null; kinds: number[] | null },
+  alias: string,
+  perKind = false,
+): [string, unknown[]] {
   const where: string[] = [];
   const params: unknown[] = [];
   if (perKind && f.kinds !== null) where.push(`${alias}kind IN (${f.kinds.join(', ')})`);
@@ -59,7 +63,13 @@ export function totalsConditions(f: { method: string | null; status: [number, nu
  * `driver`'s index when one is given (the others hidden too), else SQLite picks. `walk` is only
  * used in a SELECT that joins the profile's URL (u).
  */
-export function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId: bigint, toId: bigint, driver: Driver | null = null): [string, unknown[]] {
+export function conditions(
+  f: Filters,
+  mode: 'walk' | 'range' | 'index',
+  fromId: bigint,
+  toId: bigint,
+  driver: Driver | null = null,
+): [string, unknown[]] {
   const indexed = (key: Driver) => mode === 'index' && (driver === null || driver === key);
   const col = (key: Driver, name: string = key) => (indexed(key) ? `p.${name}` : `+p.${name}`);
   const where = [mode === 'index' ? '+p.id BETWEEN ? AND ?' : 'p.id BETWEEN ? AND ?'];
@@ -75,7 +85,8 @@ export function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId:
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) {
     // Through profile_token, whose entries of pruned profiles point to no row or another token's: the row checked.
-    if (indexed('token')) add(prefixed('p.id IN (SELECT id FROM profile_token WHERE ', rangeCondition('token', f.token), ')'));
+    if (indexed('token'))
+      add(prefixed('p.id IN (SELECT id FROM profile_token WHERE ', rangeCondition('token', f.token), ')'));
     add(rangeCondition('+p.token', f.token));
   }
   if (f.url?.ids) add([`${col('url', 'url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
@@ -94,9 +105,9 @@ export function conditions(f: Filters, mode: 'walk' | 'range' | 'index', fromId:
                  AND (x.skel_id IN (SELECT value FROM json_each(?)) OR (x.skel_id IN (SELECT value FROM json_each(?)) AND x.url LIKE ? ESCAPE '\\')))`,
       [JSON.stringify(all), JSON.stringify(check), f.url.like],
     ]);
-  }
-  else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
-  else if (f.url) add([`${col('url', 'url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
+  } else if (f.url && mode === 'walk') add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
+  else if (f.url)
+    add([`${col('url', 'url_id')} IN (SELECT id FROM profile_url WHERE url LIKE ? ESCAPE '\\')`, [f.url.like]]);
   return [where.join(' AND '), params];
 }
 
@@ -109,4 +120,3 @@ function prefixed(before: string, [sql, params]: [string, unknown[]], after: str
 export function rangeCondition(column: string, [low, high]: [string, string | null]): [string, unknown[]] {
   return high === null ? [`${column} >= ?`, [low]] : [`${column} >= ? AND ${column} < ?`, [low, high]];
 }
-

@@ -32,7 +32,11 @@ export class SqliteSearchPlanner {
     const compiled = compileCriteria(criteria);
     if (!compiled) return { total: 0, rows: [] };
     const url = compiled.url === null ? null : this.urls.match(compiled.url);
-    if (url?.ids?.length === 0 || (url?.skeletons && url.skeletons.all.length === 0 && url.skeletons.check.length === 0)) return { total: 0, rows: [] };
+    if (
+      url?.ids?.length === 0 ||
+      (url?.skeletons && url.skeletons.all.length === 0 && url.skeletons.check.length === 0)
+    )
+      return { total: 0, rows: [] };
     const filters = filtersOf(compiled, url);
     const total = this.countMatches(filters);
     if (total === 0 || compiled.limit === 0) return { total, rows: [] };
@@ -50,25 +54,44 @@ export class SqliteSearchPlanner {
     // An IP, with a method, a status or kinds or none: from its running totals.
     if (f.ip !== null && f.url === null && f.token === null && !f.timeBounded) return this.totals.ip(f.ip, f);
     if (!everyKind) return this.countThroughIndexes(f);
-    if (f.token !== null && [...f.token[0]].length <= 2 && f.ip === null && f.method === null && f.status === null && f.url === null && !f.timeBounded) {
+    if (
+      f.token !== null &&
+      [...f.token[0]].length <= 2 &&
+      f.ip === null &&
+      f.method === null &&
+      f.status === null &&
+      f.url === null &&
+      !f.timeBounded
+    ) {
       return this.totals.tokenPrefix(f.token);
     }
     if (f.url !== null && !others && !f.timeBounded) return this.totals.url(f.url);
     // A URL with a method, a status or both (alone it is counted above): from its running totals.
-    if (!f.timeBounded && f.token === null && f.ip === null && f.url !== null) return this.totals.urlWithStatus(f.url, f);
+    if (!f.timeBounded && f.token === null && f.ip === null && f.url !== null)
+      return this.totals.urlWithStatus(f.url, f);
     return this.countThroughIndexes(f);
   }
 
   /** Counts the matches row by row: over the time range when it holds few profiles, else through the filters' indexes. */
   private countThroughIndexes(f: Filters): number {
     const inRange = f.timeBounded ? this.rowsInRange(f) : Infinity;
-    const [where, params] = inRange <= RANGE_COUNT_MAX ? conditions(f, 'range', f.fromId, f.toId) : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
-    return this.connection.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+    const [where, params] =
+      inRange <= RANGE_COUNT_MAX
+        ? conditions(f, 'range', f.fromId, f.toId)
+        : conditions(f, 'index', f.fromId, f.toId, this.driver(f));
+    return this.connection
+      .statement(`SELECT count(*) FROM profile p WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   /** The profiles in the criteria's time range, whatever the other filters: the rows a walk over the range may read. */
   private rowsInRange(f: Filters): number {
-    return this.countByTotals({ ...f, ip: null, method: null, status: null, url: null, token: null, kinds: null }, f.fromTime, f.toTime);
+    return this.countByTotals(
+      { ...f, ip: null, method: null, status: null, url: null, token: null, kinds: null },
+      f.fromTime,
+      f.toTime,
+    );
   }
 
   /**
@@ -81,12 +104,17 @@ export class SqliteSearchPlanner {
     // Index entries each would read: of every kind (kinds are checked row by row).
     const none = { ip: null, url: null, token: null, method: null, status: null, kinds: null };
     if (f.ip !== null) estimates.push(['ip', this.totals.ip(f.ip)]);
-    if (f.method !== null) estimates.push(['method', this.countByTotals({ ...f, ...none, method: f.method }, 0, MAX_TIME)]);
-    if (f.status !== null) estimates.push(['status', this.countByTotals({ ...f, ...none, status: f.status }, 0, MAX_TIME)]);
+    if (f.method !== null)
+      estimates.push(['method', this.countByTotals({ ...f, ...none, method: f.method }, 0, MAX_TIME)]);
+    if (f.status !== null)
+      estimates.push(['status', this.countByTotals({ ...f, ...none, status: f.status }, 0, MAX_TIME)]);
     if (f.token !== null) estimates.push(['token', this.totals.total() / 16 ** f.token[0].length]);
     if (f.url !== null) {
       const { ids, skeletons } = f.url;
-      estimates.push(['url', ids ? this.totals.urlIds(ids) : skeletons ? skeletons.allProfiles + skeletons.checkProfiles : Infinity]);
+      estimates.push([
+        'url',
+        ids ? this.totals.urlIds(ids) : skeletons ? skeletons.allProfiles + skeletons.checkProfiles : Infinity,
+      ]);
     }
     if (estimates.length < 2) return null;
     return estimates.reduce((best, e) => (e[1] < best[1] ? e : best))[0];
@@ -98,14 +126,19 @@ export class SqliteSearchPlanner {
     let n = hours ? this.totals.hours(f, hours[0], hours[1]) : 0;
     for (const [a, b] of partial) {
       const [where, params] = conditions(f, 'range', ...keyRange(a, b));
-      n += this.connection.statement(`SELECT count(*) FROM profile p WHERE ${where}`).pluck().get(...params) as number;
+      n += this.connection
+        .statement(`SELECT count(*) FROM profile p WHERE ${where}`)
+        .pluck()
+        .get(...params) as number;
     }
     return n;
   }
 
   private newest(f: Filters, total: number, limit: number): SummaryRow[] {
     const select = (where: string, params: unknown[]) =>
-      this.connection.statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY p.id DESC LIMIT ?`).all(...params, limit) as SummaryRow[];
+      this.connection
+        .statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY p.id DESC LIMIT ?`)
+        .all(...params, limit) as SummaryRow[];
     if (f.ip === null && f.method === null && f.status === null && f.url === null && f.token === null) {
       // No filter with an index (kinds at most, checked row by row): the key range from its newest end, as far as
       // it takes to find `limit` matches, however rare they are among the newest.
@@ -117,9 +150,11 @@ export class SqliteSearchPlanner {
     const expectedWalk = (limit * inRange) / total;
     if (expectedWalk * WALK_ROW_COST <= total) {
       const budget = Math.ceil(4 * expectedWalk) + 1000;
-      const floor = this.connection.statement('SELECT id FROM profile WHERE id <= ? ORDER BY id DESC LIMIT 1 OFFSET ?').safeIntegers(true).pluck().get(f.toId, budget) as
-        | bigint
-        | undefined;
+      const floor = this.connection
+        .statement('SELECT id FROM profile WHERE id <= ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+        .safeIntegers(true)
+        .pluck()
+        .get(f.toId, budget) as bigint | undefined;
       const from = floor !== undefined && floor > f.fromId ? floor : f.fromId;
       const rows = select(...conditions(f, 'walk', from, f.toId));
       // Done if enough were found, or if the walk covered the whole range (then these are all there are).

@@ -22,12 +22,17 @@ export class SqliteTokenStore extends TokenStore {
 
   /** Those of `tokens` that a stored profile has (synchronously: the writer asks inside its transaction). */
   liveTokens(tokens: readonly string[]): string[] {
-    return this.connection.statement(`SELECT t.token FROM ${BY_TOKEN} WHERE t.token IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(tokens)) as string[];
+    return this.connection
+      .statement(`SELECT t.token FROM ${BY_TOKEN} WHERE t.token IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .all(JSON.stringify(tokens)) as string[];
   }
 
   /** In write order: the table's rows through the seq index, read nearly in key order. */
   async *allTokens(): AsyncIterable<string> {
-    const page = this.connection.statement(`SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ${TOKEN_PAGE}`).raw();
+    const page = this.connection
+      .statement(`SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ${TOKEN_PAGE}`)
+      .raw();
     let after = 0;
     for (;;) {
       this.connection.assertOpen();
@@ -44,7 +49,9 @@ export class SqliteTokenStore extends TokenStore {
     this.connection.assertOpen();
     const after = cursor === null ? 0 : Number(cursor);
     if (!Number.isSafeInteger(after)) throw new Error(`Not a cursor of this store: ${cursor}`);
-    const rows = this.connection.statement('SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ?').all(after, Math.max(1, Math.floor(limit))) as { seq: number; token: string }[];
+    const rows = this.connection
+      .statement('SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ?')
+      .all(after, Math.max(1, Math.floor(limit))) as { seq: number; token: string }[];
     return { tokens: rows.map((r) => r.token), cursor: rows.length > 0 ? String(rows[rows.length - 1].seq) : cursor };
   }
 }

@@ -23,13 +23,28 @@ export class SqliteUrlMatcher {
    */
   match({ needle, like }: { needle: string; like: string }): UrlMatch {
     if (!needle.includes('#') && !/[0-9]/.test(needle)) {
-      const rows = this.connection.statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`).raw().all(like) as [number, number][];
-      return { like, ids: null, skeletons: { all: rows.map((r) => r[0]), allProfiles: rows.reduce((sum, r) => sum + r[1], 0), check: [], checkProfiles: 0 } };
+      const rows = this.connection
+        .statement(`SELECT id, n FROM profile_url_skeleton WHERE skeleton LIKE ? ESCAPE '\\'`)
+        .raw()
+        .all(like) as [number, number][];
+      return {
+        like,
+        ids: null,
+        skeletons: {
+          all: rows.map((r) => r[0]),
+          allProfiles: rows.reduce((sum, r) => sum + r[1], 0),
+          check: [],
+          checkProfiles: 0,
+        },
+      };
     }
     if (needle.includes('#')) return { like, ids: this.trigramIds(needle), skeletons: null };
     const matcher = new SkeletonMatcher(needle);
     const skeletons = { all: [] as number[], allProfiles: 0, check: [] as number[], checkProfiles: 0 };
-    for (const [id, skeleton, n] of this.connection.statement('SELECT id, skeleton, n FROM profile_url_skeleton').raw().iterate() as IterableIterator<[number, string, number]>) {
+    for (const [id, skeleton, n] of this.connection
+      .statement('SELECT id, skeleton, n FROM profile_url_skeleton')
+      .raw()
+      .iterate() as IterableIterator<[number, string, number]>) {
       const match = matcher.match(skeleton);
       if (match === 'all') {
         skeletons.all.push(id);
@@ -50,7 +65,9 @@ export class SqliteUrlMatcher {
   private trigramIds(needle: string): number[] | null {
     if ([...needle].length < 3) return null;
     const found = this.connection
-      .statement(`SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`)
+      .statement(
+        `SELECT rowid FROM profile_url_trigram WHERE profile_url_trigram MATCH '"' || replace(lower(?), '"', '""') || '"' LIMIT ${URL_IDS_MAX + 1}`,
+      )
       .pluck()
       .all(needle) as number[];
     return found.length <= URL_IDS_MAX ? found : null;

@@ -37,8 +37,10 @@ export function whyCannotOpen(file: string, error: unknown): string | undefined 
 function diagnose(file: string, error: unknown): string | undefined {
   const { code, syscall, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
   if (syscall === 'mkdir') {
-    if (code === 'EEXIST' || code === 'ENOTDIR') return `its directory cannot be created: ${existingAncestor(String(path))} is not a directory (${code})`;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `its directory ${String(path)} cannot be created: permission denied (${code})`;
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      return `its directory cannot be created: ${existingAncestor(String(path))} is not a directory (${code})`;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      return `its directory ${String(path)} cannot be created: permission denied (${code})`;
     if (code === 'ENOENT') return `its directory ${String(path)} cannot be created (${code})`;
     return undefined;
   }
@@ -48,7 +50,9 @@ function diagnose(file: string, error: unknown): string | undefined {
   // SQLite creates the file, and its -wal and -shm files, beside it.
   const dirDenied = denied(dir, constants.W_OK | constants.X_OK);
   if (dirDenied) return `its directory ${dir} is not writable (${dirDenied}, SQLITE_CANTOPEN)`;
-  const fileDenied = statSync(file, { throwIfNoEntry: false }) ? denied(file, constants.R_OK | constants.W_OK) : undefined;
+  const fileDenied = statSync(file, { throwIfNoEntry: false })
+    ? denied(file, constants.R_OK | constants.W_OK)
+    : undefined;
   if (fileDenied) return `the file cannot be read and written (${fileDenied}, SQLITE_CANTOPEN)`;
   return undefined;
 }

@@ -47,7 +47,10 @@ export class WalCheckpointer {
   start(): void {
     if (this.worker) return;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver, intervalMs: this.intervalMs } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, driver, intervalMs: this.intervalMs },
+    });
     worker.on('message', (message: { error?: string }) => {
       if (message?.error) this.onError(new Error(`WAL checkpoint failed: ${message.error}`));
     });

@@ -13,8 +13,19 @@ const APPLICATION: readonly ProfileKind[] = ['application'];
 /** A profile with list columns easy to search for. */
 export function record(token: string, overrides: Partial<ProfileRecord> = {}): ProfileRecord {
   return {
-    token, parent: null, ip: '127.0.0.1', method: 'GET', url: `http://localhost/${token}`, time: T0, statusCode: 200,
-    kind: 'application', duration: null, route: null, redirectedFrom: null, data: {}, ...overrides,
+    token,
+    parent: null,
+    ip: '127.0.0.1',
+    method: 'GET',
+    url: `http://localhost/${token}`,
+    time: T0,
+    statusCode: 200,
+    kind: 'application',
+    duration: null,
+    route: null,
+    redirectedFrom: null,
+    data: {},
+    ...overrides,
   };
 }
 
@@ -33,7 +44,16 @@ export function preKindProfiles(t0: number): ProfileRecord[] {
     'http://localhost:3000/cart',
   ];
   return urls.map((url, i) =>
-    record(`00000${i}`, { url, time: t0 + i * 1_000_000, ip: i % 2 ? '10.0.0.1' : '127.0.0.1', method: i % 3 ? 'GET' : 'POST', kind: 'asset', duration: 5, route: 'r', redirectedFrom: '000000' }),
+    record(`00000${i}`, {
+      url,
+      time: t0 + i * 1_000_000,
+      ip: i % 2 ? '10.0.0.1' : '127.0.0.1',
+      method: i % 3 ? 'GET' : 'POST',
+      kind: 'asset',
+      duration: 5,
+      route: 'r',
+      redirectedFrom: '000000',
+    }),
   );
 }
 
@@ -64,16 +84,42 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
   describe('write and read', () => {
     it('reads back what was written, data included', async () => {
-      const profile = record('a1b2c3', { parent: 'ffffff', ip: '::1', method: 'POST', url: 'https://shop.test/cart?x=1', time: T0 + 5, statusCode: 303, data: { request: { method: 'POST' }, logs: { entries: [] } } });
+      const profile = record('a1b2c3', {
+        parent: 'ffffff',
+        ip: '::1',
+        method: 'POST',
+        url: 'https://shop.test/cart?x=1',
+        time: T0 + 5,
+        statusCode: 303,
+        data: { request: { method: 'POST' }, logs: { entries: [] } },
+      });
       await storage.write([profile]);
       expect(await storage.read('a1b2c3')).toEqual(profile);
     });
 
     it('reads back the kind, duration, route and redirect, in every list', async () => {
       const redirect = record('00000a', { method: 'POST', statusCode: 303, route: 'cart_add', duration: 4.125 });
-      const asset = record('00000b', { kind: 'asset', url: 'http://localhost/css/shop.css', duration: 0.0625, time: T0 + 1, parent: '00000a' });
-      const followed = record('00000c', { kind: 'application', route: 'cart_show', duration: 17.333984375, redirectedFrom: '00000a', time: T0 + 2 });
-      const page = record('00000d', { kind: 'profiler', url: 'http://localhost/_profiler/00000c', route: 'profiler_profile', duration: 2.5, time: T0 + 3 });
+      const asset = record('00000b', {
+        kind: 'asset',
+        url: 'http://localhost/css/shop.css',
+        duration: 0.0625,
+        time: T0 + 1,
+        parent: '00000a',
+      });
+      const followed = record('00000c', {
+        kind: 'application',
+        route: 'cart_show',
+        duration: 17.333984375,
+        redirectedFrom: '00000a',
+        time: T0 + 2,
+      });
+      const page = record('00000d', {
+        kind: 'profiler',
+        url: 'http://localhost/_profiler/00000c',
+        route: 'profiler_profile',
+        duration: 2.5,
+        time: T0 + 3,
+      });
       await storage.write([redirect, asset, followed, page]);
       expect(await storage.read('00000b')).toEqual(asset);
       expect(await storage.read('00000d')).toEqual(page);
@@ -96,7 +142,9 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
     it('refuses a token already stored with DuplicateTokenError and writes nothing of the batch', async () => {
       await storage.write([record('000001')]);
-      const error = await storage.write([record('000002'), record('000001'), record('000003')]).catch((e: unknown) => e);
+      const error = await storage
+        .write([record('000002'), record('000001'), record('000003')])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DuplicateTokenError);
       expect((error as DuplicateTokenError).tokens).toEqual(['000001']);
       expect(await storage.count()).toBe(1);
@@ -105,7 +153,9 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     });
 
     it('refuses a batch holding the same token twice', async () => {
-      const error = await storage.write([record('000004'), record('000004', { url: 'http://localhost/other' })]).catch((e: unknown) => e);
+      const error = await storage
+        .write([record('000004'), record('000004', { url: 'http://localhost/other' })])
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DuplicateTokenError);
       expect((error as DuplicateTokenError).tokens).toEqual(['000004']);
       expect(await storage.count()).toBe(0);
@@ -119,16 +169,76 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
   describe('find', () => {
     const profiles: ProfileRecord[] = [
-      record('0000a1', { ip: '192.168.1.10', method: 'GET', url: 'http://localhost:3000/catalogue/shoes', statusCode: 200, time: T0 }),
-      record('0000a2', { ip: '192.168.1.100', method: 'POST', url: 'http://localhost:3000/cart/items', statusCode: 303, time: T0 + 1000 }),
-      record('0000b1', { ip: '10.0.0.1', method: 'get', url: 'http://localhost:3000/product/red-shoe', statusCode: 404, time: T0 + 2000 }),
-      record('0000b2', { ip: '110.0.0.1', method: 'DELETE', url: 'http://localhost:3000/cart/items/7', statusCode: 204, time: T0 + 3000 }),
-      record('0000c1', { ip: '::1', method: 'GET', url: 'https://shop.test/Checkout?step=2', statusCode: 422, time: T0 + 4000 }),
-      record('0000c2', { ip: '192.168.2.1', method: 'PUT', url: 'http://localhost:3000/api/cart/items/7', statusCode: 409, time: T0 + 5000 }),
-      record('0000d1', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/search?q=100%25_off', statusCode: 500, time: T0 + 6000 }),
-      record('0000d2', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/a_b/100%off', statusCode: 200, time: T0 + 7000 }),
-      record('0000e1', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/axb/100off', statusCode: 200, time: T0 + 8000 }),
-      record('0000e2', { ip: '127.0.0.1', method: 'GET', url: 'http://localhost:3000/say/"quoted"', statusCode: 200, time: T0 + 9000 }),
+      record('0000a1', {
+        ip: '192.168.1.10',
+        method: 'GET',
+        url: 'http://localhost:3000/catalogue/shoes',
+        statusCode: 200,
+        time: T0,
+      }),
+      record('0000a2', {
+        ip: '192.168.1.100',
+        method: 'POST',
+        url: 'http://localhost:3000/cart/items',
+        statusCode: 303,
+        time: T0 + 1000,
+      }),
+      record('0000b1', {
+        ip: '10.0.0.1',
+        method: 'get',
+        url: 'http://localhost:3000/product/red-shoe',
+        statusCode: 404,
+        time: T0 + 2000,
+      }),
+      record('0000b2', {
+        ip: '110.0.0.1',
+        method: 'DELETE',
+        url: 'http://localhost:3000/cart/items/7',
+        statusCode: 204,
+        time: T0 + 3000,
+      }),
+      record('0000c1', {
+        ip: '::1',
+        method: 'GET',
+        url: 'https://shop.test/Checkout?step=2',
+        statusCode: 422,
+        time: T0 + 4000,
+      }),
+      record('0000c2', {
+        ip: '192.168.2.1',
+        method: 'PUT',
+        url: 'http://localhost:3000/api/cart/items/7',
+        statusCode: 409,
+        time: T0 + 5000,
+      }),
+      record('0000d1', {
+        ip: '127.0.0.1',
+        method: 'GET',
+        url: 'http://localhost:3000/search?q=100%25_off',
+        statusCode: 500,
+        time: T0 + 6000,
+      }),
+      record('0000d2', {
+        ip: '127.0.0.1',
+        method: 'GET',
+        url: 'http://localhost:3000/a_b/100%off',
+        statusCode: 200,
+        time: T0 + 7000,
+      }),
+      record('0000e1', {
+        ip: '127.0.0.1',
+        method: 'GET',
+        url: 'http://localhost:3000/axb/100off',
+        statusCode: 200,
+        time: T0 + 8000,
+      }),
+      record('0000e2', {
+        ip: '127.0.0.1',
+        method: 'GET',
+        url: 'http://localhost:3000/say/"quoted"',
+        statusCode: 200,
+        time: T0 + 9000,
+      }),
     ];
 
     beforeEach(async () => {
@@ -147,7 +257,10 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     });
 
     it('counts every match but returns at most `limit` rows', async () => {
-      expect(await storage.find({ limit: 2, ip: '127.0.0.1' })).toEqual({ total: 4, rows: [profiles[9], profiles[8]].map(summary) });
+      expect(await storage.find({ limit: 2, ip: '127.0.0.1' })).toEqual({
+        total: 4,
+        rows: [profiles[9], profiles[8]].map(summary),
+      });
       expect(await storage.find({ limit: 0 })).toEqual({ total: 10, rows: [] });
     });
 
@@ -159,7 +272,10 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     });
 
     it('filters by exact method, in any case', async () => {
-      expect(await find({ method: 'get' })).toEqual({ total: 7, tokens: ['0000e2', '0000e1', '0000d2', '0000d1', '0000c1', '0000b1', '0000a1'] });
+      expect(await find({ method: 'get' })).toEqual({
+        total: 7,
+        tokens: ['0000e2', '0000e1', '0000d2', '0000d1', '0000c1', '0000b1', '0000a1'],
+      });
       expect(await find({ method: 'Post' })).toEqual({ total: 1, tokens: ['0000a2'] });
       expect(await find({ method: 'PO' })).toEqual({ total: 0, tokens: [] });
     });
@@ -168,8 +284,14 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await find({ statusCode: '4' })).toEqual({ total: 3, tokens: ['0000c2', '0000c1', '0000b1'] });
       expect(await find({ statusCode: '40' })).toEqual({ total: 2, tokens: ['0000c2', '0000b1'] });
       expect(await find({ statusCode: '404' })).toEqual({ total: 1, tokens: ['0000b1'] });
-      expect(await find({ statusCode: '2' })).toEqual({ total: 5, tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'] });
-      expect(await find({ statusCode: '20' })).toEqual({ total: 5, tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'] });
+      expect(await find({ statusCode: '2' })).toEqual({
+        total: 5,
+        tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'],
+      });
+      expect(await find({ statusCode: '20' })).toEqual({
+        total: 5,
+        tokens: ['0000e2', '0000e1', '0000d2', '0000b2', '0000a1'],
+      });
       expect(await find({ statusCode: '5' })).toEqual({ total: 1, tokens: ['0000d1'] });
     });
 
@@ -209,7 +331,10 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     });
 
     it('filters by time, both ends inclusive', async () => {
-      expect(await find({ start: T0 + 2000, end: T0 + 4000 })).toEqual({ total: 3, tokens: ['0000c1', '0000b2', '0000b1'] });
+      expect(await find({ start: T0 + 2000, end: T0 + 4000 })).toEqual({
+        total: 3,
+        tokens: ['0000c1', '0000b2', '0000b1'],
+      });
       expect(await find({ start: T0 + 8000 })).toEqual({ total: 2, tokens: ['0000e2', '0000e1'] });
       expect(await find({ end: T0 + 999 })).toEqual({ total: 1, tokens: ['0000a1'] });
       expect(await find({ start: T0 + 4000, end: T0 + 4000 })).toEqual({ total: 1, tokens: ['0000c1'] });
@@ -218,9 +343,22 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
     it('combines filters', async () => {
       expect(await find({ ip: '192.168.', method: 'POST' })).toEqual({ total: 1, tokens: ['0000a2'] });
-      expect(await find({ method: 'GET', statusCode: '2' })).toEqual({ total: 4, tokens: ['0000e2', '0000e1', '0000d2', '0000a1'] });
+      expect(await find({ method: 'GET', statusCode: '2' })).toEqual({
+        total: 4,
+        tokens: ['0000e2', '0000e1', '0000d2', '0000a1'],
+      });
       expect(await find({ url: 'items', statusCode: '4', start: T0 + 5000 })).toEqual({ total: 1, tokens: ['0000c2'] });
-      expect(await find({ ip: '127.', url: 'off', method: 'get', statusCode: '2', token: '0000', start: T0, end: T0 + 8000 })).toEqual({ total: 2, tokens: ['0000e1', '0000d2'] });
+      expect(
+        await find({
+          ip: '127.',
+          url: 'off',
+          method: 'get',
+          statusCode: '2',
+          token: '0000',
+          start: T0,
+          end: T0 + 8000,
+        }),
+      ).toEqual({ total: 2, tokens: ['0000e1', '0000d2'] });
       expect(await find({ ip: '10.', method: 'POST' })).toEqual({ total: 0, tokens: [] });
     });
 
@@ -231,16 +369,36 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
   describe('order', () => {
     it('puts equal times in reverse write order, within a batch and across batches', async () => {
-      await storage.write([record('000001', { time: T0 }), record('000002', { time: T0 + 1 }), record('000003', { time: T0 })]);
+      await storage.write([
+        record('000001', { time: T0 }),
+        record('000002', { time: T0 + 1 }),
+        record('000003', { time: T0 }),
+      ]);
       await storage.write([record('000004', { time: T0 }), record('000005', { time: T0 - 1 })]);
       const { rows } = await storage.find({ limit: 10 });
       expect(tokensOf(rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
-      expect(tokensOf((await storage.find({ limit: 10, method: 'GET' })).rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
-      expect(tokensOf((await storage.find({ limit: 10, url: 'localhost' })).rows)).toEqual(['000002', '000004', '000003', '000001', '000005']);
+      expect(tokensOf((await storage.find({ limit: 10, method: 'GET' })).rows)).toEqual([
+        '000002',
+        '000004',
+        '000003',
+        '000001',
+        '000005',
+      ]);
+      expect(tokensOf((await storage.find({ limit: 10, url: 'localhost' })).rows)).toEqual([
+        '000002',
+        '000004',
+        '000003',
+        '000001',
+        '000005',
+      ]);
     });
 
     it('gives the neighbours by time, then write order', async () => {
-      await storage.write([record('000001', { time: T0 }), record('000002', { time: T0 + 10 }), record('000003', { time: T0 })]);
+      await storage.write([
+        record('000001', { time: T0 }),
+        record('000002', { time: T0 + 10 }),
+        record('000003', { time: T0 }),
+      ]);
       const neighbours = async (token: string) => {
         const { previous, next } = await storage.neighbours(token);
         return [previous?.token ?? null, next?.token ?? null];
@@ -270,22 +428,33 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     // (walking from the newest) and rare (through the indexes), compared with a plain filter over the same data.
     const all: ProfileRecord[] = [];
     for (let i = 0; i < 900; i++) {
-      const p = sampleProfile(i, { time: T0 + Math.floor(i * i * 0.13 * 1000) % (30 * HOUR), token: (0x100000 + i * 7919).toString(16).slice(-6) });
+      const p = sampleProfile(i, {
+        time: T0 + (Math.floor(i * i * 0.13 * 1000) % (30 * HOUR)),
+        token: (0x100000 + i * 7919).toString(16).slice(-6),
+      });
       all.push({ ...p, data: {} });
     }
     const expected = (c: ProfileSearchCriteria) => {
-      const statusRange = c.statusCode ? [Number(c.statusCode) * 10 ** (3 - c.statusCode.length), (Number(c.statusCode) + 1) * 10 ** (3 - c.statusCode.length) - 1] : null;
-      const order = all.map((p, i) => ({ p, i })).sort((a, b) => b.p.time - a.p.time || b.i - a.i).map(({ p }) => p);
+      const statusRange = c.statusCode
+        ? [
+            Number(c.statusCode) * 10 ** (3 - c.statusCode.length),
+            (Number(c.statusCode) + 1) * 10 ** (3 - c.statusCode.length) - 1,
+          ]
+        : null;
+      const order = all
+        .map((p, i) => ({ p, i }))
+        .sort((a, b) => b.p.time - a.p.time || b.i - a.i)
+        .map(({ p }) => p);
       const matches = order.filter(
         (p) =>
-          (c.ip === undefined || p.ip.startsWith(c.ip))
-          && (c.method === undefined || p.method.toUpperCase() === c.method.toUpperCase())
-          && (statusRange === null || (p.statusCode >= statusRange[0] && p.statusCode <= statusRange[1]))
-          && (c.url === undefined || p.url.toLowerCase().includes(c.url.toLowerCase()))
-          && (c.token === undefined || p.token.startsWith(c.token))
-          && (c.start === undefined || p.time >= c.start)
-          && (c.end === undefined || p.time <= c.end)
-          && (c.kinds === undefined || c.kinds.includes(p.kind)),
+          (c.ip === undefined || p.ip.startsWith(c.ip)) &&
+          (c.method === undefined || p.method.toUpperCase() === c.method.toUpperCase()) &&
+          (statusRange === null || (p.statusCode >= statusRange[0] && p.statusCode <= statusRange[1])) &&
+          (c.url === undefined || p.url.toLowerCase().includes(c.url.toLowerCase())) &&
+          (c.token === undefined || p.token.startsWith(c.token)) &&
+          (c.start === undefined || p.time >= c.start) &&
+          (c.end === undefined || p.time <= c.end) &&
+          (c.kinds === undefined || c.kinds.includes(p.kind)),
       );
       return { total: matches.length, rows: matches.slice(0, c.limit).map(summary) };
     };
@@ -368,14 +537,30 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       { limit: 10, kinds: ['asset'], start: T0 + 7 * HOUR + 123, end: T0 + 7 * HOUR + 40 * 60_000 },
       { limit: 10, kinds: APPLICATION, start: T0 + 29 * HOUR },
       { limit: 10, kinds: ['profiler', 'asset'], end: T0 + 2 * HOUR },
-      { limit: 10, kinds: APPLICATION, method: 'GET', statusCode: '2', start: T0 + 3 * HOUR + 5, end: T0 + 20 * HOUR + 59_999 },
+      {
+        limit: 10,
+        kinds: APPLICATION,
+        method: 'GET',
+        statusCode: '2',
+        start: T0 + 3 * HOUR + 5,
+        end: T0 + 20 * HOUR + 59_999,
+      },
       { limit: 10, kinds: APPLICATION, ip: '192.168.', method: 'GET', statusCode: '2' },
       { limit: 10, kinds: APPLICATION, ip: '10.', start: T0 + 2 * HOUR + 1, end: T0 + 11 * HOUR - 1 },
       { limit: 10, kinds: APPLICATION, url: 'checkout', method: 'POST' },
       { limit: 10, kinds: APPLICATION, url: 'cart', statusCode: '4' },
       { limit: 10, kinds: APPLICATION, url: '/product/', method: 'GET', start: T0 + 12 * HOUR, end: T0 + 18 * HOUR },
       { limit: 3, kinds: APPLICATION, url: 'ca', ip: '127.' },
-      { limit: 10, kinds: ['asset'], ip: '127.', url: '.css', method: 'GET', statusCode: '2', token: '', start: T0 + HOUR + 1 },
+      {
+        limit: 10,
+        kinds: ['asset'],
+        ip: '127.',
+        url: '.css',
+        method: 'GET',
+        statusCode: '2',
+        token: '',
+        start: T0 + HOUR + 1,
+      },
     ];
     it.each(cases.map((c) => [JSON.stringify(c), c] as const))('%s', async (_name, criteria) => {
       expect(await storage.find(criteria)).toEqual(expected(criteria));
@@ -414,12 +599,16 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       };
       const application = (p: ProfileRecord) => p.kind === 'application';
       expect(await storage.find({ limit: 10, kinds: APPLICATION })).toEqual(newestOf(application));
-      expect(await storage.find({ limit: 10, kinds: APPLICATION, method: 'POST' })).toEqual(newestOf((p) => application(p) && p.method === 'POST'));
-      expect(await storage.find({ limit: 10, kinds: APPLICATION, statusCode: '2' })).toEqual(newestOf(application));
-      expect(await storage.find({ limit: 10, kinds: APPLICATION, ip: '10.' })).toEqual(newestOf((p) => application(p) && p.ip === '10.0.0.1'));
-      expect(await storage.find({ limit: 5, kinds: APPLICATION, start: T0 + 10 * 3600, end: T0 + 2000 * 3600 })).toEqual(
-        newestOf((p) => application(p) && p.time >= T0 + 10 * 3600, 5),
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, method: 'POST' })).toEqual(
+        newestOf((p) => application(p) && p.method === 'POST'),
       );
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, statusCode: '2' })).toEqual(newestOf(application));
+      expect(await storage.find({ limit: 10, kinds: APPLICATION, ip: '10.' })).toEqual(
+        newestOf((p) => application(p) && p.ip === '10.0.0.1'),
+      );
+      expect(
+        await storage.find({ limit: 5, kinds: APPLICATION, start: T0 + 10 * 3600, end: T0 + 2000 * 3600 }),
+      ).toEqual(newestOf((p) => application(p) && p.time >= T0 + 10 * 3600, 5));
       expect(await storage.find({ limit: 10, kinds: ['profiler'], start: T0, end: T0 + 100 * 3600 })).toEqual(
         newestOf((p) => p.kind === 'profiler' && p.time <= T0 + 100 * 3600),
       );
@@ -441,7 +630,9 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await neighbours('000003')).toEqual(['000002', '000004']);
       expect(await neighbours('000003', ['asset', 'profiler', 'application'])).toEqual(['000002', '000004']);
       expect(await neighbours('000003', [])).toEqual([null, null]);
-      expect((await storage.neighbours('000005', ['profiler'])).next).toEqual(summary(record('000006', { kind: 'profiler', time: T0 + 6 })));
+      expect((await storage.neighbours('000005', ['profiler'])).next).toEqual(
+        summary(record('000006', { kind: 'profiler', time: T0 + 6 })),
+      );
     });
 
     it('lists the requests a redirect led to, oldest first, and forgets them when pruned', async () => {
@@ -453,7 +644,9 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         record('000005', { time: T0 + 40 }),
       ]);
       expect(tokensOf(await storage.redirectsFrom('000001'))).toEqual(['000002', '000003']);
-      expect(await storage.redirectsFrom('000003')).toEqual([summary(record('000004', { redirectedFrom: '000003', time: T0 + 30 }))]);
+      expect(await storage.redirectsFrom('000003')).toEqual([
+        summary(record('000004', { redirectedFrom: '000003', time: T0 + 30 })),
+      ]);
       expect(await storage.redirectsFrom('000005')).toEqual([]);
       expect(await storage.redirectsFrom('ffffff')).toEqual([]);
       await storage.prune({ maxProfiles: 3, maxAgeMs: 0, now: T0 });
@@ -477,14 +670,22 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         const of = (p: ProfileRecord, list: readonly ProfileKind[]) => list.includes(p.kind);
         for (const list of [APPLICATION, ['asset'], ['profiler', 'asset']] as const) {
           expect((await storage.find({ limit: 1, kinds: list })).total).toBe(count((p) => of(p, list)));
-          expect((await storage.find({ limit: 1, kinds: list, method: 'POST' })).total).toBe(count((p) => of(p, list) && p.method === 'POST'));
-          expect((await storage.find({ limit: 1, kinds: list, statusCode: '4' })).total).toBe(count((p) => of(p, list) && p.statusCode === 404));
-          expect((await storage.find({ limit: 1, kinds: list, ip: '10.0.1' })).total).toBe(count((p) => of(p, list) && p.ip === '10.0.1.1'));
-          expect((await storage.find({ limit: 1, kinds: list, ip: '10.0.', method: 'GET', statusCode: '2' })).total).toBe(
-            count((p) => of(p, list) && p.method === 'GET' && p.statusCode === 200),
+          expect((await storage.find({ limit: 1, kinds: list, method: 'POST' })).total).toBe(
+            count((p) => of(p, list) && p.method === 'POST'),
           );
+          expect((await storage.find({ limit: 1, kinds: list, statusCode: '4' })).total).toBe(
+            count((p) => of(p, list) && p.statusCode === 404),
+          );
+          expect((await storage.find({ limit: 1, kinds: list, ip: '10.0.1' })).total).toBe(
+            count((p) => of(p, list) && p.ip === '10.0.1.1'),
+          );
+          expect(
+            (await storage.find({ limit: 1, kinds: list, ip: '10.0.', method: 'GET', statusCode: '2' })).total,
+          ).toBe(count((p) => of(p, list) && p.method === 'GET' && p.statusCode === 200));
           const [start, end] = [T0 + HOUR + 17, T0 + 4 * HOUR + 5];
-          expect((await storage.find({ limit: 1, kinds: list, start, end })).total).toBe(count((p) => of(p, list) && p.time >= start && p.time <= end));
+          expect((await storage.find({ limit: 1, kinds: list, start, end })).total).toBe(
+            count((p) => of(p, list) && p.time >= start && p.time <= end),
+          );
         }
         expect((await storage.find({ limit: 0 })).total).toBe(kept.length);
       };
@@ -500,11 +701,24 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
   it('finds the newest matches when they are common overall but missing among the newest', async () => {
     // 3,000 profiles, the 100 POSTs the oldest: the walk from the newest gives up and seeks them.
-    const profiles = Array.from({ length: 3000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + i, method: i < 100 ? 'POST' : 'GET' }));
+    const profiles = Array.from({ length: 3000 }, (_, i) =>
+      record(i.toString(16).padStart(6, '0'), { time: T0 + i, method: i < 100 ? 'POST' : 'GET' }),
+    );
     for (let i = 0; i < profiles.length; i += 500) await storage.write(profiles.slice(i, i + 500));
     const result = await storage.find({ limit: 10, ip: '127.', method: 'POST' });
     expect(result.total).toBe(100);
-    expect(tokensOf(result.rows)).toEqual(['000063', '000062', '000061', '000060', '00005f', '00005e', '00005d', '00005c', '00005b', '00005a']);
+    expect(tokensOf(result.rows)).toEqual([
+      '000063',
+      '000062',
+      '000061',
+      '000060',
+      '00005f',
+      '00005e',
+      '00005d',
+      '00005c',
+      '00005b',
+      '00005a',
+    ]);
   });
 
   it('searches a URL part found in more than a thousand distinct URLs', async () => {
@@ -523,11 +737,15 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     const items = (p: ProfileRecord) => p.url.includes('/Item/');
     expect(await storage.find({ limit: 10, url: 'item/' })).toEqual(expected(items));
     expect(await storage.find({ limit: 10, url: 'IT' })).toEqual(expected(items));
-    expect(await storage.find({ limit: 10, url: 'item/', method: 'post' })).toEqual(expected((p) => items(p) && p.method === 'POST'));
+    expect(await storage.find({ limit: 10, url: 'item/', method: 'post' })).toEqual(
+      expected((p) => items(p) && p.method === 'POST'),
+    );
     expect(await storage.find({ limit: 5, url: 'item/', start: T0 + 100_000, end: T0 + 400_000 })).toEqual(
       expected((p) => items(p) && p.time >= T0 + 100_000 && p.time <= T0 + 400_000, 5),
     );
-    expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')));
+    expect(await storage.find({ limit: 10, url: 'ref=3', token: '00' })).toEqual(
+      expected((p) => p.url.includes('ref=3') && p.token.startsWith('00')),
+    );
   });
 
   it('searches a URL part with digits found in more than a thousand distinct URLs', async () => {
@@ -547,7 +765,9 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     for (const url of [':3000/', '0/item/', 'item/1', '=1', '1?p=1', '8080/item/2', 'host:8080']) {
       expect(await storage.find({ limit: 10, url })).toEqual(expected(has(url)));
     }
-    expect(await storage.find({ limit: 10, url: ':3000/', method: 'POST' })).toEqual(expected((p) => has(':3000/')(p) && p.method === 'POST'));
+    expect(await storage.find({ limit: 10, url: ':3000/', method: 'POST' })).toEqual(
+      expected((p) => has(':3000/')(p) && p.method === 'POST'),
+    );
     expect(await storage.find({ limit: 5, url: 'item/1', start: T0 + 100_000, end: T0 + 1_500_000 })).toEqual(
       expected((p) => has('item/1')(p) && p.time >= T0 + 100_000 && p.time <= T0 + 1_500_000, 5),
     );
@@ -576,7 +796,10 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
   });
 
   it('folds the case of ASCII letters only in URLs (as LIKE does)', async () => {
-    await storage.write([record('000001', { url: 'http://localhost/Café' }), record('000002', { url: 'http://localhost/CAFÉ' })]);
+    await storage.write([
+      record('000001', { url: 'http://localhost/Café' }),
+      record('000002', { url: 'http://localhost/CAFÉ' }),
+    ]);
     expect(tokensOf((await storage.find({ limit: 10, url: 'cafÉ' })).rows)).toEqual(['000002']);
     expect(tokensOf((await storage.find({ limit: 10, url: 'CAFé' })).rows)).toEqual(['000001']);
     expect(tokensOf((await storage.find({ limit: 10, url: 'caf' })).rows)).toEqual(['000002', '000001']);
@@ -635,7 +858,8 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
     it('iterates every stored token, across pages', async () => {
       const tokens = Array.from({ length: 20_005 }, (_, i) => (i * 97).toString(16).padStart(6, '0'));
-      for (let i = 0; i < tokens.length; i += 5000) await storage.write(tokens.slice(i, i + 5000).map((t) => record(t)));
+      for (let i = 0; i < tokens.length; i += 5000)
+        await storage.write(tokens.slice(i, i + 5000).map((t) => record(t)));
       const seen: string[] = [];
       for await (const token of tokenStore.allTokens()) seen.push(token);
       expect(seen).toEqual([...tokens].sort());
@@ -643,7 +867,15 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
   });
 
   describe('prune', () => {
-    const seven = () => Array.from({ length: 7 }, (_, i) => record(`00000${i}`, { time: T0 + i * 1000, statusCode: 200 + i, method: i % 2 ? 'POST' : 'GET', ip: `10.0.0.${i % 3}` }));
+    const seven = () =>
+      Array.from({ length: 7 }, (_, i) =>
+        record(`00000${i}`, {
+          time: T0 + i * 1000,
+          statusCode: 200 + i,
+          method: i % 2 ? 'POST' : 'GET',
+          ip: `10.0.0.${i % 3}`,
+        }),
+      );
 
     it('keeps the newest maxProfiles, returns the removed tokens and removes their data', async () => {
       await storage.write(seven());
@@ -668,7 +900,13 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
 
     it('applies both limits', async () => {
       await storage.write(seven());
-      expect(await storage.prune({ maxProfiles: 2, maxAgeMs: 1500, now: T0 + 3000 })).toEqual(['000000', '000001', '000002', '000003', '000004']);
+      expect(await storage.prune({ maxProfiles: 2, maxAgeMs: 1500, now: T0 + 3000 })).toEqual([
+        '000000',
+        '000001',
+        '000002',
+        '000003',
+        '000004',
+      ]);
       expect(await storage.count()).toBe(2);
     });
 
@@ -684,9 +922,19 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       const HOUR = 3_600_000;
       const start = Math.floor(T0 / HOUR) * HOUR;
       const times = [
-        start, start + 5, start + 5, start + HOUR - 1, start + HOUR - 1,
-        start + 2 * HOUR, start + 2 * HOUR, start + 2 * HOUR + 7, start + 2 * HOUR + 7, start + 2 * HOUR + 7,
-        start + 3 * HOUR - 1, start + 3 * HOUR, start + 3 * HOUR + 1,
+        start,
+        start + 5,
+        start + 5,
+        start + HOUR - 1,
+        start + HOUR - 1,
+        start + 2 * HOUR,
+        start + 2 * HOUR,
+        start + 2 * HOUR + 7,
+        start + 2 * HOUR + 7,
+        start + 2 * HOUR + 7,
+        start + 3 * HOUR - 1,
+        start + 3 * HOUR,
+        start + 3 * HOUR + 1,
       ];
       const profiles = times.map((time, i) => record(i.toString(16).padStart(6, '0'), { time }));
       for (const keep of [12, 10, 8, 7, 6, 3, 2, 1]) {
@@ -699,21 +947,29 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
           await storage.write(profiles.slice(slice[0], slice[1]));
           for (let j = slice[0]; j < slice[1]; j++) written.push(j);
         }
-        const oldest = [...written].sort((a, b) => profiles[a].time - profiles[b].time || written.indexOf(a) - written.indexOf(b)).map((i) => profiles[i].token);
+        const oldest = [...written]
+          .sort((a, b) => profiles[a].time - profiles[b].time || written.indexOf(a) - written.indexOf(b))
+          .map((i) => profiles[i].token);
         const removed = await storage.prune({ maxProfiles: keep, maxAgeMs: 0, now: T0 });
         expect([keep, removed]).toEqual([keep, oldest.slice(0, profiles.length - keep)]);
         expect(await storage.count()).toBe(keep);
-        expect(tokensOf((await storage.find({ limit: 20 })).rows).sort()).toEqual(oldest.slice(profiles.length - keep).sort());
+        expect(tokensOf((await storage.find({ limit: 20 })).rows).sort()).toEqual(
+          oldest.slice(profiles.length - keep).sort(),
+        );
       }
     });
 
     it('prunes many profiles in several chunks, oldest first', async () => {
-      const profiles = Array.from({ length: 6000 }, (_, i) => record(i.toString(16).padStart(6, '0'), { time: T0 + Math.floor(i / 2), url: `http://localhost/p/${i % 13}` }));
+      const profiles = Array.from({ length: 6000 }, (_, i) =>
+        record(i.toString(16).padStart(6, '0'), { time: T0 + Math.floor(i / 2), url: `http://localhost/p/${i % 13}` }),
+      );
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
       const removed = await storage.prune({ maxProfiles: 1000, maxAgeMs: 0, now: T0 });
       expect(removed).toEqual(profiles.slice(0, 5000).map((p) => p.token));
       expect(await storage.count()).toBe(1000);
-      expect((await storage.find({ limit: 1, url: '/p/12' })).total).toBe(profiles.slice(5000).filter((p) => p.url.endsWith('/p/12')).length);
+      expect((await storage.find({ limit: 1, url: '/p/12' })).total).toBe(
+        profiles.slice(5000).filter((p) => p.url.endsWith('/p/12')).length,
+      );
       expect((await storage.find({ limit: 1, start: T0, end: T0 + 2499 })).total).toBe(0);
     });
   });
@@ -728,7 +984,11 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     ]);
     expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({
       total: 3,
-      rows: [record('000004', { url, time: T0 + 3 }), record('000002', { url, time: T0 + 1 }), record('000001', { url, time: T0 })].map(summary),
+      rows: [
+        record('000004', { url, time: T0 + 3 }),
+        record('000002', { url, time: T0 + 1 }),
+        record('000001', { url, time: T0 }),
+      ].map(summary),
     });
     await storage.prune({ maxProfiles: 3, maxAgeMs: 0, now: T0 });
     expect((await storage.find({ limit: 10, url: 'checkout' })).total).toBe(2);
