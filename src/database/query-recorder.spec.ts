@@ -68,23 +68,17 @@ describe('QueryRecorder', () => {
     const context = requestContext(true);
     const lines: number[] = [];
     await kernelContextStorage.run(context, async () => {
-      await db.transaction().execute(async (trx) => {
-        lines.push(
-          here(),
-          (await trx.insertInto('categories').values({ slug: 'coffee', name: 'Coffee' }).execute()).length,
+      const coffee = (trx: typeof db) => trx.insertInto('categories').values({ slug: 'coffee', name: 'Coffee' });
+      const teaAgain = db.insertInto('categories').values({ slug: 'tea', name: 'Tea again' });
+      const outcome = (run: Promise<unknown>) =>
+        run.then(
+          () => 0,
+          () => -1,
         );
+      await db.transaction().execute(async (trx) => {
+        lines.push(here(), (await coffee(trx).execute()).length);
       });
-      lines.push(
-        here(),
-        await db
-          .insertInto('categories')
-          .values({ slug: 'tea', name: 'Tea again' })
-          .execute()
-          .then(
-            () => 0,
-            () => -1,
-          ),
-      );
+      lines.push(here(), await outcome(teaAgain.execute()));
     });
     const queries = recordedQueries(context)!.queries;
     // Kysely runs BEGIN and COMMIT as queries too: they are part of the request's database work.
