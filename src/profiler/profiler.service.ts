@@ -312,11 +312,6 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return this.storage.redirectsFrom(token);
   }
 
-  async children(token: string): Promise<ProfileSummary[]> {
-    await this.flushForPages();
-    return this.storage.children(token);
-  }
-
   /** Never rejects: while the store is down, what waits and what was dropped is exactly what matters. */
   async stats(): Promise<ProfilerStats> {
     const buffered = {

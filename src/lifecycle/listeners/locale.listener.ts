@@ -8,7 +8,7 @@ import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../ker
  * Locale setting (Symfony's LocaleListener): the default locale first; once the route is known, the `_locale`
  * route parameter, else the best of Accept-Language among SUPPORTED_LOCALES, else the default. The locale is
  * the request's and, for locale-aware services, the request context's; at kernel.finish_request the context
- * goes back to the parent request's locale (or the default).
+ * goes back to the default locale.
  */
 @Injectable()
 export class LocaleListener {

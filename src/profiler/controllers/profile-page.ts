@@ -31,9 +31,8 @@ export class ProfilePage {
     // Previous and Next stay among the application's requests (and this profile's own kind: a picture's profile
     // leads to the next picture), as the request list does.
     const kinds: ProfileKind[] = profile.kind === 'application' ? ['application'] : ['application', profile.kind];
-    const [{ previous, next }, children, followers] = await Promise.all([
+    const [{ previous, next }, followers] = await Promise.all([
       this.profiler.neighbours(profile.token, kinds).catch(() => ({ previous: null, next: null })),
-      this.profiler.children(profile.token).catch(() => []),
       this.profiler.redirectsFrom(profile.token).catch(() => []),
     ]);
     const origin = (profile.data.request as RequestData | undefined)?.redirectedFrom ?? null;
@@ -55,8 +54,6 @@ export class ProfilePage {
       redirectedTo: followers.map(neighbour),
       previous: previous && neighbour(previous),
       next: next && neighbour(next),
-      parent: profile.parent,
-      children,
       menu: collectors.map((c) => this.menuItem(c, profile, c === current)),
       panel: { name: current.name, label: current.label, html: await this.panelHtml(current, profile, query, result) },
     });

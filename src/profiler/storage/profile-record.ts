@@ -11,7 +11,10 @@ export const PROFILE_KINDS: readonly ProfileKind[] = ['application', 'profiler',
 export interface ProfileSummary {
   /** Exactly 6 lowercase hexadecimal characters, unique in the store. */
   token: string;
-  /** Token of the request this one was a sub-request of. */
+  /**
+   * A parent request's token, as in Symfony's profile index: always null here (the kernel makes no sub-requests),
+   * kept in the stored format and the JSON.
+   */
   parent: string | null;
   /** Client IP (trusted-proxy aware). */
   ip: string;

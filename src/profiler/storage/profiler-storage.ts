@@ -65,9 +65,6 @@ export abstract class ProfilerStorage {
   /** Profiles whose `redirectedFrom` is this token (the requests its redirect led to), oldest first. */
   abstract redirectsFrom(token: string): Promise<ProfileSummary[]>;
 
-  /** Profiles whose parent is this token, oldest first. */
-  abstract children(token: string): Promise<ProfileSummary[]>;
-
   /** Applies retention; returns the tokens removed. */
   abstract prune(policy: RetentionPolicy): Promise<string[]>;
 

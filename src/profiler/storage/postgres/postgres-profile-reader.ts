@@ -59,13 +59,4 @@ export class PostgresProfileReader {
     return rows;
   }
 
-  async children(token: string): Promise<ProfileSummary[]> {
-    const pool = this.connection.pool;
-    if (hasNul(token)) return [];
-    const { rows } = await pool.query<SummaryRow>(
-      `SELECT ${COLUMNS} FROM ${this.tables.profile} p WHERE p.parent = $1 ORDER BY p.time, p.id`,
-      [token],
-    );
-    return rows;
-  }
 }

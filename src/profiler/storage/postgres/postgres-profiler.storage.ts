@@ -115,10 +115,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return this.reader.redirectsFrom(token);
   }
 
-  children(token: string): Promise<ProfileSummary[]> {
-    return this.reader.children(token);
-  }
-
   prune(policy: RetentionPolicy): Promise<string[]> {
     return this.retention.prune(policy);
   }

@@ -47,9 +47,4 @@ export class SqliteProfileReader {
       .all(token) as SummaryRow[];
   }
 
-  children(token: string): ProfileSummary[] {
-    return this.connection
-      .statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.parent = ? ORDER BY p.id`)
-      .all(token) as SummaryRow[];
-  }
 }

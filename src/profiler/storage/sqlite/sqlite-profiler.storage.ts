@@ -122,10 +122,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.reader.redirectsFrom(token);
   }
 
-  async children(token: string): Promise<ProfileSummary[]> {
-    return this.reader.children(token);
-  }
-
   prune(policy: RetentionPolicy): Promise<string[]> {
     return this.retention.prune(policy);
   }

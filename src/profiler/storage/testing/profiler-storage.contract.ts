@@ -125,7 +125,6 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await storage.read('00000d')).toEqual(page);
       expect((await storage.find({ limit: 10 })).rows).toEqual([page, followed, asset, redirect].map(summary));
       expect(await storage.neighbours('00000c')).toEqual({ previous: summary(asset), next: summary(page) });
-      expect(await storage.children('00000a')).toEqual([summary(asset)]);
       expect(await storage.redirectsFrom('00000a')).toEqual([summary(followed)]);
     });
 
@@ -408,18 +407,6 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await neighbours('000002')).toEqual(['000003', null]);
       expect(await neighbours('ffffff')).toEqual([null, null]);
       expect((await storage.neighbours('000003')).next).toEqual(summary(record('000002', { time: T0 + 10 })));
-    });
-
-    it('lists the children of a profile, oldest first', async () => {
-      await storage.write([
-        record('000001'),
-        record('000003', { parent: '000001', time: T0 + 2 }),
-        record('000002', { parent: '000001', time: T0 + 1 }),
-        record('000004', { parent: '000002', time: T0 + 3 }),
-      ]);
-      expect(tokensOf(await storage.children('000001'))).toEqual(['000002', '000003']);
-      expect(await storage.children('000002')).toEqual([summary(record('000004', { parent: '000002', time: T0 + 3 }))]);
-      expect(await storage.children('000004')).toEqual([]);
     });
   });
 
