@@ -1,6 +1,4 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import hbs from 'hbs';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { AppConfig } from './config/app-config.js';
@@ -30,7 +28,6 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Compiled templates are kept except in development, where an edited view shows at the next request (Express
   // turns the cache on only for NODE_ENV=production, which says nothing about APP_ENV).
   app.set('view cache', config.viewCache);
-  registerPartials(join(config.projectDir, 'views', 'partials'));
   return app;
 }
 
@@ -45,21 +42,4 @@ function limitHttpServer(server: Server, config: AppConfig): void {
   // Node reads it per connection but @types/node declares it only as a createServer() option.
   (server as Server & { maxHeaderSize?: number }).maxHeaderSize = config.maxHeaderSize;
   handleClientErrors(server, config);
-}
-
-/**
- * views/partials/**\/*.hbs as partials (`shop/price.hbs` is `{{> shop/price}}`), read once at start. Not hbs's own
- * registerPartials: it reads asynchronously and queues the renders asked for meanwhile, which then run outside
- * their request's AsyncLocalStorage context (the CSRF and flash helpers need it).
- */
-function registerPartials(dir: string, prefix = ''): void {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) registerPartials(join(dir, entry.name), `${prefix}${entry.name}/`);
-    else if (entry.name.endsWith('.hbs'))
-      hbs.registerPartial(
-        `${prefix}${entry.name.slice(0, -4)}`.replace(/-/g, '_'),
-        readFileSync(join(dir, entry.name), 'utf8'),
-      );
-  }
 }

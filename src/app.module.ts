@@ -10,6 +10,7 @@ import { CartModule } from './shop/cart/cart.module.js';
 import { CatalogueModule } from './shop/catalogue/catalogue.module.js';
 import { OrdersModule } from './shop/orders/orders.module.js';
 import { HomeModule } from './shop/home/home.module.js';
+import { ViewsModule } from './views/views.module.js';
 
 @Module({
   imports: [
@@ -19,6 +20,7 @@ import { HomeModule } from './shop/home/home.module.js';
     DatabaseModule,
     SessionModule,
     SecurityModule,
+    ViewsModule,
     HomeModule,
     CatalogueModule,
     AccountsModule,

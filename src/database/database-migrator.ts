@@ -7,17 +7,18 @@ import {
   type MigrationResult,
 } from 'kysely/migration';
 import { DatabaseMigrationError } from './database-migration.error.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { allMigrations } from './migrations/feature-migrations.js';
 import { dialectOf, type UntypedDb } from './migrations/schema-helpers.js';
 
 /**
- * Serves the migrations listed in code (migrations/index.ts) to Kysely's Migrator, each in a transaction: Kysely
+ * Serves the migrations listed in code (the core's in migrations/index.ts, the feature modules' registered with
+ * `DatabaseModule.forFeature`) to Kysely's Migrator, each in a transaction: Kysely
  * wraps the whole run in one on PostgreSQL, but not on SQLite (whose DDL is transactional too), where a migration
  * failing half-way would otherwise leave half its tables behind.
  */
 class StaticMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, atomic(migration)]));
+    return Object.fromEntries(Object.entries(allMigrations()).map(([name, migration]) => [name, atomic(migration)]));
   }
 }
 
@@ -44,10 +45,12 @@ export class DatabaseMigrator {
    */
   private migratorFor(): Promise<Migrator> {
     this.migrator ??= (async () => {
-      const provider = new StaticMigrationProvider();
-      if (dialectOf(this.db) !== 'postgres') return new Migrator({ db: this.db, provider });
+      // A module's migrations sort after the core's by name, and a new core migration may come after a module's
+      // was applied: each runs once, whatever the order they were added in.
+      const options = { db: this.db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true };
+      if (dialectOf(this.db) !== 'postgres') return new Migrator(options);
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
-      return new Migrator({ db: this.db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
+      return new Migrator({ ...options, migrationTableSchema: rows[0]?.schema ?? 'public' });
     })();
     return this.migrator;
   }

@@ -4,6 +4,7 @@ import { UsersModule } from '../users/users.module.js';
 import { AccessListener } from './access/access.listener.js';
 import { Authenticator } from './authenticator.js';
 import { ContextListener } from './context.listener.js';
+import { ApiCsrfTokenIds } from './csrf/api-csrf-token-ids.js';
 import { CsrfTokenManager } from './csrf/csrf-token-manager.js';
 import { CsrfViewHelper } from './csrf/csrf-view.helper.js';
 import { CsrfListener } from './csrf/csrf.listener.js';
@@ -32,6 +33,7 @@ import { UserProvider } from './user-provider.js';
   imports: [SessionModule, UsersModule],
   providers: [
     CsrfTokenManager,
+    ApiCsrfTokenIds,
     CsrfListener,
     JsonApiOriginListener,
     CsrfViewHelper,
@@ -49,6 +51,6 @@ import { UserProvider } from './user-provider.js';
     SecurityCollector,
     SecurityProfileListener,
   ],
-  exports: [CsrfTokenManager, PasswordHasher, Authenticator, UserProvider],
+  exports: [CsrfTokenManager, ApiCsrfTokenIds, PasswordHasher, Authenticator, UserProvider],
 })
 export class SecurityModule {}

@@ -90,6 +90,9 @@ export class DatabaseCli {
 }
 
 if (isMain(import.meta.url)) {
+  // Loading the application's modules registers their migrations (DatabaseModule.forFeature): `migrate` runs a
+  // feature module's tables too, as the application does at start. Imported only when run as a command.
+  await import('../../app.module.js');
   const config = AppConfig.fromEnv();
   const cli = new DatabaseCli({
     open: () => createShopDb(config.database.url, { baseDir: config.projectDir }),

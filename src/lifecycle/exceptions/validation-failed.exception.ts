@@ -10,7 +10,9 @@ export interface Violation {
 /** A request body or query that fails class-validator; the violations are listed, nested properties dotted. */
 export class ValidationFailedException extends RequestException {
   constructor(readonly violations: Violation[]) {
-    super(`Validation failed: ${violations.flatMap((v) => Object.values(v.constraints)).join('; ')}.`);
+    // One full stop at the end, also after a constraint whose own message ends with one (WholeNumber's).
+    const messages = violations.flatMap((v) => Object.values(v.constraints)).map((m) => m.replace(/\.$/, ''));
+    super(`Validation failed: ${messages.join('; ')}.`);
   }
 
   static fromErrors(errors: ValidationError[]): ValidationFailedException {

@@ -18,7 +18,7 @@ describe('LineFormatter', () => {
     expect(format('Matched route "{route}".', { route: 'shop_home', method: 'GET' })).toBe(
       '[2026-01-02T03:04:05.000Z] request.INFO: Matched route "shop_home". {"route":"shop_home","method":"GET"}\n',
     );
-    expect(format('Started', {}, 'app', LogLevel.ERROR)).toBe('[2026-01-02T03:04:05.000Z] app.ERROR: Started []\n');
+    expect(format('Started', {}, 'app', LogLevel.ERROR)).toBe('[2026-01-02T03:04:05.000Z] app.ERROR: Started\n');
   });
 
   it('masks secrets in the message, in context values by key, nested, and in exception messages', () => {

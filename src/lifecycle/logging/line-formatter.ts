@@ -25,8 +25,10 @@ const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
 export class LineFormatter {
   format(entry: LogEntry): string {
     const message = escapeControl(Redactor.text(interpolate(entry.template, entry.context, redactedPlaceholder)));
-    const context = Object.keys(entry.context).length === 0 ? '[]' : escapeControlInJson(redactedJson(entry.context));
-    return `[${new Date(entry.timestamp).toISOString()}] ${escapeControl(entry.channel)}.${LOG_LEVEL_NAMES[entry.level]}: ${message} ${context}\n`;
+    // Monolog's line, without its `[]` for an empty context (Nest's start-up lines have none): noise in a terminal.
+    const context =
+      Object.keys(entry.context).length === 0 ? '' : ` ${escapeControlInJson(redactedJson(entry.context))}`;
+    return `[${new Date(entry.timestamp).toISOString()}] ${escapeControl(entry.channel)}.${LOG_LEVEL_NAMES[entry.level]}: ${message}${context}\n`;
   }
 }
 

@@ -84,7 +84,7 @@ export abstract class DataCollector<Data = unknown> {
    */
   expand?(stored: unknown, record: ProfileRecord): Data;
 
-  /** Whether the profile has something for this panel (collectors without data are left out of the menu). */
+  /** Whether the profile has something for this panel: without, the menu shows it dimmed and the panel its `emptyText`. */
   hasData(data: Data | undefined): boolean {
     return data !== undefined;
   }

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import hbs from 'hbs';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { registerExceptionFramesHelper } from '../error-page/exception-frames.helper.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -19,16 +19,21 @@ export interface RenderedPage {
 
 /**
  * The profiler's templates (views/profiler): compiled once at start, in their own Handlebars environment so the
- * application's helpers and partials cannot collide with them. Pages are self-contained (inline CSS and one small
- * inline script, no external asset) and sent with a strict Content-Security-Policy whose nonce is fresh per page.
+ * application's helpers and partials cannot collide with them; without the view cache (development), compiled
+ * again after a file under views/profiler or the shared error partials changes, as the shop's views are read
+ * again. Pages are self-contained (inline CSS and one small inline script, no external asset) and sent with a
+ * strict Content-Security-Policy whose nonce is fresh per page.
  */
 @Injectable()
-export class ProfilerViews implements OnModuleInit {
-  private readonly handlebars = hbs.create().handlebars;
+export class ProfilerViews implements OnModuleInit, OnModuleDestroy {
+  private handlebars = hbs.create().handlebars;
   private readonly templates = new Map<string, Template>();
   private css = '';
   /** The pages' one script (copy buttons, the menu's current tab in view), inlined with the page's nonce. */
   private script = '';
+  /** Development: the watchers of the template folders, and whether a file changed since the last compile. */
+  private watchers: FSWatcher[] = [];
+  private stale = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -37,8 +42,27 @@ export class ProfilerViews implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const root = join(this.config.projectDir, 'views', 'profiler');
-    const shared = join(this.config.projectDir, 'views', 'error', 'partials');
+    this.load();
+    if (!this.config.viewCache) this.watch();
+  }
+
+  onModuleDestroy(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+  }
+
+  private get root(): string {
+    return join(this.config.projectDir, 'views', 'profiler');
+  }
+
+  private get shared(): string {
+    return join(this.config.projectDir, 'views', 'error', 'partials');
+  }
+
+  private load(): void {
+    const { root, shared } = this;
+    this.handlebars = hbs.create().handlebars;
+    this.templates.clear();
     this.css = readFileSync(join(root, 'profiler.css'), 'utf8') + readFileSync(join(shared, 'exception-chain.css'), 'utf8');
     // Inlined in a <script> element: a "</" in it would end the element early.
     this.script = readFileSync(join(root, 'assets', 'profiler.js'), 'utf8').replace(/<\//g, '<\\/');
@@ -54,6 +78,24 @@ export class ProfilerViews implements OnModuleInit {
     }
   }
 
+  /** Recompiles at the next page once anything changes (a template, a partial, the CSS, the script). */
+  private watch(): void {
+    const changed = (): void => {
+      this.stale = true;
+    };
+    for (const dir of [this.root, this.shared]) {
+      try {
+        const watcher = watch(dir, { recursive: true }, changed);
+        // Never what keeps the process alive, and a watcher that fails only stops the reloading.
+        watcher.unref();
+        watcher.on('error', () => watcher.close());
+        this.watchers.push(watcher);
+      } catch {
+        // A folder that cannot be watched: its templates stay as they were compiled.
+      }
+    }
+  }
+
   hasPanel(name: string): boolean {
     return this.templates.has(`panels/${name}`);
   }
@@ -64,6 +106,10 @@ export class ProfilerViews implements OnModuleInit {
 
   /** A view without the page layout (a panel, the toolbar). */
   fragment(name: string, model: object): string {
+    if (this.stale) {
+      this.stale = false;
+      this.load();
+    }
     const template = this.templates.get(name);
     if (!template) throw new Error(`No profiler template "${name}" in views/profiler.`);
     return template(model);

@@ -9,12 +9,11 @@ import { LOGIN_CHALLENGE } from '../../security/firewall/entry-point.js';
 import { requireUser, type AuthenticatedUser } from '../../security/security-context.js';
 import { AppConfig } from '../../config/app-config.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
+import { ApiCsrfTokenIds } from '../../security/csrf/api-csrf-token-ids.js';
 import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
 import { CsrfTokenManager } from '../../security/csrf/csrf-token-manager.js';
 import { sessionOf } from '../../session/session-context.js';
 import { LoginDto } from './login.dto.js';
-
-const API_TOKEN_IDS = new Set(['cart', 'checkout', 'logout']);
 
 /** The JSON side of accounts: log in (session cookie, optional remember-me), log out, who am I. */
 @Controller('api')
@@ -23,6 +22,7 @@ export class AccountsApiController {
     private readonly authenticator: Authenticator,
     private readonly config: AppConfig,
     private readonly csrf: CsrfTokenManager,
+    private readonly tokenIds: ApiCsrfTokenIds,
   ) {}
 
   @Post('login')
@@ -50,12 +50,12 @@ export class AccountsApiController {
     await this.authenticator.logout(request.context);
   }
 
-  /** The token scripts send as X-CSRF-Token with unsafe requests of the API (`cart`, `checkout`, `logout`). */
+  /** The token scripts send as X-CSRF-Token with unsafe requests of the API (ids its handlers declare: ApiCsrfTokenIds). */
   @Get('csrf-token/:id')
   @RouteName('api_csrf_token')
   token(@RequestAttribute() request: KernelRequest, @Param('id') id: string): { token: string } {
-    if (!API_TOKEN_IDS.has(id))
-      throw new NotFoundHttpException(`No CSRF token "${id}": ask for one of ${[...API_TOKEN_IDS].join(', ')}.`);
+    const ids = this.tokenIds.all;
+    if (!ids.has(id)) throw new NotFoundHttpException(`No CSRF token "${id}": ask for one of ${[...ids].join(', ')}.`);
     return { token: this.csrf.token(sessionOf(request.context), id) };
   }
 

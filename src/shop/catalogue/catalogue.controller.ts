@@ -88,7 +88,10 @@ export class CatalogueController {
     return {
       title: `${product.name} – Shopkernel`,
       locale,
+      // id and slug are for what other modules add to the page (the `product-actions` slot).
       product: {
+        id: product.id,
+        slug: product.slug,
         name: product.name,
         description: product.description,
         price: formatPrice(product.price_cents),

@@ -58,5 +58,4 @@ export class PostgresProfileReader {
     );
     return rows;
   }
-
 }

@@ -46,5 +46,4 @@ export class SqliteProfileReader {
       .statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.redirected_from = ? ORDER BY p.id`)
       .all(token) as SummaryRow[];
   }
-
 }
