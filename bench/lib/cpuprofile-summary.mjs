@@ -178,11 +178,11 @@ export function summarise(profile, { since = -Infinity, until = Infinity, top = 
 }
 
 /**
- * The summary as Markdown tables. `compact` (BENCHMARKS.md): the origins and the cost centres only, eight rows each;
+ * The summary as Markdown tables. `compact` (BENCHMARKS.md): the origins and the cost centres only, six rows each;
  * the full form (`--profile`, the command line) adds self and inclusive tables.
  */
 export function formatSummary(summary, { topOrigins = 14, topFunctions = 15, compact = false } = {}) {
-  if (compact) return formatTables(summary, { topOrigins: 8, topFunctions: 8, only: true });
+  if (compact) return formatTables(summary, { topOrigins: 6, topFunctions: 6, only: true });
   return formatTables(summary, { topOrigins, topFunctions, only: false });
 }
 
