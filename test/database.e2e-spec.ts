@@ -18,6 +18,7 @@ import { createTestApp } from './support/create-test-app.js';
 import { describePostgres as describePostgresIfAvailable, POSTGRES_URL } from './support/postgres.js';
 import { describeOnEachDatabase, type TestDatabase as ShopTestDatabase } from './support/shop-databases.js';
 import { storedProfile } from './support/profiler.js';
+import { MIGRATIONS } from '../src/database/migrations/index.js';
 
 const HOST = 'shop.test';
 const TABLES = [
@@ -76,7 +77,11 @@ function dataLayerContract(database: () => TestDatabase): void {
 
   it('migrates an empty database to every table, once', async () => {
     const migrator = new DatabaseMigrator(db, 'test database');
-    expect(await migrator.migrateToLatest()).toEqual([
+    // What the core owns: its migrations, in order, and its tables; a feature module's come after (its own tests).
+    const core = Object.keys(MIGRATIONS);
+    const applied = await migrator.migrateToLatest();
+    expect(applied.filter((name) => core.includes(name))).toEqual(core);
+    expect(core).toEqual([
       '0001-catalogue',
       '0002-accounts',
       '0003-carts-orders',
@@ -86,18 +91,12 @@ function dataLayerContract(database: () => TestDatabase): void {
       '0007-remember-me-grace',
       '0008-rate-limits',
     ]);
-    expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(TABLES);
+    expect((await database().tables(db)).filter((t) => !t.startsWith('kysely_'))).toEqual(
+      expect.arrayContaining(TABLES),
+    );
     expect(await migrator.migrateToLatest()).toEqual([]);
-    expect((await migrator.status()).map((m) => [m.name, m.executedAt instanceof Date])).toEqual([
-      ['0001-catalogue', true],
-      ['0002-accounts', true],
-      ['0003-carts-orders', true],
-      ['0004-remember-me', true],
-      ['0005-order-addresses', true],
-      ['0006-local-product-images', true],
-      ['0007-remember-me-grace', true],
-      ['0008-rate-limits', true],
-    ]);
+    const status = (await migrator.status()).filter((m) => core.includes(m.name));
+    expect(status.map((m) => [m.name, m.executedAt instanceof Date])).toEqual(core.map((name) => [name, true]));
   });
 
   it("points the pictures of a catalogue seeded with external images at the shop's own (0006), leaving others alone", async () => {

@@ -1,10 +1,15 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'node-html-parser';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { ShopDb } from '../src/database/shop-db.js';
 import { MIGRATIONS } from '../src/database/migrations/index.js';
 import { WishlistFixtureModule } from './fixtures/wishlist-fixture.module.js';
 import { createTestApp } from './support/create-test-app.js';
+import { storedProfile } from './support/profiler.js';
 import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 
 const HOST = 'shop.test';

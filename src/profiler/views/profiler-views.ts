@@ -73,8 +73,12 @@ export class ProfilerViews implements OnModuleInit, OnModuleDestroy {
     registerEditorHelpers(this.handlebars, this.links, this.sources);
     registerExceptionFramesHelper(this.handlebars, shared, this.links);
     for (const file of hbsFiles(root)) this.templates.set(basename(file, '.hbs'), this.compile(file));
-    for (const dir of ['panels', 'toolbar']) {
-      for (const file of hbsFiles(join(root, dir))) this.templates.set(`${dir}/${basename(file, '.hbs')}`, this.compile(file));
+    // The core's panels and toolbar blocks, then a feature module's, kept in its own views folder
+    // (views/shop/wishlist/profiler/panels/wishlist.hbs), so that adding one edits nothing of the profiler's.
+    for (const base of [root, ...moduleProfilerDirs(join(this.config.projectDir, 'views'))]) {
+      for (const dir of ['panels', 'toolbar']) {
+        for (const file of hbsFiles(join(base, dir))) this.templates.set(`${dir}/${basename(file, '.hbs')}`, this.compile(file));
+      }
     }
   }
 
@@ -83,7 +87,7 @@ export class ProfilerViews implements OnModuleInit, OnModuleDestroy {
     const changed = (): void => {
       this.stale = true;
     };
-    for (const dir of [this.root, this.shared]) {
+    for (const dir of [join(this.config.projectDir, 'views')]) {
       try {
         const watcher = watch(dir, { recursive: true }, changed);
         // Never what keeps the process alive, and a watcher that fails only stops the reloading.
@@ -143,4 +147,25 @@ function hbsFiles(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** The `profiler/` folders of the feature modules' views (any depth below views/, the profiler's own excepted). */
+function moduleProfilerDirs(viewsDir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (depth === 0 && (entry.name === 'profiler' || entry.name === 'error')) continue;
+      if (entry.name === 'profiler') found.push(path);
+      else if (depth < 4) walk(path, depth + 1);
+    }
+  };
+  walk(viewsDir, 0);
+  return found;
 }
