@@ -18,17 +18,29 @@ const JSON_HEADERS = { Host: HOST, Accept: 'application/json', 'Content-Type': '
 describeOnEachDatabase('A feature module plugs into the core without edits of it', 'feature', (database) => {
   let app: NestExpressApplication;
   let target: TestDatabase;
+  /** The project's views, with the module's own views folder added (its profiler panel). */
+  let project: string;
 
   beforeAll(async () => {
     target = await database();
+    project = mkdtempSync(join(tmpdir(), 'shopkernel-feature-'));
+    cpSync(join(process.cwd(), 'views'), join(project, 'views'), { recursive: true });
+    const panels = join(project, 'views', 'shop', 'wishlist', 'profiler', 'panels');
+    mkdirSync(panels, { recursive: true });
+    writeFileSync(
+      join(panels, 'wishlist.hbs'),
+      '<h2>Added to the wishlist</h2><ul class="wishlist-added">{{#each added}}<li>{{this}}</li>{{/each}}</ul>',
+    );
     app = await createTestApp({
       imports: [WishlistFixtureModule],
       env: target.url ? { DATABASE_URL: target.url } : {},
+      config: { projectDir: project },
     });
   });
   afterAll(async () => {
     await app?.close();
     await target?.teardown?.();
+    rmSync(project, { recursive: true, force: true });
   });
 
   it("migrates the module's table at start, after the core's, and records it", async () => {
@@ -53,6 +65,23 @@ describeOnEachDatabase('A feature module plugs into the core without edits of it
       .get('/api/wishlist/items')
       .set(JSON_HEADERS)
       .expect(200, { items: ['wool-hat'] });
+  });
+
+  it("shows the module's profiler panel, its template in the module's views folder", async () => {
+    const agent = request.agent(app.getHttpServer());
+    const { token } = (await agent.get('/api/csrf-token/wishlist').set(JSON_HEADERS).expect(200)).body;
+    const res = await agent
+      .post('/api/wishlist/items/mug')
+      .set(JSON_HEADERS)
+      .set('X-CSRF-Token', token)
+      .send({})
+      .expect(201);
+    const profile = res.headers['x-debug-token'];
+    await storedProfile(app, profile);
+    const page = await agent.get(`/_profiler/${profile}?panel=wishlist`).set('Host', HOST).expect(200);
+    const html = parse(page.text);
+    expect(html.querySelector('nav.menu a[data-panel="wishlist"] .badge')!.text).toBe('1');
+    expect(html.querySelectorAll('ul.wishlist-added li').map((li) => li.text)).toEqual(['mug']);
   });
 
   it('keeps ids only HTML forms use in their pages, and says which ids there are', async () => {
