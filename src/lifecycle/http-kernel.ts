@@ -106,7 +106,7 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
           );
         }
       }
-      this.handleRaw(context, next).catch((error: unknown) => this.handleThrowable(error, context));
+      this.handleRaw(context, next).catch((error: unknown) => this.answerError(error, context));
     });
   }
 
@@ -176,6 +176,33 @@ export class HttpKernel implements KernelEntry, OnModuleInit {
       if (error !== undefined && error !== 'route' && error !== 'router') this.handleThrowable(error, context);
       else next();
     });
+  }
+
+  /**
+   * handleThrowable for what handleRaw threw; should the error response fail too (a listener's header Node refuses),
+   * a bare 500, logged: a rejection nobody handles would stop the process.
+   */
+  private answerError(error: unknown, context: KernelContext): void {
+    try {
+      this.handleThrowable(error, context);
+    } catch (failure) {
+      this.logger.record(
+        LogLevel.CRITICAL,
+        'request',
+        'The error response could not be sent: {message}',
+        { message: describe(failure), exception: failure },
+        context,
+      );
+      const res = context.res;
+      try {
+        if (res.headersSent) throw failure;
+        // Still through kernel.response when it has not run, so the request keeps its profile.
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        this.send(context, fallbackResponse(failure));
+      } catch {
+        res.destroy();
+      }
+    }
   }
 
   /** Answers a throwable from any phase: kernel.exception makes the response, which then passes kernel.response. */

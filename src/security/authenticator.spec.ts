@@ -55,7 +55,7 @@ describe('Authenticator on SQLite', () => {
   let annHash: string;
 
   beforeAll(async () => {
-    // One scrypt hash for the whole file: each costs ~100 ms.
+    // One scrypt hash for the whole file: hashing is deliberately slow.
     hasher = new CountingHasher();
     annHash = await hasher.hash('correct horse');
   });

@@ -127,8 +127,8 @@ export class SqliteConnection {
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('temp_store = MEMORY');
-      // 8 MB: searches touch a few index pages each (the OS caches the file); a larger cache fills as the store
-      // grows and stays in the process's RSS.
+      // A small page cache: searches touch a few index pages each (the OS caches the file), and a larger cache
+      // fills as the store grows and stays in the process's RSS.
       db.pragma('cache_size = -8192');
       db.pragma('journal_size_limit = 67108864');
       db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
