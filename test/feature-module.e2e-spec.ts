@@ -8,6 +8,7 @@ import request from 'supertest';
 import { ShopDb } from '../src/database/shop-db.js';
 import { MIGRATIONS } from '../src/database/migrations/index.js';
 import { WishlistFixtureModule } from './fixtures/wishlist-fixture.module.js';
+import { createCustomer, logInWithForm, loggedInCustomer } from './support/customers.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
 import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
@@ -30,6 +31,10 @@ describeOnEachDatabase('A feature module plugs into the core without edits of it
     writeFileSync(
       join(panels, 'wishlist.hbs'),
       '<h2>Added to the wishlist</h2><ul class="wishlist-added">{{#each added}}<li>{{this}}</li>{{/each}}</ul>',
+    );
+    writeFileSync(
+      join(project, 'views', 'shop', 'wishlist', 'show.hbs'),
+      '<h1>{{title}}</h1><ul class="wishlist">{{#each items}}<li>{{this}}</li>{{/each}}</ul>',
     );
     app = await createTestApp({
       imports: [WishlistFixtureModule],
@@ -87,5 +92,34 @@ describeOnEachDatabase('A feature module plugs into the core without edits of it
   it('keeps ids only HTML forms use in their pages, and says which ids there are', async () => {
     const res = await request(app.getHttpServer()).get('/api/csrf-token/authenticate').set(JSON_HEADERS).expect(404);
     expect(res.body.detail).toBe('No CSRF token "authenticate": ask for one of cart, checkout, logout, wishlist.');
+  });
+
+  describe('access declared on its own controllers, none in the core access map', () => {
+    it('sends an anonymous visitor of its page to the login page, and back to it after logging in', async () => {
+      const agent = request.agent(app.getHttpServer());
+      const sent = await agent.get('/wishlist').set('Host', HOST).set('Accept', 'text/html').expect(302);
+      expect(sent.headers.location).toBe('/login');
+      const login = await logInWithForm(agent, await createCustomer(app));
+      expect(login.headers.location).toBe('/wishlist');
+      const page = await agent.get('/wishlist').set('Host', HOST).set('Accept', 'text/html').expect(200);
+      expect(parse(page.text).querySelector('h1')!.text).toBe('Wishlist');
+    });
+
+    it('answers an anonymous script with a 401 problem and the login challenge', async () => {
+      const res = await request(app.getHttpServer()).get('/api/wishlist/report').set(JSON_HEADERS).expect(401);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.headers['www-authenticate']).toBe(
+        'Cookie realm="Shopkernel", form-action="/login", cookie-name="SHOPSESSID"',
+      );
+      expect(res.body.detail).toBe('Full authentication is required to access this resource.');
+    });
+
+    it('answers a customer without the role with a 403, and one with it with the data', async () => {
+      const customer = await loggedInCustomer(app);
+      const denied = await customer.get('/api/wishlist/report').set(JSON_HEADERS).expect(403);
+      expect(denied.body).toMatchObject({ status: 403, detail: 'Access Denied.' });
+      const admin = await loggedInCustomer(app, ['ROLE_ADMIN']);
+      await admin.get('/api/wishlist/report').set(JSON_HEADERS).expect(200, { lists: 0 });
+    });
   });
 });

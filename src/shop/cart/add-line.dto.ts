@@ -1,5 +1,5 @@
 import { MAX_QUANTITY, MIN_QUANTITY } from './cart-rules.js';
-import { WholeNumber } from './whole-number.decorator.js';
+import { WholeNumber } from '../../lifecycle/whole-number.decorator.js';
 
 /** Adding a product to the cart (the product page's form, `POST /api/cart/lines`). */
 export class AddLineDto {

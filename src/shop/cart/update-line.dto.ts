@@ -1,5 +1,5 @@
 import { MAX_QUANTITY } from './cart-rules.js';
-import { WholeNumber } from './whole-number.decorator.js';
+import { WholeNumber } from '../../lifecycle/whole-number.decorator.js';
 
 /** A line's new quantity (the cart page's form, `PATCH /api/cart/lines/:productId`); 0 removes the line. */
 export class UpdateLineDto {
