@@ -23,12 +23,12 @@ describe('page slots filled by a module, read again in development (e2e)', () =>
   beforeAll(async () => {
     project = mkdtempSync(join(tmpdir(), 'shopkernel-slots-'));
     cpSync(join(process.cwd(), 'views'), join(project, 'views'), { recursive: true });
-    const slots = join(project, 'views', 'shop', 'wishlist', 'slots');
+    const slots = join(project, 'views', 'shop', 'fixture-wishlist', 'slots');
     mkdirSync(slots, { recursive: true });
-    writeFileSync(join(slots, 'header-links.hbs'), '<a href="/wishlist" class="wishlist-link">Wishlist</a>');
+    writeFileSync(join(slots, 'header-links.hbs'), '<a href="/fixture-wishlist" class="fixture-wishlist-link">Wishlist</a>');
     writeFileSync(
       join(slots, 'product-actions.hbs'),
-      '<form class="add-to-wishlist" method="post" action="/wishlist/{{product.slug}}"><button>Save {{product.name}}</button></form>',
+      '<form class="add-to-wishlist" method="post" action="/fixture-wishlist/{{product.slug}}"><button>Save {{product.name}}</button></form>',
     );
     app = await createTestApp({ env: { VIEW_CACHE: '0' }, config: { projectDir: project } });
     await seedCatalogue(app.get(ShopDb));
@@ -44,26 +44,26 @@ describe('page slots filled by a module, read again in development (e2e)', () =>
   it("renders the module's header link in the layout's navigation, on every page", async () => {
     for (const path of ['/', '/products', `/products/${slug}`]) {
       const links = (await page(path)).querySelectorAll('header nav a').map((a) => a.getAttribute('href'));
-      expect(links).toEqual(expect.arrayContaining(['/products', '/cart', '/wishlist']));
+      expect(links).toEqual(expect.arrayContaining(['/products', '/cart', '/fixture-wishlist']));
     }
   });
 
   it("renders the module's product action with the product page's context, escaped", async () => {
     const product = buildCatalogue().products[0];
     const form = (await page(`/products/${slug}`)).querySelector('article.product form.add-to-wishlist')!;
-    expect(form.getAttribute('action')).toBe(`/wishlist/${slug}`);
+    expect(form.getAttribute('action')).toBe(`/fixture-wishlist/${slug}`);
     expect(form.querySelector('button')!.text).toBe(`Save ${product.name}`);
   });
 
   it('shows an edited slot template without a restart', async () => {
     writeFileSync(
-      join(project, 'views', 'shop', 'wishlist', 'slots', 'header-links.hbs'),
-      '<a href="/wishlist" class="wishlist-link">Saved items</a>',
+      join(project, 'views', 'shop', 'fixture-wishlist', 'slots', 'header-links.hbs'),
+      '<a href="/fixture-wishlist" class="fixture-wishlist-link">Saved items</a>',
     );
     let label = '';
     for (let i = 0; i < 100 && label !== 'Saved items'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      label = (await page('/')).querySelector('a.wishlist-link')!.text;
+      label = (await page('/')).querySelector('a.fixture-wishlist-link')!.text;
     }
     expect(label).toBe('Saved items');
   });
