@@ -94,7 +94,9 @@ describeOnEachDatabase('A feature module plugs into the core without edits of it
 
   it('keeps ids only HTML forms use in their pages, and says which ids there are', async () => {
     const res = await request(app.getHttpServer()).get('/api/csrf-token/authenticate').set(JSON_HEADERS).expect(404);
-    expect(res.body.detail).toBe('No CSRF token "authenticate": ask for one of cart, checkout, fixture-wishlist, logout.');
+    expect(res.body.detail).toBe(
+      'No CSRF token "authenticate": ask for one of cart, checkout, fixture-wishlist, logout.',
+    );
   });
 
   describe('access declared on its own controllers, none in the core access map', () => {

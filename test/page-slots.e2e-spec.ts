@@ -25,7 +25,10 @@ describe('page slots filled by a module, read again in development (e2e)', () =>
     cpSync(join(process.cwd(), 'views'), join(project, 'views'), { recursive: true });
     const slots = join(project, 'views', 'shop', 'fixture-wishlist', 'slots');
     mkdirSync(slots, { recursive: true });
-    writeFileSync(join(slots, 'header-links.hbs'), '<a href="/fixture-wishlist" class="fixture-wishlist-link">Wishlist</a>');
+    writeFileSync(
+      join(slots, 'header-links.hbs'),
+      '<a href="/fixture-wishlist" class="fixture-wishlist-link">Wishlist</a>',
+    );
     writeFileSync(
       join(slots, 'product-actions.hbs'),
       '<form class="add-to-wishlist" method="post" action="/fixture-wishlist/{{product.slug}}"><button>Save {{product.name}}</button></form>',

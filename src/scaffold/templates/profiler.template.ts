@@ -4,7 +4,7 @@ export const profileTemplate = (
   n: ModuleNames,
 ): string => `import { contextKey } from '../../../lifecycle/kernel-context.js';
 
-/** What one request did with ${n.label.toLowerCase()}, as plain values. */
+/** What one request did with the ${n.label.toLowerCase()}, as plain values. */
 export interface ${n.pascal}Profile {
   /** The number of items when the controller ran (${n.pascal}CountListener), or null on other routes. */
   count: number | null;
@@ -56,7 +56,7 @@ export class ${n.pascal}Collector extends DataCollector<${n.pascal}Profile> {
   readonly name = '${n.kebab}';
   readonly label = '${n.label}';
   override readonly deferrable = true;
-  override readonly emptyText = 'This request did not use ${n.label.toLowerCase()}.';
+  override readonly emptyText = 'This request did not use the ${n.label.toLowerCase()}.';
 
   override lateCollect(context: KernelContext): ${n.pascal}Profile | undefined {
     const count = context.request.attributes[${n.snake.toUpperCase()}_COUNT];

@@ -62,7 +62,7 @@ export class ${n.pascal}Service {
 
 export const eventTemplate = (
   n: ModuleNames,
-): string => `/** An item was added to ${n.label.toLowerCase()} (${n.pascal}Service), for whoever listens (the profiler panel). */
+): string => `/** An item was added to the ${n.label.toLowerCase()} (${n.pascal}Service), for whoever listens (the profiler panel). */
 export class ${n.pascal}ItemAddedEvent {
   static readonly NAME = '${n.snake}.item_added';
 
