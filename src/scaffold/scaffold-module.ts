@@ -26,7 +26,10 @@ export async function scaffoldModule(root: string, name: string): Promise<Scaffo
   if (invalid) throw new ScaffoldRefusal(invalid);
   const n = moduleNames(name);
   const taken = moduleFolders(n).filter((folder) => existsSync(join(root, folder)));
-  if (taken.length > 0) throw new ScaffoldRefusal(`${taken.join(' and ')} exists already: nothing was written.`);
+  if (taken.length > 0)
+    throw new ScaffoldRefusal(
+      `${taken.join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} already: nothing was written.`,
+    );
   const appModulePath = join(root, APP_MODULE);
   const appModule = withModuleImport(readFileSync(appModulePath, 'utf8'), {
     className: `${n.pascal}Module`,
