@@ -115,7 +115,7 @@ describe('npm run make:module (e2e)', () => {
       2,
       '"cart" is taken by the shop or the profiler: choose another name.\n',
     ]);
-  });
+  }, 60_000);
 
   it('builds with nest build, type-checks, and passes lint and Prettier', () => {
     expect(succeeded(run(bin('nest'), ['build']))).toEqual([0, '']);
@@ -129,7 +129,7 @@ describe('npm run make:module (e2e)', () => {
     });
     expect(succeeded(lint)).toEqual([0, '']);
     expect(succeeded(run(bin('prettier'), ['--check', '.']))).toEqual([0, '']);
-  });
+  }, 300_000);
 
   it("passes its own tests on SQLite and PostgreSQL, and the core's beside it", () => {
     const output = join(project, 'jest-results.json');
@@ -163,5 +163,5 @@ describe('npm run make:module (e2e)', () => {
       expect.arrayContaining(['test/shop/wishlist/wishlist.e2e-spec.ts', 'src/shop/wishlist/wishlist.service.spec.ts']),
     );
     expect(suites.length).toBeGreaterThanOrEqual(CORE_SUITES.length + 2);
-  });
+  }, 400_000);
 });
