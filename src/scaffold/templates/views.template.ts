@@ -24,7 +24,6 @@ export const headerLinkTemplate = (n: ModuleNames): string =>
 export const panelViewTemplate = (
   n: ModuleNames,
 ): string => `{{!-- The ${n.label} panel (${n.pascal}Collector.panel). Every value is escaped. --}}
-<h2>${n.label}</h2>
 {{> key-values rows=overview emptyText=""}}
 <h2>Added by this request <span class="badge">{{added.length}}</span></h2>
 {{#if added.length}}
