@@ -73,6 +73,17 @@ describeOnEachDatabase('${n.label}', '${n.snake}', (database) => {
   });
 
   const server = () => app.getHttpServer();
+  /** A visitor's browser: opens the page, then sends its form with \`name\`. */
+  const submitForm = async (name: string) => {
+    const agent = request.agent(server());
+    const form = await agent.get('/${n.kebab}').set('Host', HOST).expect(200);
+    const res = await agent
+      .post('/${n.kebab}')
+      .set('Host', HOST)
+      .type('form')
+      .send({ _csrf_token: formCsrfToken(form.text, '/${n.kebab}'), name });
+    return { agent, res };
+  };
 
   it("links to its page from every page's navigation", async () => {
     const home = await request(server()).get('/').set('Host', HOST).expect(200);
@@ -84,14 +95,8 @@ describeOnEachDatabase('${n.label}', '${n.snake}', (database) => {
   });
 
   it('adds an item from its form, then shows it with a flash message', async () => {
-    const agent = request.agent(server());
-    const form = await agent.get('/${n.kebab}').set('Host', HOST).expect(200);
-    const res = await agent
-      .post('/${n.kebab}')
-      .set('Host', HOST)
-      .type('form')
-      .send({ _csrf_token: formCsrfToken(form.text, '/${n.kebab}'), name: '  Wool <hat>  ' })
-      .expect(303);
+    const { agent, res } = await submitForm('  Wool <hat>  ');
+    expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/${n.kebab}');
     const page = await agent.get('/${n.kebab}').set('Host', HOST).expect(200);
     expect(text(page.text, '.${n.kebab}-items li')).toEqual(['Wool <hat>']);
@@ -101,14 +106,8 @@ describeOnEachDatabase('${n.label}', '${n.snake}', (database) => {
   });
 
   it('shows its form again with the problem when the name is empty (400), and refuses a form without a token', async () => {
-    const agent = request.agent(server());
-    const form = await agent.get('/${n.kebab}').set('Host', HOST).expect(200);
-    const res = await agent
-      .post('/${n.kebab}')
-      .set('Host', HOST)
-      .type('form')
-      .send({ _csrf_token: formCsrfToken(form.text, '/${n.kebab}'), name: ' ' })
-      .expect(400);
+    const { agent, res } = await submitForm(' ');
+    expect(res.status).toBe(400);
     expect(text(res.text, '.violations li')).toEqual(['Give the item a name of 1 to 100 characters.']);
     await agent.post('/${n.kebab}').set('Host', HOST).type('form').send({ name: 'Wool hat' }).expect(403);
     expect(await app.get(ShopDb).selectFrom('${n.snake}_items').selectAll().execute()).toEqual([]);
