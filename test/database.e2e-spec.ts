@@ -348,11 +348,11 @@ describe('Data layer on SQLite (e2e)', () => {
     expect(await count(testApp)).toBe(0);
     await testApp.close();
     const file = join(dir, 'dev-shop.sqlite');
-    const dev = await createTestApp({ env: { APP_ENV: 'dev', DATABASE_URL: `sqlite:${file}` } });
+    const dev = await createTestApp({ env: { APP_ENV: 'dev', LOG_LEVEL: 'none', DATABASE_URL: `sqlite:${file}` } });
     expect(await count(dev)).toBe(buildCatalogue().products.length);
     await dev.get(ShopDb).deleteFrom('products').where('slug', '=', buildCatalogue().products[0].slug).execute();
     await dev.close();
-    const again = await createTestApp({ env: { APP_ENV: 'dev', DATABASE_URL: `sqlite:${file}` } });
+    const again = await createTestApp({ env: { APP_ENV: 'dev', LOG_LEVEL: 'none', DATABASE_URL: `sqlite:${file}` } });
     expect(await count(again)).toBe(buildCatalogue().products.length - 1);
     await again.close();
   });
