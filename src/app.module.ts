@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { ProfilerMcpModule } from './profiler/mcp/profiler-mcp.module.js';
 import { ProfilerModule } from './profiler/profiler.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SessionModule } from './session/session.module.js';
@@ -16,6 +17,7 @@ import { ViewsModule } from './views/views.module.js';
   imports: [
     ConfigModule,
     LifecycleModule,
+    ProfilerMcpModule,
     ProfilerModule,
     DatabaseModule,
     SessionModule,

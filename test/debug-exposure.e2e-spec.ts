@@ -18,6 +18,8 @@ const PROFILER_PATHS = [
   '/_profiler/abc123/extra',
   '/_profiler//search',
   '/_profiler/search/',
+  '/_profiler/mcp',
+  '/_profiler/mcp/',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** An unknown path of the same length, so that bodies naming the path compare byte for byte once renamed. */

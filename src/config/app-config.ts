@@ -115,6 +115,8 @@ export interface AppConfigValues {
   cors: CorsConfig;
   maintenance: { enabled: boolean; file: string; retryAfter: number };
   logLevel: LogLevelName;
+  /** `split`: errors on stderr, the rest on stdout; `stderr`: every line on stderr (a command whose stdout is data). */
+  logOutput: 'split' | 'stderr';
   bodyLimit: string;
   /** Longest request-target (path and query, in bytes) accepted; longer: 414. */
   maxUrlLength: number;
@@ -173,6 +175,7 @@ export class AppConfig implements AppConfigValues {
   readonly cors!: CorsConfig;
   readonly maintenance!: { enabled: boolean; file: string; retryAfter: number };
   readonly logLevel!: LogLevelName;
+  readonly logOutput!: 'split' | 'stderr';
   readonly bodyLimit!: string;
   readonly maxUrlLength!: number;
   readonly maxHeaderCount!: number;
@@ -227,6 +230,7 @@ export class AppConfig implements AppConfigValues {
         retryAfter: e.MAINTENANCE_RETRY_AFTER ?? 300,
       },
       logLevel: (e.LOG_LEVEL ?? (appEnv === 'test' ? 'none' : 'info')) as LogLevelName,
+      logOutput: e.LOG_OUTPUT === 'stderr' ? 'stderr' : 'split',
       bodyLimit: e.BODY_LIMIT ?? '1mb',
       maxUrlLength: e.MAX_URL_LENGTH ?? 8192,
       maxHeaderCount: e.MAX_HEADER_COUNT ?? 100,

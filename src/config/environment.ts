@@ -23,6 +23,7 @@ export class Environment {
   @IsOptional() @IsString() MAINTENANCE_FILE?: string;
   @IsOptional() @IsInt() @Min(0) MAINTENANCE_RETRY_AFTER?: number;
   @IsOptional() @IsIn(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'none']) LOG_LEVEL?: string;
+  @IsOptional() @IsIn(['split', 'stderr']) LOG_OUTPUT?: string;
   @IsOptional() @IsString() BODY_LIMIT?: string;
   @IsOptional() @IsInt() @Min(1) MAX_URL_LENGTH?: number;
   @IsOptional() @IsInt() @Min(1) MAX_HEADER_COUNT?: number;
@@ -120,6 +121,7 @@ export const ENV_KEYS = [
   'MAINTENANCE_FILE',
   'MAINTENANCE_RETRY_AFTER',
   'LOG_LEVEL',
+  'LOG_OUTPUT',
   'BODY_LIMIT',
   'VAR_DIR',
   'PROFILER_ENABLED',

@@ -55,6 +55,22 @@ describe('KernelLogger printing', () => {
     }
   });
 
+  it("prints every line on stderr with LOG_OUTPUT=stderr, keeping stdout for a command's data", () => {
+    const printed = captured(() => {
+      const log = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'prod', LOG_LEVEL: 'debug', LOG_OUTPUT: 'stderr' }));
+      log.record(LogLevel.DEBUG, 'app', 'debug line');
+      log.record(LogLevel.INFO, 'app', 'info line');
+      log.record(LogLevel.ERROR, 'app', 'error line');
+    });
+    expect(printed.stdout).toBe('');
+    expect(
+      printed.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/^\[[^\]]+\] /, '')),
+    ).toEqual(['app.DEBUG: debug line', 'app.INFO: info line', 'app.ERROR: error line']);
+  });
+
   it("prints Nest's messages redacted: errors by message, objects by their keys, stacks as text", () => {
     const printed = captured(() => {
       const log = logger('info');

@@ -41,6 +41,7 @@ export class ChannelLogger {
 @Injectable()
 export class KernelLogger implements LoggerService {
   private readonly printLevel: number;
+  private readonly allToStderr: boolean;
   private readonly channels = new Map<string, ChannelLogger>();
   private readonly formatter = new LineFormatter();
   /**
@@ -54,6 +55,7 @@ export class KernelLogger implements LoggerService {
     this.printLevel =
       config.logLevel === 'none' ? Number.POSITIVE_INFINITY : (parseLogLevel(config.logLevel) ?? LogLevel.INFO);
     this.tracing = config.debug || this.printLevel <= LogLevel.DEBUG;
+    this.allToStderr = config.logOutput === 'stderr';
   }
 
   channel(name: string): ChannelLogger {
@@ -146,6 +148,8 @@ export class KernelLogger implements LoggerService {
   }
 
   private print(entry: LogEntry): void {
-    (entry.level >= LogLevel.ERROR ? process.stderr : process.stdout).write(this.formatter.format(entry));
+    (this.allToStderr || entry.level >= LogLevel.ERROR ? process.stderr : process.stdout).write(
+      this.formatter.format(entry),
+    );
   }
 }
