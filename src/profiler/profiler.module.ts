@@ -39,6 +39,9 @@ import { ProfilerViews } from './views/profiler-views.js';
 import { EditorLinks } from './editor/editor-links.js';
 import { SourceIndex } from './editor/source-index.js';
 import { SourceFilePage } from './controllers/source-file-page.js';
+import { ComparisonController } from './comparison/comparison.controller.js';
+import { ComparisonPage } from './comparison/comparison-page.js';
+import { ProfileComparer } from './comparison/profile-comparer.js';
 
 /** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
 const COLLECTORS = [
@@ -57,7 +60,8 @@ const COLLECTORS = [
 /** The request profiler (profiles, collectors, store, pages, toolbar) and the debug error page. */
 @Module({
   imports: [DiscoveryModule],
-  controllers: [ProfilerController],
+  // The comparison's routes first: `/_profiler/compare` is its, not a token's.
+  controllers: [ComparisonController, ProfilerController],
   providers: [
     SourceResolver,
     EditorLinks,
@@ -93,6 +97,8 @@ const COLLECTORS = [
     ToolbarRenderer,
     RedirectTrail,
     ProfilerInterceptor,
+    ProfileComparer,
+    ComparisonPage,
     ...COLLECTORS,
   ],
   exports: [
@@ -104,6 +110,7 @@ const COLLECTORS = [
     ProfilerGate,
     ProfilePage,
     ProfilerViews,
+    ProfileComparer,
   ],
 })
 export class ProfilerModule {}

@@ -50,6 +50,7 @@ export class SearchPage {
       total: result.total,
       leftOut,
       more: result.total > result.rows.length,
+      comparable: result.rows.length > 1,
       rows: result.rows.map((row) => ({
         ...row,
         statusClass: row.statusCode ? statusClass(row.statusCode) : 'none',

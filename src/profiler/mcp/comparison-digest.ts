@@ -1,5 +1,6 @@
 import type { ProfileComparison, Timed } from '../comparison/profile-comparison.js';
-import { mebibytes, ms, msDelta, oneLine, withinBudget } from './digest-text.js';
+import { mebibytes, ms, msDelta } from '../views/figures.js';
+import { oneLine, withinBudget } from './digest-text.js';
 import type { Digest } from './profile-digests.js';
 
 const TEXT_BUDGET = 3500;

@@ -1,4 +1,5 @@
-import { fitting, mebibytes, ms, msDelta, oneLine, withinBudget } from './digest-text.js';
+import { mebibytes, ms, msDelta } from '../views/figures.js';
+import { fitting, oneLine, withinBudget } from './digest-text.js';
 
 describe('digest text', () => {
   it('writes times and sizes as people read them', () => {

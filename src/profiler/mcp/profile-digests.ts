@@ -6,7 +6,8 @@ import type { ExcerptLine } from '../error-page/source-resolver.js';
 import { ProfilerService } from '../profiler.service.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { partsOf } from '../profile-parts.js';
-import { fitting, mebibytes, ms, oneLine, withinBudget } from './digest-text.js';
+import { mebibytes, ms } from '../views/figures.js';
+import { fitting, oneLine, withinBudget } from './digest-text.js';
 
 /** What a tool answers: a few lines for the model to read, and the same facts as structured content. */
 export interface Digest {

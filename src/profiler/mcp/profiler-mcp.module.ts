@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ProfileComparer } from '../comparison/profile-comparer.js';
 import { ProfilerModule } from '../profiler.module.js';
 import { ProfileDigests } from './profile-digests.js';
 import { ProfilerMcpController } from './profiler-mcp.controller.js';
@@ -13,7 +12,7 @@ import { ProfilerMcpServer } from './profiler-mcp.server.js';
 @Module({
   imports: [ProfilerModule],
   controllers: [ProfilerMcpController],
-  providers: [ProfileDigests, ProfileComparer, ProfilerMcpServer],
-  exports: [ProfilerMcpServer, ProfileComparer],
+  providers: [ProfileDigests, ProfilerMcpServer],
+  exports: [ProfilerMcpServer],
 })
 export class ProfilerMcpModule {}

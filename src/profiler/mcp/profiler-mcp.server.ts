@@ -8,7 +8,7 @@ import { ProfileComparer } from '../comparison/profile-comparer.js';
 import { ProfilerService } from '../profiler.service.js';
 import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
 import { comparisonDigest } from './comparison-digest.js';
-import { ms } from './digest-text.js';
+import { ms } from '../views/figures.js';
 import { ProfileDigests, type Digest } from './profile-digests.js';
 
 const VERSION = '1.0.0';

@@ -1,0 +1,16 @@
+/** Figures as the profiler's pages and answers write them. */
+
+/** Milliseconds, as people read them: `12.3 ms`, `0.42 ms`, `1.25 s`. */
+export function ms(value: number): string {
+  if (value >= 1000) return `${(value / 1000).toFixed(2)} s`;
+  return `${value >= 10 ? value.toFixed(1) : value.toFixed(2)} ms`;
+}
+
+/** A signed difference in milliseconds: `+4.2 ms`, `-0.80 ms`. */
+export function msDelta(value: number): string {
+  return `${value >= 0 ? '+' : '-'}${ms(Math.abs(value))}`;
+}
+
+export function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
