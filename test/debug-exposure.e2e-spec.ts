@@ -23,6 +23,7 @@ const PROFILER_PATHS = [
   '/_profiler/compare?token=abc123&token=def456',
   '/_profiler/abc123/compare/def456',
   '/_profiler/abc123/compare/previous',
+  '/_profiler/abc123/replay',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** An unknown path of the same length, so that bodies naming the path compare byte for byte once renamed. */

@@ -42,6 +42,9 @@ import { SourceFilePage } from './controllers/source-file-page.js';
 import { ComparisonController } from './comparison/comparison.controller.js';
 import { ComparisonPage } from './comparison/comparison-page.js';
 import { ProfileComparer } from './comparison/profile-comparer.js';
+import { ReplayController } from './replay/replay.controller.js';
+import { ReplayForms } from './replay/replay-forms.js';
+import { RequestReplayer } from './replay/request-replayer.js';
 
 /** The collectors of the kernel's data; other modules add theirs by declaring them as providers. */
 const COLLECTORS = [
@@ -61,7 +64,7 @@ const COLLECTORS = [
 @Module({
   imports: [DiscoveryModule],
   // The comparison's routes first: `/_profiler/compare` is its, not a token's.
-  controllers: [ComparisonController, ProfilerController],
+  controllers: [ComparisonController, ReplayController, ProfilerController],
   providers: [
     SourceResolver,
     EditorLinks,
@@ -99,6 +102,8 @@ const COLLECTORS = [
     ProfilerInterceptor,
     ProfileComparer,
     ComparisonPage,
+    ReplayForms,
+    RequestReplayer,
     ...COLLECTORS,
   ],
   exports: [

@@ -7,6 +7,7 @@ import type { ProfileKind, ProfileRecord, ProfileSummary } from '../storage/prof
 import type { RequestData } from '../collectors/request.collector.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { profiledOn } from '../views/profile-time.js';
+import { ReplayForms } from '../replay/replay-forms.js';
 
 /** A profile's page: its summary, the menu of panels with their badges, and the panel asked for. */
 @Injectable()
@@ -14,6 +15,7 @@ export class ProfilePage {
   constructor(
     private readonly profiler: ProfilerService,
     private readonly views: ProfilerViews,
+    private readonly replays: ReplayForms,
   ) {}
 
   /** `result`: what an action posted from the panel answered, for the panel to show (PanelRequest.result). */
@@ -50,6 +52,7 @@ export class ProfilePage {
         duration: profile.duration === null ? null : `${profile.duration.toFixed(1)} ms`,
         route: profile.route,
       },
+      replay: this.replays.offer(profile),
       redirectedFrom: origin,
       redirectedTo: followers.map(neighbour),
       previous: previous && neighbour(previous),

@@ -1,0 +1,117 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parse, type HTMLElement } from 'node-html-parser';
+import request from 'supertest';
+import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
+import { ShopDb } from '../src/database/shop-db.js';
+import { ReplayForms } from '../src/profiler/replay/replay-forms.js';
+import { createTestApp } from './support/create-test-app.js';
+import { profileData } from './support/profile-data.js';
+import { storedProfile } from './support/profiler.js';
+
+const HOST = 'shop.test';
+const SECRET = 'SECRET-REPLAY-4417';
+const text = (element: HTMLElement | null) => (element?.text ?? '').trim();
+
+describe('Copy as cURL and Replay (e2e)', () => {
+  let app: NestExpressApplication;
+  let recorded: string;
+  let posted: string;
+  const server = () => app.getHttpServer();
+  const page = async (token: string) =>
+    parse((await request(server()).get(`/_profiler/${token}`).set('Host', HOST).expect(200)).text);
+  const replay = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    request(server()).post(`/_profiler/${token}/replay`).set('Host', HOST).set(headers).type('form').send(fields);
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    await seedCatalogue(app.get(ShopDb));
+    recorded = (
+      await request(server())
+        .get('/products?q=tea')
+        .set('Host', HOST)
+        .set('Accept', 'text/html')
+        .set('Authorization', `Bearer ${SECRET}`)
+        .expect(200)
+    ).headers['x-debug-token'];
+    posted = (
+      await request(server())
+        .post('/api/login')
+        .set('Host', HOST)
+        .send({ email: 'nobody@example.com', password: SECRET })
+        .expect(401)
+    ).headers['x-debug-token'];
+    await storedProfile(app, recorded);
+    await storedProfile(app, posted);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('offers the request as a cURL command, its secret header masked and named as such', async () => {
+    const curl = text((await page(recorded)).querySelector('details.curl pre#curl-command'));
+    expect(curl.split('\n')).toEqual([
+      '# Masked by the profiler (put the real values back): authorization',
+      "curl 'http://shop.test/products?q=tea' \\",
+      "  -H 'accept: text/html' \\",
+      "  -H 'authorization: ******' \\",
+      '  --compressed',
+    ]);
+    expect((await page(recorded)).querySelector('button[data-copy="#curl-command"]')).not.toBeNull();
+  });
+
+  it('replays a GET to the application and opens the comparison of the two profiles', async () => {
+    const form = (await page(recorded)).querySelector('form.replay-form')!;
+    expect([form.getAttribute('method'), form.getAttribute('action')]).toEqual([
+      'post',
+      `/_profiler/${recorded}/replay`,
+    ]);
+    const token = form.querySelector('input[name="_token"]')!.getAttribute('value')!;
+    const res = await replay(recorded, { _token: token }).expect(303);
+    const [, replayed] = /^\/_profiler\/[0-9a-f]{6}\/compare\/([0-9a-f]{6})$/.exec(res.headers.location)!;
+    expect(res.headers.location).toBe(`/_profiler/${recorded}/compare/${replayed}`);
+    const again = await storedProfile(app, replayed);
+    expect([again.method, again.url, again.statusCode]).toEqual(['GET', 'http://shop.test/products?q=tea', 200]);
+    const headers = profileData(again).request.headers;
+    expect(headers['x-replayed-from']).toBe(recorded);
+    expect(headers.authorization).toBeUndefined();
+    const comparison = parse((await request(server()).get(res.headers.location).set('Host', HOST).expect(200)).text);
+    expect(comparison.querySelectorAll('.compare-side .side-label').map(text)).toEqual([
+      `A · ${recorded}`,
+      `B · ${replayed}`,
+    ]);
+  });
+
+  it('offers only the cURL command for a request that may change something', async () => {
+    const profile = await page(posted);
+    expect(profile.querySelector('form.replay-form')).toBeNull();
+    expect(text(profile.querySelector('.replay .not-replayed'))).toBe(
+      'A POST is not replayed, as it may change something: copy it as cURL.',
+    );
+    const curl = text(profile.querySelector('pre#curl-command'));
+    expect(curl).toContain(`--data-raw '{"email":"nobody@example.com","password":"******"}'`);
+    expect(curl).not.toContain(SECRET);
+    const res = await replay(posted, { _token: app.get(ReplayForms).token(posted) }).expect(422);
+    expect(text(parse(res.text).querySelector('p.empty'))).toBe(
+      'Only GET and HEAD requests are replayed: a POST may change something. Copy it as cURL instead.',
+    );
+  });
+
+  it('refuses a replay without its token, from another site, or of an unknown profile', async () => {
+    for (const fields of [{}, { _token: 'forged' }, { _token: app.get(ReplayForms).token(posted) }]) {
+      const res = await replay(recorded, fields).set('Accept', 'application/json').expect(403);
+      expect(res.body.detail).toBe('Invalid CSRF token: open the profile again and use its Replay button.');
+    }
+    const foreign = await replay(
+      recorded,
+      { _token: app.get(ReplayForms).token(recorded) },
+      { Origin: 'https://evil.example' },
+    )
+      .set('Accept', 'application/json')
+      .expect(403);
+    expect(foreign.body.detail).toBe(
+      'Cross-origin request refused: the Origin "https://evil.example" is not this site\'s.',
+    );
+    const unknown = await replay('abcdef', { _token: app.get(ReplayForms).token('abcdef') }).expect(404);
+    expect(text(parse(unknown.text).querySelector('p.empty'))).toBe('No profile "abcdef" in the store.');
+  });
+});
