@@ -97,7 +97,12 @@ describe('Copy as cURL and Replay (e2e)', () => {
   });
 
   it('refuses a replay without its token, from another site, or of an unknown profile', async () => {
-    for (const fields of [{}, { _token: 'forged' }, { _token: app.get(ReplayForms).token(posted) }]) {
+    const forms: Array<Record<string, string>> = [
+      {},
+      { _token: 'forged' },
+      { _token: app.get(ReplayForms).token(posted) },
+    ];
+    for (const fields of forms) {
       const res = await replay(recorded, fields).set('Accept', 'application/json').expect(403);
       expect(res.body.detail).toBe('Invalid CSRF token: open the profile again and use its Replay button.');
     }

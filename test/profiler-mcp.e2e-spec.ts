@@ -172,6 +172,27 @@ describe('The profiler over MCP, Streamable HTTP (e2e)', () => {
     expect(timeline.structuredContent.controller).toMatchObject({ name: 'OrdersApiController::place' });
   });
 
+  it('reads the 404 and the checkout with every tool, without an error, each answer a few kilobytes', async () => {
+    for (const token of [tokens.notFound, tokens.checkout])
+      for (const name of ['get_profile', 'get_exception', 'get_logs', 'get_queries', 'get_timeline']) {
+        const answer = await call(name, { token });
+        expect([token, name, answer.isError ?? false, JSON.stringify(answer).length < 8192]).toEqual([
+          token,
+          name,
+          false,
+          true,
+        ]);
+        expect(textOf(answer)).toContain(`Profile page: ${base}/_profiler/${token}`);
+      }
+    const prefix = await call('search_profiles', {
+      token: tokens.checkout.slice(0, 4),
+      until: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect((prefix.structuredContent.profiles as Array<{ token: string }>).map((p) => p.token)).toContain(
+      tokens.checkout,
+    );
+  });
+
   it('searches with the search page filters and finds the latest failure', async () => {
     const posts = await call('search_profiles', { method: 'POST', url: '/api/checkout' });
     expect(posts.structuredContent.total).toBe(1);

@@ -84,22 +84,26 @@ export class ProfilerMcpServer {
             .regex(/^[0-9a-fA-F:.]{1,45}$/)
             .optional()
             .describe('Client IP or its start'),
-          since: z
+          token: z
             .string()
-            .datetime({ offset: true })
+            .regex(/^[0-9a-f]{1,6}$/)
             .optional()
-            .describe('Only requests at or after this ISO 8601 time'),
+            .describe('A token or its start'),
+          since: z.string().datetime({ offset: true }).optional().describe('At or after this ISO 8601 time'),
+          until: z.string().datetime({ offset: true }).optional().describe('At or before this ISO 8601 time'),
           limit: z.number().int().min(1).max(50).default(10).describe('How many, at most 50'),
         },
         annotations: readOnly,
       },
-      async ({ method, status, url, ip, since, limit }) => {
+      async ({ method, status, url, ip, token: prefix, since, until, limit }) => {
         const { total, rows } = await this.profiler.find({
           method,
           statusCode: status,
           url,
           ip,
+          token: prefix,
           start: since ? Date.parse(since) : undefined,
+          end: until ? Date.parse(until) : undefined,
           kinds: ['application'],
           limit,
         });
