@@ -3,13 +3,11 @@ import type { Request, Response } from 'express';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { BadRequestHttpException } from '../../lifecycle/exceptions/bad-request-http.exception.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
-import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { DebugRoute, RouteName } from '../../lifecycle/routing/route-name.decorator.js';
 import { ProfilePage } from '../../profiler/controllers/profile-page.js';
-import { ProfilerGate } from '../../profiler/controllers/profiler-gate.js';
+import { formFields, ProfilerGate } from '../../profiler/controllers/profiler-gate.js';
 import { ProfilerService } from '../../profiler/profiler.service.js';
 import { send } from '../../profiler/views/send-page.js';
-import { foreignSiteReason } from '../../security/csrf/request-origin.js';
 import type { DatabaseData } from '../database.collector.js';
 import { ExplainCsrf } from './explain-csrf.js';
 import { QueryExplainer } from './query-explainer.js';
@@ -42,10 +40,8 @@ export class ExplainController {
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    this.gate.ensureEnabled(req);
-    const foreign = foreignSiteReason(contextOf(req)!.request, []);
-    if (foreign !== null) throw new AccessDeniedHttpException(foreign);
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    this.gate.ensureSameSite(req);
+    const fields = formFields(body);
     const number = typeof fields.query === 'string' && NUMBER.test(fields.query) ? Number(fields.query) : null;
     if (number === null)
       throw new BadRequestHttpException('The form names no query: "query" must be the number of a query of the panel.');

@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
+import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
+import { foreignSiteReason } from '../../security/csrf/request-origin.js';
 import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { ProfilerService } from '../profiler.service.js';
@@ -28,4 +30,20 @@ export class ProfilerGate {
       new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`),
     );
   }
+
+  /**
+   * For the routes that act (a form of the profiler's pages, the MCP endpoint): ensureEnabled, then a 403 for a
+   * browser page of another site (Origin, Sec-Fetch-Site), so that a page a developer visits cannot act through
+   * their browser.
+   */
+  ensureSameSite(req: Request): void {
+    this.ensureEnabled(req);
+    const foreign = foreignSiteReason(contextOf(req)!.request, []);
+    if (foreign !== null) throw new AccessDeniedHttpException(foreign);
+  }
+}
+
+/** A posted form's fields (an empty object for a body that is not one). */
+export function formFields(body: unknown): Record<string, unknown> {
+  return (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
 }

@@ -1,11 +1,9 @@
 import { All, Controller, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
-import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
 import { MethodNotAllowedHttpException } from '../../lifecycle/exceptions/method-not-allowed-http.exception.js';
 import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { DebugRoute, RouteName } from '../../lifecycle/routing/route-name.decorator.js';
-import { foreignSiteReason } from '../../security/csrf/request-origin.js';
 import { ProfilerGate } from '../controllers/profiler-gate.js';
 import { ProfilerMcpServer } from './profiler-mcp.server.js';
 
@@ -25,10 +23,8 @@ export class ProfilerMcpController {
   @RouteName('_profiler_mcp')
   @DebugRoute()
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.gate.ensureEnabled(req);
+    this.gate.ensureSameSite(req);
     const request = contextOf(req)!.request;
-    const foreign = foreignSiteReason(request, []);
-    if (foreign) throw new AccessDeniedHttpException(foreign);
     const server = this.servers.create({ baseUrl: request.schemeAndHttpHost });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

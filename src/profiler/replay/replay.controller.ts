@@ -1,10 +1,8 @@
 import { Body, Controller, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
-import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { DebugRoute, RouteName } from '../../lifecycle/routing/route-name.decorator.js';
-import { foreignSiteReason } from '../../security/csrf/request-origin.js';
-import { ProfilerGate } from '../controllers/profiler-gate.js';
+import { formFields, ProfilerGate } from '../controllers/profiler-gate.js';
 import { ProfilerService } from '../profiler.service.js';
 import { ProfilerViews } from '../views/profiler-views.js';
 import { send } from '../views/send-page.js';
@@ -39,10 +37,8 @@ export class ReplayController {
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    this.gate.ensureEnabled(req);
-    const foreign = foreignSiteReason(contextOf(req)!.request, []);
-    if (foreign !== null) throw new AccessDeniedHttpException(foreign);
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    this.gate.ensureSameSite(req);
+    const fields = formFields(body);
     if (!TOKEN.test(token) || !this.forms.verify(token, fields._token))
       throw new AccessDeniedHttpException('Invalid CSRF token: open the profile again and use its Replay button.');
     const profile = await this.profiler.load(token);
