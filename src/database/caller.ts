@@ -1,5 +1,6 @@
 import { dirname, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { callSites, type CallSites, type StackEntry } from '../lifecycle/call-sites.js';
 
 /** Where a query was issued: a raw V8 position (a compiled dist/*.js file in production), mapped when shown. */
 export interface CallerPosition {
@@ -31,10 +32,7 @@ const NODE_MODULES = `${sep}node_modules${sep}`;
 const OWN_DIR_URL = pathToFileURL(OWN_DIR).href;
 const NODE_MODULES_URL = '/node_modules/';
 
-type CallSites = NodeJS.CallSite[];
-/** Any function: V8 compares a frame's function with it by identity. */
-export type StackEntry = (...args: never[]) => unknown;
-const returnCallSites = (_error: Error, sites: CallSites): CallSites => sites;
+export type { StackEntry };
 
 /**
  * Frames captured below a known entry point (see captureCaller's `entry`): its caller, or Kysely's own
@@ -61,22 +59,6 @@ export function captureCaller(entry?: StackEntry): CallerPosition | null {
   const caller = firstCaller(sites);
   if (caller !== null || sites.length < STACK_LIMIT) return caller;
   return firstCaller(callSites(DEEP_STACK_LIMIT, captureCaller));
-}
-
-/** The stack below `above` (which V8 leaves out, with every frame above it) as V8 CallSites, at most `depth`. */
-function callSites(depth: number, above: StackEntry): CallSites {
-  const holder: { stack?: unknown } = {};
-  const limit = Error.stackTraceLimit;
-  const prepare = Error.prepareStackTrace;
-  try {
-    Error.stackTraceLimit = depth;
-    Error.prepareStackTrace = returnCallSites;
-    Error.captureStackTrace(holder, above);
-    return Array.isArray(holder.stack) ? (holder.stack as CallSites) : [];
-  } finally {
-    Error.stackTraceLimit = limit;
-    Error.prepareStackTrace = prepare;
-  }
 }
 
 function firstCaller(sites: CallSites): CallerPosition | null {

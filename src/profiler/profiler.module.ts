@@ -43,6 +43,8 @@ import { ComparisonController } from './comparison/comparison.controller.js';
 import { ComparisonPage } from './comparison/comparison-page.js';
 import { ProfileComparer } from './comparison/profile-comparer.js';
 import { ReplayController } from './replay/replay.controller.js';
+import { HttpClientCollector } from './http-client/http-client.collector.js';
+import { HttpClientRecorder } from './http-client/http-client.recorder.js';
 import { ReplayForms } from './replay/replay-forms.js';
 import { RequestReplayer } from './replay/request-replayer.js';
 
@@ -57,6 +59,7 @@ const COLLECTORS = [
   PerformanceCollector,
   MemoryCollector,
   TemplatesCollector,
+  HttpClientCollector,
   ConfigCollector,
 ];
 
@@ -104,6 +107,7 @@ const COLLECTORS = [
     ComparisonPage,
     ReplayForms,
     RequestReplayer,
+    HttpClientRecorder,
     ...COLLECTORS,
   ],
   exports: [

@@ -191,6 +191,7 @@ const LEGEND = [
   { category: 'listener', label: 'Listener' },
   { category: 'controller', label: 'Controller' },
   { category: 'query', label: 'Database query' },
+  { category: 'http', label: 'Outgoing HTTP call' },
   { category: 'template', label: 'Template' },
   { category: 'gap', label: 'Between the steps (named for what ran)' },
 ];

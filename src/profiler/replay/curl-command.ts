@@ -29,7 +29,11 @@ export function shellQuote(value: string): string {
  * sets itself), the body when there was one. Masked values stay masked; a comment line first names them, so that
  * nobody takes `******` for what was sent.
  */
-export function curlCommand(method: string, url: string, request: RequestData | undefined): CurlCommand {
+export function curlCommand(
+  method: string,
+  url: string,
+  request: Pick<RequestData, 'headers' | 'body'> | undefined,
+): CurlCommand {
   const headers = Object.entries(request?.headers ?? {});
   const masked = [
     ...headers.filter(([, value]) => String(value).includes(MASK)).map(([name]) => name),
@@ -66,7 +70,7 @@ export function curlCommand(method: string, url: string, request: RequestData | 
  * The body as recorded: a parsed form or JSON document (secret fields masked) written back in its content type, or
  * the start of a raw body.
  */
-function bodyText(request: RequestData | undefined): string | null {
+function bodyText(request: Pick<RequestData, 'body'> | undefined): string | null {
   const body = request?.body;
   if (!body) return null;
   if (body.parsed !== null && typeof body.parsed === 'object') {
