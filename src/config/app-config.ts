@@ -101,6 +101,12 @@ export interface LoginThrottlingConfig {
   intervalSeconds: number;
 }
 
+/** The address service the checkout asks (off when `url` is null): ADDRESS_CHECK_URL, ADDRESS_CHECK_TIMEOUT_MS. */
+export interface AddressCheckConfig {
+  url: string | null;
+  timeoutMs: number;
+}
+
 export interface AppConfigValues {
   env: AppEnv;
   debug: boolean;
@@ -132,6 +138,7 @@ export interface AppConfigValues {
   database: DatabaseConfig;
   session: SessionConfig;
   security: SecurityConfig;
+  addressCheck: AddressCheckConfig;
   projectDir: string;
   varDir: string;
 }
@@ -186,6 +193,7 @@ export class AppConfig implements AppConfigValues {
   readonly database!: DatabaseConfig;
   readonly session!: SessionConfig;
   readonly security!: SecurityConfig;
+  readonly addressCheck!: AddressCheckConfig;
   readonly projectDir!: string;
   readonly varDir!: string;
 
@@ -258,6 +266,7 @@ export class AppConfig implements AppConfigValues {
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,
       },
+      addressCheck: { url: e.ADDRESS_CHECK_URL ?? null, timeoutMs: e.ADDRESS_CHECK_TIMEOUT_MS ?? 2000 },
       session: {
         cookieName: e.SESSION_COOKIE_NAME ?? 'SHOPSESSID',
         lifetimeSeconds: duration(e.SESSION_LIFETIME ?? '7d'),

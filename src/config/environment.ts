@@ -51,6 +51,8 @@ export class Environment {
   @IsOptional() @IsString() PROFILER_EDITOR?: string;
   @IsOptional() @IsString() PROFILER_EDITOR_PATH_MAP?: string;
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) DATABASE_URL?: string;
+  @IsOptional() @Matches(/^https?:\/\/[^/\s]+/) ADDRESS_CHECK_URL?: string;
+  @IsOptional() @IsInt() @Min(1) ADDRESS_CHECK_TIMEOUT_MS?: number;
   @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,64}$/) SESSION_COOKIE_NAME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) SESSION_LIFETIME?: string;
   @IsOptional() @Matches(/^[1-9]\d*\s*[smhdw]?$/) REMEMBER_ME_LIFETIME?: string;
@@ -132,6 +134,8 @@ export const ENV_KEYS = [
   'PROFILER_FLUSH_INTERVAL_MS',
   'PROFILER_BUFFER_LIMIT',
   'DATABASE_URL',
+  'ADDRESS_CHECK_URL',
+  'ADDRESS_CHECK_TIMEOUT_MS',
   'SESSION_COOKIE_NAME',
   'SESSION_LIFETIME',
   'REMEMBER_ME_LIFETIME',

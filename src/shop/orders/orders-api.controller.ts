@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
+import { ValidationFailedException } from '../../lifecycle/exceptions/validation-failed.exception.js';
 import { Paginated } from '../../lifecycle/pagination/paginated.decorator.js';
 import { assertPageExists, type Pagination } from '../../lifecycle/pagination/pagination.js';
 import { ConvertParam } from '../../lifecycle/param-conversion/convert-param.decorator.js';
@@ -9,6 +10,7 @@ import { CsrfProtected } from '../../security/csrf/csrf-protected.decorator.js';
 import { IsGranted } from '../../security/access/is-granted.decorator.js';
 import { requireUser } from '../../security/security-context.js';
 import { CheckoutDto } from './checkout.dto.js';
+import { AddressCheck } from './address-check.js';
 import { CheckoutService } from './checkout.service.js';
 import { OrderByReferenceConverter } from './order-by-reference.converter.js';
 import { orderJson } from './order-view.js';
@@ -21,6 +23,7 @@ export class OrdersApiController {
   constructor(
     private readonly checkout: CheckoutService,
     private readonly orders: OrderRepository,
+    private readonly addresses: AddressCheck,
   ) {}
 
   @Post('checkout')
@@ -28,6 +31,15 @@ export class OrdersApiController {
   @CsrfProtected('checkout')
   @HttpCode(201)
   async place(@RequestAttribute() request: KernelRequest, @Body() address: CheckoutDto): Promise<object> {
+    const refused = await this.addresses.problems(address);
+    if (Object.keys(refused).length > 0)
+      throw new ValidationFailedException(
+        Object.entries(refused).map(([property, messages]) => ({
+          property,
+          value: address[property as keyof CheckoutDto],
+          constraints: Object.fromEntries(messages.map((message) => ['deliverable', message])),
+        })),
+      );
     const order = await this.checkout.placeOrder(requireUser(request.context), address);
     const placed = await this.orders.byReferenceForUser(order.reference, order.user_id);
     return { order: orderJson(placed!) };

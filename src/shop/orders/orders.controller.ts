@@ -14,6 +14,7 @@ import { requireUser } from '../../security/security-context.js';
 import { sessionOf } from '../../session/session-context.js';
 import { formatPrice } from '../catalogue/catalogue-format.js';
 import { CheckoutDto, COUNTRIES } from './checkout.dto.js';
+import { AddressCheck } from './address-check.js';
 import { CheckoutService } from './checkout.service.js';
 import { OrderByReferenceConverter } from './order-by-reference.converter.js';
 import { orderView } from './order-view.js';
@@ -30,6 +31,7 @@ export class OrdersController {
   constructor(
     private readonly checkout: CheckoutService,
     private readonly orders: OrderRepository,
+    private readonly addresses: AddressCheck,
   ) {}
 
   @Get('checkout')
@@ -49,6 +51,8 @@ export class OrdersController {
     const { value, errors } = await validateForm(CheckoutDto, body);
     const form = pickStrings(body, ['name', 'street', 'postcode', 'city', 'country']);
     if (Object.keys(errors).length > 0) return this.renderCheckout(request, res, 400, form, errors);
+    const refused = await this.addresses.problems(value);
+    if (Object.keys(refused).length > 0) return this.renderCheckout(request, res, 400, form, refused);
     try {
       const order = await this.checkout.placeOrder(requireUser(request.context), value);
       sessionOf(request.context).addFlash('success', `Thank you! Your order ${order.reference} has been placed.`);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ParamConversionModule } from '../../lifecycle/param-conversion/param-conversion.module.js';
+import { AddressCheck } from './address-check.js';
 import { CheckoutService } from './checkout.service.js';
 import { OrderByReferenceConverter } from './order-by-reference.converter.js';
 import { OrderRepository } from './order.repository.js';
@@ -10,6 +11,6 @@ import { OrdersController } from './orders.controller.js';
 @Module({
   imports: [ParamConversionModule],
   controllers: [OrdersController, OrdersApiController],
-  providers: [CheckoutService, OrderRepository, OrderByReferenceConverter],
+  providers: [CheckoutService, AddressCheck, OrderRepository, OrderByReferenceConverter],
 })
 export class OrdersModule {}

@@ -1,0 +1,139 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse } from 'node-html-parser';
+import request from 'supertest';
+import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
+import { ShopDb } from '../src/database/shop-db.js';
+import type { OutgoingCalls } from '../src/profiler/http-client/outgoing-call.js';
+import { createTestApp } from './support/create-test-app.js';
+import { formCsrfToken, loggedInCustomer, type Agent } from './support/customers.js';
+import { profileData } from './support/profile-data.js';
+import { storedProfile } from './support/profiler.js';
+
+const HOST = 'shop.test';
+const ADDRESS = { name: 'Ada Lovelace', street: '12 Rue de Rivoli', postcode: '75001', city: 'Paris', country: 'FR' };
+
+/**
+ * The checkout asks the carrier's address service (ADDRESS_CHECK_URL) whether it delivers there: the shop's one
+ * outgoing call, off by default. A stub service stands for the carrier: it refuses postcodes starting with 99.
+ */
+describe('The checkout asks the address service (e2e)', () => {
+  let app: NestExpressApplication;
+  let carrier: Server;
+  let carrierBase: string;
+  let carrierUp = true;
+
+  beforeAll(async () => {
+    carrier = createServer((req, res) => {
+      if (!carrierUp) return void res.writeHead(503).end();
+      const postcode = new URL(req.url!, 'http://carrier').searchParams.get('postcode') ?? '';
+      const body = JSON.stringify(
+        postcode.startsWith('99')
+          ? { deliverable: false, message: `No delivery to ${postcode}.` }
+          : { deliverable: true },
+      );
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) }).end(body);
+    });
+    await new Promise<void>((resolve) => carrier.listen(0, '127.0.0.1', resolve));
+    carrierBase = `http://127.0.0.1:${(carrier.address() as AddressInfo).port}/check`;
+    app = await createTestApp({ env: { ADDRESS_CHECK_URL: carrierBase } });
+    await seedCatalogue(app.get(ShopDb));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    carrier.closeAllConnections();
+    await new Promise((resolve) => carrier.close(resolve));
+  });
+
+  /** A customer with a product in the cart, and the checkout's CSRF token. */
+  async function shopper(): Promise<{ agent: Agent; csrf: string }> {
+    const agent = await loggedInCustomer(app);
+    const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
+    await agent
+      .post('/api/cart/lines')
+      .set('Host', HOST)
+      .set('X-CSRF-Token', cart.body.csrfToken)
+      .send({ productId: 1, quantity: 1 })
+      .expect(201);
+    const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+    return { agent, csrf };
+  }
+  const checkout = (agent: Agent, csrf: string, address: object) =>
+    agent
+      .post('/api/checkout')
+      .set('Host', HOST)
+      .set('X-CSRF-Token', csrf)
+      .set('Accept', 'application/json')
+      .send(address);
+
+  it('places the order for an address the service delivers to, the call in the HTTP Client panel', async () => {
+    const { agent, csrf } = await shopper();
+    const res = await checkout(agent, csrf, ADDRESS).expect(201);
+    const profile = await storedProfile(app, res.headers['x-debug-token']);
+    const { calls } = profile.data.http_client as OutgoingCalls;
+    expect(calls.map((c) => [c.method, c.url, c.status])).toEqual([
+      ['GET', `${carrierBase}?country=FR&postcode=75001&city=Paris`, 200],
+    ]);
+    expect(calls[0].caller!.file).toMatch(/\/src\/shop\/orders\/address-check\.ts$/);
+  });
+
+  it('refuses an address the service does not deliver to: 400 for scripts, the form again for people', async () => {
+    const { agent, csrf } = await shopper();
+    const res = await checkout(agent, csrf, { ...ADDRESS, postcode: '99999' }).expect(400);
+    expect(res.body.violations).toEqual([{ property: 'postcode', messages: ['No delivery to 99999.'] }]);
+    const form = await agent.get('/checkout').set('Host', HOST).expect(200);
+    const page = await agent
+      .post('/checkout')
+      .set('Host', HOST)
+      .type('form')
+      .send({ _csrf_token: formCsrfToken(form.text, '/checkout'), ...ADDRESS, postcode: '99001' })
+      .expect(400);
+    expect(parse(page.text).querySelector('ul.violations li[data-field="postcode"]')!.text).toBe(
+      'No delivery to 99001.',
+    );
+    expect(
+      await app.get(ShopDb).selectFrom('orders').select('id').where('shipping_postcode', 'like', '99%').execute(),
+    ).toEqual([]);
+  });
+
+  it('takes the address unchecked when the service is down, saying so in the log', async () => {
+    const { agent, csrf } = await shopper();
+    carrierUp = false;
+    try {
+      const res = await checkout(agent, csrf, ADDRESS).expect(201);
+      const profile = await storedProfile(app, res.headers['x-debug-token']);
+      const logs = (
+        profileData(profile).logs as { entries: Array<{ level: number; message: string; context: object }> }
+      ).entries;
+      expect(logs.find((e) => e.level === 300)).toMatchObject({
+        message: 'Address check unavailable ({reason}): the address was taken unchecked.',
+        context: { reason: 'it answered 503' },
+      });
+      expect((profile.data.http_client as OutgoingCalls).calls[0].status).toBe(503);
+    } finally {
+      carrierUp = true;
+    }
+  });
+
+  it('calls nothing when no service is configured (the default)', async () => {
+    const plain = await createTestApp();
+    try {
+      await seedCatalogue(plain.get(ShopDb));
+      const agent = await loggedInCustomer(plain);
+      const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
+      await agent
+        .post('/api/cart/lines')
+        .set('Host', HOST)
+        .set('X-CSRF-Token', cart.body.csrfToken)
+        .send({ productId: 1, quantity: 1 })
+        .expect(201);
+      const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+      const res = await checkout(agent, csrf, { ...ADDRESS, postcode: '99999' }).expect(201);
+      expect((await storedProfile(plain, res.headers['x-debug-token'])).data.http_client).toBeUndefined();
+    } finally {
+      await plain.close();
+    }
+  });
+});
