@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { contextKey, type KernelContext } from '../../lifecycle/kernel-context.js';
 import { CONTROLLER_CALL } from '../profiler.interceptor.js';
 import { MASK, Redactor } from '../../lifecycle/redaction/redactor.js';
+import { requestTrace, type TraceContext } from '../tracing/trace-context.js';
 import type { ResponseHandle } from '../../lifecycle/http/response-handle.js';
 import { STATUS_CODES } from 'node:http';
 import { RedirectTrail } from '../redirects/redirect-trail.js';
@@ -39,6 +40,8 @@ export interface RequestData {
   xhr: boolean;
   /** The redirect this request followed (absent in profiles of older versions). */
   redirectedFrom?: RedirectOrigin | null;
+  /** Its place in a W3C trace (absent in profiles of older versions). */
+  trace?: TraceContext;
 }
 
 /** The request: method, URL, query, route and controller, headers, cookies, body summary, session. */
@@ -87,6 +90,7 @@ export class RequestCollector extends DataCollector<RequestData> {
       session: toJsonSafe(context.get(SESSION_ATTRIBUTES) ?? null) as Record<string, unknown> | null,
       xhr: request.isXmlHttpRequest,
       redirectedFrom: context.get(REDIRECT_ORIGIN) ?? null,
+      trace: requestTrace(context),
     };
   }
 
@@ -133,6 +137,13 @@ export class RequestCollector extends DataCollector<RequestData> {
         'Remote address': data.remoteAddress ?? '',
         Locale: data.locale,
         XMLHttpRequest: data.xhr ? 'yes' : 'no',
+        ...(data.trace
+          ? {
+              'Trace id': data.trace.traceId,
+              'Span id': data.trace.spanId,
+              'Parent span id': data.trace.parentSpanId ?? '(none: the trace started here)',
+            }
+          : {}),
       }),
       queryRows: rows(data.query as Record<string, unknown>),
       routeRows: rows({ _route: data.route, _controller: data.controller, ...data.routeParams }),

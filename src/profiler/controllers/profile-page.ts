@@ -51,6 +51,7 @@ export class ProfilePage {
         profiledOn: profiledOn(profile.time),
         duration: profile.duration === null ? null : `${profile.duration.toFixed(1)} ms`,
         route: profile.route,
+        traceId: (profile.data.request as RequestData | undefined)?.trace?.traceId ?? null,
       },
       replay: this.replays.offer(profile),
       redirectedFrom: origin,

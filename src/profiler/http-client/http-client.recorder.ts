@@ -7,6 +7,7 @@ import { callSites } from '../../lifecycle/call-sites.js';
 import { currentKernelContext, type KernelContext } from '../../lifecycle/kernel-context.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import { ProfilerService } from '../profiler.service.js';
+import { newSpanId, requestTrace, traceparent } from '../tracing/trace-context.js';
 import { OUTGOING_CALLS, type CallPosition, type OutgoingCall } from './outgoing-call.js';
 
 /** Calls kept per request; more are counted by the collector as dropped. */
@@ -16,6 +17,7 @@ const STACK_DEPTH = 40;
 const OWN_DIR_URL = pathToFileURL(dirname(fileURLToPath(import.meta.url)) + sep).href;
 
 interface UndiciRequest {
+  addHeader(name: string, value: string): unknown;
   method: string;
   origin: string;
   path: string;
@@ -76,7 +78,10 @@ export class HttpClientRecorder implements OnModuleInit, OnModuleDestroy {
 function fetchStarted(request: UndiciRequest): void {
   const body = request.body;
   const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : null;
-  started(request, 'fetch', request.method, `${request.origin}${request.path}`, pairs(request.headers), bytes);
+  const headers = pairs(request.headers);
+  started(request, 'fetch', request.method, `${request.origin}${request.path}`, headers, bytes, (name, value) =>
+    request.addHeader(name, value),
+  );
 }
 
 function httpStarted(request: ClientRequest): void {
@@ -86,7 +91,9 @@ function httpStarted(request: ClientRequest): void {
   // Node writes the Host header with the port when it is not the protocol's default: the URL as called.
   const host = request.getHeader('host');
   const url = `${request.protocol}//${typeof host === 'string' ? host : request.host}${request.path}`;
-  started(request, 'http', request.method, url, headers, null);
+  started(request, 'http', request.method, url, headers, null, (name, value) => {
+    if (!request.headersSent) request.setHeader(name, value);
+  });
 }
 
 function started(
@@ -96,9 +103,17 @@ function started(
   url: string,
   headers: Record<string, string>,
   requestBytes: number | null,
+  addHeader: (name: string, value: string) => void,
 ): void {
   const context = currentKernelContext();
   if (!context) return;
+  // The call is a span of the request's trace: the service called learns its parent (unless the caller set one).
+  const trace = requestTrace(context);
+  const spanId = newSpanId();
+  if (headers.traceparent === undefined) {
+    headers.traceparent = traceparent(trace.traceId, spanId, trace.sampled);
+    addHeader('traceparent', headers.traceparent);
+  }
   let recorded = context.get(OUTGOING_CALLS);
   if (!recorded) context.set(OUTGOING_CALLS, (recorded = { calls: [], dropped: 0 }));
   if (recorded.calls.length >= MAX_CALLS) {
@@ -122,6 +137,7 @@ function started(
     caller: outgoingCaller(),
     debugToken: null,
     debugLink: null,
+    spanId,
   };
   recorded.calls.push(call);
   calls.set(key, { call, context });

@@ -32,6 +32,8 @@ export interface OutgoingCall {
   /** The called service's profile, when it is a Shopkernel in debug mode (its X-Debug-Token and link). */
   debugToken: string | null;
   debugLink: string | null;
+  /** The call's span in the request's trace (its `traceparent` names it as the called service's parent). */
+  spanId: string;
 }
 
 /** A request's outgoing calls, and how many more it made than a profile keeps. */

@@ -77,6 +77,7 @@ export class ProfileDigests {
       logs: logs?.counts ?? null,
       exception: first ? { class: first.class, message: first.message } : null,
       memoryPeakBytes: memory?.peakRss ?? null,
+      trace: request?.trace ? { traceId: request.trace.traceId, parentSpanId: request.trace.parentSpanId } : null,
     };
     const lines = [
       `${record.method} ${record.url} -> ${record.statusCode}${response ? ` ${response.statusText}` : ''} in ${record.duration === null ? '?' : ms(record.duration)} (profile ${record.token}, ${data.time})`,
