@@ -55,6 +55,8 @@ export interface ProfilerConfig {
    * PROFILER_EDITOR_PATH_MAP's prefixes, for an editor that sees the files under another path.
    */
   editor: { template: string | null; pathMap: PathMapping[] };
+  /** Where stored profiles are also exported as OTLP spans (PROFILER_OTLP_ENDPOINT), and the service's name. */
+  otlp: { endpoint: string | null; serviceName: string };
 }
 
 export interface DatabaseConfig {
@@ -262,6 +264,7 @@ export class AppConfig implements AppConfigValues {
         slowRequestMs: e.PROFILER_SLOW_MS ?? 500,
         slowQueryMs: e.PROFILER_SLOW_QUERY_MS ?? 50,
         editor: { template: editorTemplate(e.PROFILER_EDITOR), pathMap: parsePathMap(e.PROFILER_EDITOR_PATH_MAP) },
+        otlp: { endpoint: e.PROFILER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME ?? 'shopkernel' },
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,

@@ -50,6 +50,8 @@ export class Environment {
   @IsOptional() @IsInt() @Min(1) @Max(600_000) PROFILER_SLOW_QUERY_MS?: number;
   @IsOptional() @IsString() PROFILER_EDITOR?: string;
   @IsOptional() @IsString() PROFILER_EDITOR_PATH_MAP?: string;
+  @IsOptional() @Matches(/^https?:\/\/[^/\s]+/) PROFILER_OTLP_ENDPOINT?: string;
+  @IsOptional() @Matches(/^[\w.-]{1,100}$/) OTEL_SERVICE_NAME?: string;
   @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/) DATABASE_URL?: string;
   @IsOptional() @Matches(/^https?:\/\/[^/\s]+/) ADDRESS_CHECK_URL?: string;
   @IsOptional() @IsInt() @Min(1) ADDRESS_CHECK_TIMEOUT_MS?: number;
@@ -153,4 +155,6 @@ export const ENV_KEYS = [
   'PROFILER_SLOW_QUERY_MS',
   'PROFILER_EDITOR',
   'PROFILER_EDITOR_PATH_MAP',
+  'PROFILER_OTLP_ENDPOINT',
+  'OTEL_SERVICE_NAME',
 ];

@@ -45,6 +45,7 @@ import { ProfileComparer } from './comparison/profile-comparer.js';
 import { ReplayController } from './replay/replay.controller.js';
 import { HttpClientCollector } from './http-client/http-client.collector.js';
 import { HttpClientRecorder } from './http-client/http-client.recorder.js';
+import { OtlpProfileExporter } from './otlp/otlp-profile-exporter.js';
 import { ReplayForms } from './replay/replay-forms.js';
 import { RequestReplayer } from './replay/request-replayer.js';
 
@@ -108,6 +109,7 @@ const COLLECTORS = [
     ReplayForms,
     RequestReplayer,
     HttpClientRecorder,
+    OtlpProfileExporter,
     ...COLLECTORS,
   ],
   exports: [

@@ -65,6 +65,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     delayMs: LATE_DELAY_MS,
   });
   private readonly inFlight = new ProfilesInFlight();
+  private readonly completedListeners: Array<(record: ProfileRecord) => void> = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -236,7 +237,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         // Logged after the cut, yet the request's own: its Logs panel shows it, as when collectors ran at once.
         if (failure) (profile.lateLogs ??= []).push(failure);
       }
-      this.buffer.add(profile.toRecord(), this.background(profile));
+      const record = profile.toRecord();
+      this.buffer.add(record, this.background(profile));
+      for (const listener of this.completedListeners) listener(record);
     } catch (error) {
       this.storeFailed(error);
     }
@@ -259,6 +262,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return this.load(token);
   }
 
+  /**
+   * Calls `listener` with each profile once it is complete and handed to the store (after its response has been
+   * sent), as stored: compact (`expand` restores what the panels read). For exporters; a listener must not block.
+   */
+  onCompleted(listener: (record: ProfileRecord) => void): void {
+    this.completedListeners.push(listener);
+  }
+
   /** A profile as its panels read it: each collector's compact stored form expanded (DataCollector.expand). */
   async load(token: string): Promise<ProfileRecord | null> {
     if (this.late.has(token)) this.late.drain();
@@ -266,7 +277,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     return record && this.expand(record);
   }
 
-  private expand(record: ProfileRecord): ProfileRecord {
+  expand(record: ProfileRecord): ProfileRecord {
     const data = { ...record.data };
     for (const collector of this.collectorList) {
       if (!collector.expand || data[collector.name] === undefined) continue;
