@@ -1,6 +1,4 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parse } from 'node-html-parser';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
@@ -8,6 +6,7 @@ import type { OutgoingCalls } from '../src/profiler/http-client/outgoing-call.js
 import { createTestApp } from './support/create-test-app.js';
 import { formCsrfToken, loggedInCustomer, type Agent } from './support/customers.js';
 import { profileData } from './support/profile-data.js';
+import { startStubService, type StubService } from './support/stub-service.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -19,12 +18,12 @@ const ADDRESS = { name: 'Ada Lovelace', street: '12 Rue de Rivoli', postcode: '7
  */
 describe('The checkout asks the address service (e2e)', () => {
   let app: NestExpressApplication;
-  let carrier: Server;
+  let carrier: StubService;
   let carrierBase: string;
   let carrierUp = true;
 
   beforeAll(async () => {
-    carrier = createServer((req, res) => {
+    carrier = await startStubService((req, res) => {
       if (!carrierUp) return void res.writeHead(503).end();
       const postcode = new URL(req.url!, 'http://carrier').searchParams.get('postcode') ?? '';
       const body = JSON.stringify(
@@ -34,16 +33,14 @@ describe('The checkout asks the address service (e2e)', () => {
       );
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) }).end(body);
     });
-    await new Promise<void>((resolve) => carrier.listen(0, '127.0.0.1', resolve));
-    carrierBase = `http://127.0.0.1:${(carrier.address() as AddressInfo).port}/check`;
+    carrierBase = `${carrier.base}/check`;
     app = await createTestApp({ env: { ADDRESS_CHECK_URL: carrierBase } });
     await seedCatalogue(app.get(ShopDb));
   });
 
   afterAll(async () => {
     await app?.close();
-    carrier.closeAllConnections();
-    await new Promise((resolve) => carrier.close(resolve));
+    await carrier?.close();
   });
 
   /** A customer with a product in the cart, and the checkout's CSRF token. */

@@ -1,13 +1,14 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
 import request from 'supertest';
 import { PROJECT_DIR } from '../src/config/app-config.js';
 import type { OutgoingCalls } from '../src/profiler/http-client/outgoing-call.js';
 import { CALLED_FROM, HttpClientFixturesModule } from './fixtures/http-client-fixtures.module.js';
+import { startTestServer } from './support/browser.js';
 import { createTestApp } from './support/create-test-app.js';
+import { startStubService, type StubService } from './support/stub-service.js';
 import { storedProfile } from './support/profiler.js';
 
 const HOST = 'shop.test';
@@ -19,13 +20,13 @@ describe('The HTTP Client panel (e2e)', () => {
   /** A Shopkernel called by the first one: its answers carry X-Debug-Token. */
   let other: NestExpressApplication;
   let otherBase: string;
-  let stub: Server;
+  let stub: StubService;
   let stubBase: string;
   const received: IncomingMessage[] = [];
   const get = (path: string) => request(app.getHttpServer()).get(path).set('Host', HOST);
 
   beforeAll(async () => {
-    stub = createServer((req, res) => {
+    stub = await startStubService((req, res) => {
       received.push(req);
       if (req.url?.startsWith('/slow')) return;
       const body = JSON.stringify({ rate: 490 });
@@ -36,19 +37,15 @@ describe('The HTTP Client panel (e2e)', () => {
       });
       res.end(body);
     });
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    stubBase = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-    other = await createTestApp();
-    await other.listen(0, '127.0.0.1');
-    otherBase = `http://127.0.0.1:${(other.getHttpServer().address() as AddressInfo).port}`;
+    stubBase = stub.base;
+    ({ app: other, baseUrl: otherBase } = await startTestServer());
     app = await createTestApp({ imports: [HttpClientFixturesModule] });
   });
 
   afterAll(async () => {
     await app?.close();
     await other?.close();
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
+    await stub?.close();
   });
 
   async function profiled(path: string): Promise<{ token: string; calls: OutgoingCalls }> {
@@ -135,10 +132,9 @@ describe('The HTTP Client panel (e2e)', () => {
 
   it('records a call that failed or timed out, and the request still answers', async () => {
     // A port nothing listens on (not port 1: fetch refuses the spec's "bad ports" before any connection).
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const closed = await startStubService(() => undefined);
+    await closed.close();
+    const port = closed.port;
     const refused = await profiled(`/fixture-http/failing?url=${encodeURIComponent(`http://127.0.0.1:${port}/down`)}`);
     expect(refused.calls.calls).toHaveLength(1);
     expect(refused.calls.calls[0]).toMatchObject({ status: null, timedOut: false });

@@ -1,6 +1,4 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
@@ -9,6 +7,7 @@ import { OtlpProfileExporter } from '../src/profiler/otlp/otlp-profile-exporter.
 import { HttpClientFixturesModule } from './fixtures/http-client-fixtures.module.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
+import { startStubService, type StubService } from './support/stub-service.js';
 
 const HOST = 'shop.test';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -27,11 +26,11 @@ interface OtlpSpan {
 class Receiver {
   readonly spans: OtlpSpan[] = [];
   readonly services = new Set<string>();
-  private server: Server | undefined;
+  private service: StubService | undefined;
   port = 0;
 
   async start(port = 0): Promise<void> {
-    this.server = createServer((req, res) => {
+    this.service = await startStubService((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -48,17 +47,15 @@ class Receiver {
         }
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
       });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server!.address() as AddressInfo).port;
+    }, port);
+    this.port = this.service.port;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
+    await this.service?.close();
   }
 
-  /** Waits until spans of this trace with these span names arrived (the exporter sends every half second). */
+  /** Waits until `check` holds (the exporter sends every half second). */
   async until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!check()) {
@@ -76,15 +73,12 @@ const attribute = (span: OtlpSpan, key: string) => {
 describe('Profiles exported as OTLP spans (e2e)', () => {
   let app: NestExpressApplication;
   let receiver: Receiver;
-  let stub: Server;
-  let stubBase: string;
+  let stub: StubService;
 
   beforeAll(async () => {
     receiver = new Receiver();
     await receiver.start();
-    stub = createServer((_req, res) => res.writeHead(200, { 'Content-Length': '2' }).end('ok'));
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    stubBase = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    stub = await startStubService((_req, res) => res.writeHead(200, { 'Content-Length': '2' }).end('ok'));
     app = await createTestApp({
       imports: [HttpClientFixturesModule],
       env: { PROFILER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.port}`, OTEL_SERVICE_NAME: 'shop-test' },
@@ -94,14 +88,13 @@ describe('Profiles exported as OTLP spans (e2e)', () => {
   afterAll(async () => {
     await app?.close();
     await receiver.stop();
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
+    await stub?.close();
   });
 
   it('sends the request, its kernel events, controller, queries and outgoing calls as one trace, parented as they ran', async () => {
     const res = await request(app.getHttpServer())
       .get(
-        `/fixture-http/both?fetch=${encodeURIComponent(`${stubBase}/a`)}&http=${encodeURIComponent(`${stubBase}/b`)}`,
+        `/fixture-http/both?fetch=${encodeURIComponent(`${stub.base}/a`)}&http=${encodeURIComponent(`${stub.base}/b`)}`,
       )
       .set('Host', HOST)
       .set('traceparent', `00-${TRACE_ID}-${PARENT}-01`)
@@ -128,7 +121,7 @@ describe('Profiles exported as OTLP spans (e2e)', () => {
     );
     const clients = children.filter((s) => s.kind === 3);
     expect(clients.map((s) => s.spanId)).toEqual(calls.map((c) => c.spanId));
-    expect(clients.map((s) => attribute(s, 'url.full'))).toEqual([`${stubBase}/a`, `${stubBase}/b`]);
+    expect(clients.map((s) => attribute(s, 'url.full'))).toEqual([`${stub.base}/a`, `${stub.base}/b`]);
     expect(receiver.services).toEqual(new Set(['shop-test']));
   });
 

@@ -1,10 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { AddressInfo } from 'node:net';
 import { parse } from 'node-html-parser';
 import request from 'supertest';
 import type { RequestData } from '../src/profiler/collectors/request.collector.js';
 import type { OutgoingCalls } from '../src/profiler/http-client/outgoing-call.js';
 import { HttpClientFixturesModule } from './fixtures/http-client-fixtures.module.js';
+import { startTestServer } from './support/browser.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile } from './support/profiler.js';
 
@@ -22,9 +22,7 @@ describe('traceparent in and out (e2e)', () => {
   let otherBase: string;
 
   beforeAll(async () => {
-    other = await createTestApp();
-    await other.listen(0, '127.0.0.1');
-    otherBase = `http://127.0.0.1:${(other.getHttpServer().address() as AddressInfo).port}`;
+    ({ app: other, baseUrl: otherBase } = await startTestServer());
     app = await createTestApp({ imports: [HttpClientFixturesModule] });
   });
   afterAll(async () => {

@@ -1,10 +1,9 @@
 import type { Browser } from 'playwright-core';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { HttpClientFixturesModule } from '../fixtures/http-client-fixtures.module.js';
 import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
+import { startStubService, type StubService } from '../support/stub-service.js';
 
 const SCREENS = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -16,13 +15,14 @@ const SCHEMES = ['light', 'dark'] as const;
 describe('The HTTP Client panel in Chromium (e2e)', () => {
   let server: TestServer;
   let browser: Browser;
-  let stub: Server;
+  let stub: StubService;
   let token: string;
 
   beforeAll(async () => {
-    stub = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'));
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    stub = await startStubService((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'),
+    );
+    const base = stub.base;
     server = await startTestServer({ imports: [HttpClientFixturesModule] });
     browser = await launchChromium();
     const fetched = `${base}/v2/shipping/rates/quote/for/a/rather/long/path?country=FR&postcode=75001&api_key=SECRET-KEY-3`;
@@ -36,8 +36,7 @@ describe('The HTTP Client panel in Chromium (e2e)', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.app.close();
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
+    await stub?.close();
   });
 
   for (const screen of SCREENS) {
