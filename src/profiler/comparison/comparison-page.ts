@@ -50,6 +50,7 @@ export class ComparisonPage {
 
   render(a: ProfileRecord, b: ProfileRecord): RenderedPage {
     const c = compareProfiles(a, b);
+    const sides = [sideView(c.a), sideView(c.b)];
     const changed = c.listeners.filter((l) => l.deltaMs === null || Math.abs(l.deltaMs) >= LISTENER_CHANGE_MS);
     const bytes = (v: number) => (v === 0 ? 'same' : `${v > 0 ? '+' : '-'}${formatBytes(Math.abs(v))}`);
     const memoryDelta =
@@ -58,9 +59,9 @@ export class ComparisonPage {
       c.a.responseBytes === null || c.b.responseBytes === null ? null : c.b.responseBytes - c.a.responseBytes;
     return this.views.page('compare', {
       title: `Compare ${a.token} with ${b.token}`,
-      a: sideView(c.a),
-      b: sideView(c.b),
-      sides: [sideView(c.a), sideView(c.b)],
+      a: sides[0],
+      b: sides[1],
+      sides,
       times: [
         timedRow(c.duration, 'Total'),
         ...c.events.map((e) => timedRow(e)),
