@@ -74,6 +74,11 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
     return queryTimings(context).map((timing) => ({ ...timing, category: 'query' }));
   }
 
+  /** Each distinct statement (its parameters are values, often masked: not searched). */
+  override searchText(data: DatabaseData): string[] {
+    return [...new Set(data.queries.map((q) => q.sql))];
+  }
+
   override lateCollect(context: KernelContext): DatabaseData {
     const recorded = recordedQueries(context);
     return { ...this.target, queries: recorded ? [...recorded.queries] : [], dropped: recorded?.dropped ?? 0 };

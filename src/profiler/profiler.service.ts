@@ -238,11 +238,30 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         if (failure) (profile.lateLogs ??= []).push(failure);
       }
       const record = profile.toRecord();
+      record.text = this.searchText(record);
       this.buffer.add(record, this.background(profile));
       for (const listener of this.completedListeners) listener(record);
     } catch (error) {
       this.storeFailed(error);
     }
+  }
+
+  /** The texts a full-text search finds the profile by: each collector's searchText() of its data, redacted. */
+  private searchText(record: ProfileRecord): string[] {
+    const texts: string[] = [];
+    for (const collector of this.collectorList) {
+      const data = record.data[collector.name];
+      if (!collector.searchText || data === undefined || data === null) continue;
+      try {
+        // Collected data is redacted where it is collected; the text passes the redaction again, as a printed
+        // line does, so that no statement or message of a collector that missed a secret makes it searchable.
+        for (const text of collector.searchText(data))
+          texts.push(Redactor.mayHoldSecret(text) ? Redactor.text(text) : text);
+      } catch {
+        // Data a collector cannot read (one of an older shape) leaves its words out; the profile is stored.
+      }
+    }
+    return texts;
   }
 
   /** Its failure's log entry, if it failed. */

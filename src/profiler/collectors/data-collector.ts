@@ -104,6 +104,12 @@ export abstract class DataCollector<Data = unknown> {
    */
   toolbar?(data: Data, profile: ProfileRecord): ToolbarBlock | null;
 
+  /**
+   * What a full-text search finds the request by in this collector's data as collected (ProfileRecord.text):
+   * messages, names, statements; from the data, so redacted as it is. None by default.
+   */
+  searchText?(data: Data): string[];
+
   /** The panel template's view model. */
   panel(data: Data, _request: PanelRequest): object | Promise<object> {
     return data as object;

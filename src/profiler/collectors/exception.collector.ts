@@ -66,6 +66,11 @@ export class ExceptionCollector extends DataCollector<ExceptionData> {
     };
   }
 
+  /** Each exception's class and message. */
+  override searchText(data: ExceptionData): string[] {
+    return data.exceptions.map((e) => `${e.class}: ${e.message}`);
+  }
+
   /** Frames stored as tuples back to objects (profiles stored before keep their objects). */
   override expand(stored: unknown): ExceptionData {
     const data = stored as ExceptionData;

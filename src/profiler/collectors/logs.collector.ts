@@ -12,6 +12,7 @@ import { profiledPart } from '../late-collection.js';
 import { logMessageHtml } from './log-message-html.js';
 import { EditorLinks } from '../editor/editor-links.js';
 import { logSections } from './log-sections.js';
+import { interpolate } from '../../lifecycle/logging/log-entry.js';
 
 const MAX_ENTRIES = 2000;
 
@@ -55,6 +56,18 @@ export class LogsCollector extends DataCollector<LogsData> {
 
   constructor(private readonly links: EditorLinks) {
     super();
+  }
+
+  /**
+   * Each message as the panel shows it, its placeholders filled from the stored (redacted) context; the kernel's
+   * notifications (their listeners are the Events panel's) are left out.
+   */
+  override searchText(data: LogsData): string[] {
+    const messages: string[] = [];
+    for (const entry of data.entries) {
+      if (!Array.isArray(entry)) messages.push(interpolate(entry.message, entry.context ?? {}));
+    }
+    return messages;
   }
 
   override lateCollect(context: KernelContext): LogsData {

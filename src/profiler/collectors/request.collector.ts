@@ -62,6 +62,12 @@ export class RequestCollector extends DataCollector<RequestData> {
     return undefined;
   }
 
+  /** The route and controller, and the request's trace id and its parent's span id (finding a trace's profiles). */
+  override searchText(data: RequestData): string[] {
+    const { route, controller, trace } = data;
+    return [route, controller, trace?.traceId, trace?.parentSpanId].filter((t): t is string => typeof t === 'string');
+  }
+
   override lateCollect(context: KernelContext): RequestData {
     const request = context.request;
     const raw = request.raw;

@@ -27,6 +27,11 @@ export class HttpClientCollector extends DataCollector<OutgoingCalls> {
   }
 
   /** At kernel.terminate, not deferred: a call still running then is kept as it is (no duration yet). */
+  /** Each call's method and URL (secrets masked), and its error. */
+  override searchText(data: OutgoingCalls): string[] {
+    return data.calls.map((call) => [call.method, call.url, call.error ?? ''].join(' '));
+  }
+
   override lateCollect(context: KernelContext): OutgoingCalls | undefined {
     const recorded = context.get(OUTGOING_CALLS);
     if (!recorded) return undefined;

@@ -36,6 +36,12 @@ export interface ProfileSummary {
 /** A whole profile as stored: its list columns and each collector's data (plain JSON values), by collector name. */
 export interface ProfileRecord extends ProfileSummary {
   data: Record<string, unknown>;
+  /**
+   * What a full-text search finds the profile by (log messages, exceptions, SQL, route and controller, trace id;
+   * each collector's searchText()), redacted as the data is. Written to the store's full-text index, not kept
+   * with the profile: read() does not return it.
+   */
+  text?: string[];
 }
 
 export interface ProfileSearchCriteria {
@@ -49,6 +55,11 @@ export interface ProfileSearchCriteria {
   url?: string;
   /** Token prefix. */
   token?: string;
+  /**
+   * Words of the profile's text (ProfileRecord.text), every one required, in any order; `word*` a prefix
+   * (search-words.ts). A query of punctuation only matches nothing.
+   */
+  text?: string;
   /** Time range, milliseconds since the epoch, both inclusive. */
   start?: number;
   end?: number;

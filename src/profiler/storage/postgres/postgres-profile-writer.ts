@@ -3,6 +3,7 @@ import type { ProfileRecord } from '../profile-record.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { repeatedTokens } from '../repeated-tokens.js';
 import { clampTime, cleanDuration, kindCode } from '../search-helpers.js';
+import { facetWords, indexWords } from '../search/search-words.js';
 import { inTransaction } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresRunningTotals } from './postgres-running-totals.js';
@@ -13,7 +14,7 @@ import type { PostgresTokenStore } from './postgres-token-store.js';
 /**
  * The write path: a batch in one transaction, its tokens claimed first (PostgresTokenStore.claim), then
  * `INSERT … ON CONFLICT (token) DO NOTHING` of the rows, rolled back with a DuplicateTokenError naming the tokens
- * another instance had, then the blobs and the running totals in one statement.
+ * another instance had, then the blobs, the words of their text and the running totals in one statement.
  */
 export class PostgresProfileWriter {
   constructor(
@@ -41,6 +42,11 @@ export class PostgresProfileWriter {
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
+    // Words joined by spaces (a word never holds one), null for a profile without text: no index entry.
+    const words = profiles.map((p, i) => {
+      const found = indexWords(p.text ?? []);
+      return found.length === 0 ? null : [...found, ...facetWords(kinds[i], methods[i], statuses[i])].join(' ');
+    });
     await inTransaction(pool, async (client) => {
       const held = await this.tokens.claim(client, tokens);
       const inserted = await client.query<{ id: number; token: string }>(
@@ -72,13 +78,16 @@ export class PostgresProfileWriter {
       }
       await this.tokens.settle(client, held);
       const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
-      // The blobs and the running totals, in one statement.
+      // The blobs, the words and the running totals, in one statement.
       await client.query(
         `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
+         words AS (INSERT INTO ${this.tables.text} (id, time, doc)
+           SELECT id, time, array_to_tsvector(string_to_array(words, ' ')) FROM unnest($1::int8[], $6::int8[], $9::text[]) AS w (id, time, words)
+           WHERE words IS NOT NULL),
          batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
          ${this.totals.ctes('batch', 1)}
          SELECT 1`,
-        [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds],
+        [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds, words],
       );
     });
   }

@@ -8,6 +8,7 @@ import { DuplicateTokenError } from '../profiler-storage.js';
 import { TokenPoller } from '../../tokens/token-poller.js';
 import { TokenRegistry } from '../../tokens/token-registry.js';
 import { TokenReservations } from '../../tokens/token-reservations.js';
+import { fullTextSearchContract } from '../testing/full-text-search.contract.js';
 import {
   profilerStorageContract,
   record,
@@ -211,6 +212,21 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     });
   });
 
+  describe('full-text search', () => {
+    const schema = newSchema();
+    fullTextSearchContract(async () => {
+      const storage = new PostgresProfilerStorage({
+        connectionString: POSTGRES_URL,
+        schema,
+        logger: new RecordingLogger(),
+      });
+      await storage.open();
+      await storage.clear();
+      opened.push(storage);
+      return storage;
+    });
+  });
+
   describe('schema', () => {
     it('creates its tables and indexes in the DSN schema, token unique, URL trigram-indexed', async () => {
       const schema = newSchema();
@@ -225,6 +241,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_kind_count',
         'profiler_profile',
         'profiler_profile_data',
+        'profiler_profile_text',
         'profiler_skeleton_count',
         'profiler_skeleton_status_count',
         'profiler_token',
@@ -245,6 +262,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_pkey',
         'profiler_profile_redirected_from',
         'profiler_profile_status',
+        'profiler_profile_text_doc',
+        'profiler_profile_text_pkey',
+        'profiler_profile_text_time',
         'profiler_profile_time',
         'profiler_profile_token_key',
         'profiler_profile_url',
@@ -261,6 +281,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       expect(byName.get('profiler_profile_url')).toMatch(/USING gin \(url (\S+\.)?gin_trgm_ops\)$/);
       expect(byName.get('profiler_url_count_url')).toMatch(/USING gin \(url (\S+\.)?gin_trgm_ops\)$/);
       expect(byName.get('profiler_profile_url_exact')).toMatch(/USING btree \(url\)$/);
+      expect(byName.get('profiler_profile_text_doc')).toMatch(/USING gin \(doc\)$/);
       // The URL search can use it (forced: the table is small).
       await storage.write(Array.from({ length: 50 }, (_, i) => record(i.toString(16).padStart(6, '0'))));
       await admin.query('BEGIN');

@@ -131,7 +131,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   async size(): Promise<number> {
     const { rows } = await this.connection.pool.query<{ bytes: number }>(
       'SELECT (SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)::int8 AS bytes',
-      [[this.tables.profile, this.tables.data, ...this.tables.totalsTables]],
+      [[this.tables.profile, this.tables.data, this.tables.text, ...this.tables.totalsTables]],
     );
     return rows[0].bytes;
   }

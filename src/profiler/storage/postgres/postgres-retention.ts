@@ -65,10 +65,10 @@ export class PostgresRetention {
       await client.query(`SET LOCAL lock_timeout = '10s'`);
       const totals = this.tables.totalsTables.join(', ');
       await client.query(
-        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
+        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
       );
       const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile}`);
-      await client.query(`TRUNCATE ${this.tables.data}, ${this.tables.profile}, ${totals}`);
+      await client.query(`TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.profile}, ${totals}`);
       await this.tokens.clearStored(client);
       return rows[0].n;
     });
@@ -83,6 +83,7 @@ export class PostgresRetention {
          )
          , gone AS (DELETE FROM ${this.tables.profile} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status, p.kind)
          , blobs AS (DELETE FROM ${this.tables.data} d USING gone WHERE d.id = gone.id)
+         , words AS (DELETE FROM ${this.tables.text} t USING gone WHERE t.id = gone.id)
          ${this.totals.ctes('gone', -1)}
          SELECT token, time, id FROM gone`,
         params,

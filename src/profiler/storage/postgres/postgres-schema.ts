@@ -60,6 +60,15 @@ export class PostgresSchema {
           id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
           data bytea NOT NULL
         )`);
+      // The words of a profile's text and its kind, method and status as marked words (search-words.ts), lexemes
+      // as they are (array_to_tsvector: no parser, no stemming, the SQLite store's words exactly). Profiles stored
+      // before have no text to index.
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.text} (
+          id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
+          time bigint NOT NULL,                               -- the profile's: the newest matches first
+          doc tsvector NOT NULL
+        )`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.tables.token} (
           token text COLLATE "C" PRIMARY KEY,                  -- a token reserved, not yet written
@@ -98,6 +107,8 @@ export class PostgresSchema {
         `profiler_profile_url_exact ON ${this.tables.profile} (url)`,
         // The reservations not written: few (instances × their pool), found without reading the stored ones.
         `profiler_token_reserved ON ${this.tables.token} (owner, reserved_at) WHERE NOT stored`,
+        `profiler_profile_text_doc ON ${this.tables.text} USING gin (doc)`,
+        `profiler_profile_text_time ON ${this.tables.text} (time, id)`,
       ];
       for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
       // A store of the version before the running totals is counted once, here; so is one whose totals no longer
@@ -305,6 +316,7 @@ export class PostgresSchema {
         'redirected_from',
       ],
       profiler_profile_data: ['id', 'data'],
+      profiler_profile_text: ['id', 'time', 'doc'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
       profiler_kind_count: ['hour', 'kind', 'method', 'status', 'n'],
       profiler_ip_kind_count: ['ip', 'kind', 'method', 'status', 'n'],

@@ -8,6 +8,7 @@ import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import { COLUMNS, hasNul, kindCondition, type SummaryRow } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresUrlCounts } from './postgres-url-counts.js';
+import { PostgresTextSearch } from './postgres-text-search.js';
 
 type Compiled = CompiledCriteria;
 
@@ -15,15 +16,20 @@ type Compiled = CompiledCriteria;
  * Plans and runs a search: plain SQL over B-tree indexes (value, time, id) per filter and a pg_trgm GIN index of
  * the URL, with the SQLite store's semantics. The matches are counted from the running totals where they answer
  * (a count(*) through an index reads every match), and a URL substring first from the URL totals, which name its
- * URLs when its profiles are few, read then through a plain index of the URL (findUrl).
+ * URLs when its profiles are few, read then through a plain index of the URL (findUrl). A search with full-text
+ * terms is the full-text index's (PostgresTextSearch).
  */
 export class PostgresSearchPlanner {
+  private readonly text: PostgresTextSearch;
+
   constructor(
     private readonly connection: PostgresConnection,
     private readonly tables: PostgresTables,
     private readonly totals: PostgresRunningTotals,
     private readonly urls: PostgresUrlCounts,
-  ) {}
+  ) {
+    this.text = new PostgresTextSearch(tables);
+  }
 
   /**
    * Counts the matches (from the running totals where they answer, see the class comment) and reads the newest
@@ -38,6 +44,11 @@ export class PostgresSearchPlanner {
       [compiled.ip?.[0], compiled.method, compiled.url?.needle, compiled.token?.[0]].some((v) => v != null && hasNul(v))
     )
       return { total: 0, rows: [] };
+    if (compiled.text !== null) {
+      // Kinds, method, status and time are the full-text index's; the others checked on the profile's row.
+      const others = conditions({ ...compiled, kinds: null, method: null, status: null, time: null });
+      return this.text.find(pool, compiled, compiled.text, others);
+    }
     const [where, params] = conditions(compiled);
     const { limit } = compiled;
     if (compiled.url !== null && !compiled.url.needle.includes('#'))

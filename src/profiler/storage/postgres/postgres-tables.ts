@@ -6,6 +6,8 @@ export class PostgresTables {
   readonly profile: string;
   /** One ProfileCodec blob per profile. */
   readonly data: string;
+  /** The full-text index: each profile's words (search-words.ts) as a tsvector, with its time for the list order. */
+  readonly text: string;
   /** The tokens reserved and not yet written (PostgresTokenStore). */
   readonly token: string;
   /** The running totals (PostgresRunningTotals). */
@@ -23,6 +25,7 @@ export class PostgresTables {
     const qualified = (name: string) => `${quoteIdent(schema)}.${name}`;
     this.profile = qualified('profiler_profile');
     this.data = qualified('profiler_profile_data');
+    this.text = qualified('profiler_profile_text');
     this.token = qualified('profiler_token');
     this.count = qualified('profiler_kind_count');
     this.ipCount = qualified('profiler_ip_kind_count');

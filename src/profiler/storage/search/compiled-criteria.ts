@@ -1,5 +1,6 @@
 import type { ProfileSearchCriteria } from '../profile-record.js';
 import { escapeLike, kindCodes, MAX_TIME, prefixRange } from '../search-helpers.js';
+import { queryTerms, type SearchTerm } from './search-words.js';
 
 /**
  * A search as both stores run it, before any SQL: every value trimmed, normalised and bounded, so that SQLite and
@@ -12,6 +13,10 @@ export interface CompiledCriteria {
   method: string | null;
   /** The status codes a whole code or a prefix of one stands for, both ends inclusive. */
   status: [number, number] | null;
+  /** The status filter as typed (`4`, `40`, `404`): the full-text index knows statuses by these prefixes. */
+  statusPrefix: string | null;
+  /** The full-text query's terms (every one must match); null: no full-text filter. */
+  text: SearchTerm[] | null;
   /** The URL substring as given, and as a LIKE pattern matching it literally. */
   url: { needle: string; like: string } | null;
   /** The tokens starting with the token prefix (lower case). */
@@ -33,6 +38,9 @@ export function compileCriteria(criteria: ProfileSearchCriteria): CompiledCriter
   const tokenPrefix = trimmed(criteria.token)?.toLowerCase() ?? null;
   const kinds = kindCodes(criteria.kinds);
   if (kinds?.length === 0) return null;
+  const query = trimmed(criteria.text);
+  const text = query === null ? null : queryTerms(query);
+  if (query !== null && text === null) return null;
   let status: [number, number] | null = null;
   if (statusPrefix !== null) {
     if (!/^\d{1,3}$/.test(statusPrefix)) return null;
@@ -48,6 +56,8 @@ export function compileCriteria(criteria: ProfileSearchCriteria): CompiledCriter
     ip: ipPrefix === null ? null : prefixRange(ipPrefix),
     method: method === null ? null : method.replace(/[a-z]+/g, (s) => s.toUpperCase()),
     status,
+    statusPrefix: status === null ? null : statusPrefix,
+    text,
     url: needle === null ? null : { needle, like: `%${escapeLike(needle)}%` },
     token: tokenPrefix === null ? null : prefixRange(tokenPrefix),
     kinds,

@@ -3,15 +3,17 @@ import { DuplicateTokenError } from '../profiler-storage.js';
 import { repeatedTokens } from '../repeated-tokens.js';
 import { clampTime, cleanDuration, kindCode, optionalText } from '../search-helpers.js';
 import { urlSkeleton } from '../url-skeleton.js';
+import { facetWords, indexWords } from '../search/search-words.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { SEQ_BITS } from './sqlite-keys.js';
+import { textTable } from './sqlite-schema.js';
 import type { SqliteRunningTotals, TotalsRow } from './sqlite-running-totals.js';
 import type { SqliteTokenStore } from './sqlite-token-store.js';
 
 /**
  * The write path: a batch of profiles, their blobs already encoded, in one transaction: each distinct URL once
  * (with its trigrams and skeleton when new to the store), the rows with their keys, write sequence and token
- * entries, the blobs, and the running totals.
+ * entries, the blobs, the words of their text in the full-text index of their kind, and the running totals.
  */
 export class SqliteProfileWriter {
   constructor(
@@ -93,6 +95,13 @@ export class SqliteProfileWriter {
         }) as { id: bigint };
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
         insertData.run(id, blobs[i]);
+        const words = indexWords(profile.text ?? []);
+        if (words.length > 0) {
+          statement(`INSERT INTO ${textTable(kind)} (rowid, words) VALUES (?, ?)`).run(
+            id,
+            [...words, ...facetWords(kind, method, status)].join(' '),
+          );
+        }
         return { time, kind, method: method.toUpperCase(), status, ip, urlId, skeleton, token };
       });
       this.totals.add(counted);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
 import { profilerStorageContract, record, preKindProfiles } from '../testing/profiler-storage.contract.js';
+import { fullTextSearchContract } from '../testing/full-text-search.contract.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -26,6 +27,9 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
  * totals without kind).
  */
 const DOWN_TO_V5 = `
+  DROP TABLE profile_text_0;
+  DROP TABLE profile_text_1;
+  DROP TABLE profile_text_2;
   DROP INDEX profile_redirected_from;
   ALTER TABLE profile DROP COLUMN kind;
   ALTER TABLE profile DROP COLUMN duration;
@@ -84,6 +88,8 @@ function inFile<T>(file: string, look: (db: Database.Database) => T): T {
 
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore, tokens: (storage) => (storage as SqliteProfilerStorage).tokens });
+
+  describe('full-text search', () => fullTextSearchContract(memoryStore));
 
   it("appends a prune chunk's tokens, a slice at a time, none lost or split at a slice's end", async () => {
     const tokens = Array.from({ length: 12_345 }, (_, i) => i.toString(16).padStart(6, '0'));
@@ -278,14 +284,14 @@ describe('SqliteProfilerStorage', () => {
       await writable.close();
     });
 
-    it('creates the directory, the schema (user_version 6) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 7) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
       inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(6);
+        expect(db.pragma('user_version', { simple: true })).toBe(7);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       });
       expect(await store.size()).toBeGreaterThan(0);
@@ -317,7 +323,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other-v3.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 6 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version 7 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
@@ -522,7 +528,7 @@ describe('SqliteProfilerStorage', () => {
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(6);
+        expect(check.pragma('user_version', { simple: true })).toBe(7);
         expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual([
           '0000aa',
           '0000ab',
@@ -581,7 +587,7 @@ describe('SqliteProfilerStorage', () => {
       expect(await total({ kinds: ['profiler'], ip: '1' })).toBe(1);
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(6);
+        expect(check.pragma('user_version', { simple: true })).toBe(7);
         expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual(
           [
             [0, 3],
@@ -599,6 +605,30 @@ describe('SqliteProfilerStorage', () => {
           ['127.0.0.1', 2, 'GET', 200, 1],
         ]);
       });
+    });
+
+    it('migrates a version 6 store: its profiles kept and searchable as before, the full-text index from the next write on', async () => {
+      const file = join(dir, 'v6.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([record('000001', { time: 1_000, text: ['insufficient stock'] })]);
+      await store.close();
+      rewrite(
+        file,
+        'DROP TABLE profile_text_0; DROP TABLE profile_text_1; DROP TABLE profile_text_2; PRAGMA user_version = 6;',
+      );
+      const migrated = new SqliteProfilerStorage({ file });
+      await migrated.open();
+      expect((await migrated.find({ limit: 10 })).rows.map((r) => r.token)).toEqual(['000001']);
+      // Stored before: no text to index.
+      expect((await migrated.find({ limit: 10, text: 'insufficient' })).total).toBe(0);
+      await migrated.write([record('000002', { time: 2_000, text: ['Insufficient stock again'] })]);
+      expect(await migrated.find({ limit: 10, text: 'stock insufficient' })).toMatchObject({
+        total: 1,
+        rows: [{ token: '000002' }],
+      });
+      await migrated.close();
+      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(7));
     });
 
     it('leaves the token entries of pruned profiles, which match nothing, and sweeps them once a thousand are left', async () => {

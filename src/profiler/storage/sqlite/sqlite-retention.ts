@@ -3,6 +3,7 @@ import { clampTime } from '../search-helpers.js';
 import { PruneWorker } from './prune-worker.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { MAX_ID, SEQ_BITS, yieldToEventLoop } from './sqlite-keys.js';
+import { textTable } from './sqlite-schema.js';
 import {
   PRUNE_CHUNK_SQL,
   PRUNE_SETUP_SQL,
@@ -90,6 +91,7 @@ export class SqliteRetention {
         DELETE FROM profile_token_count;
         DELETE FROM profile_token;
         UPDATE profile_token_stale SET n = 0;
+        ${[0, 1, 2].map((kind) => `INSERT INTO ${textTable(kind)} (${textTable(kind)}) VALUES ('delete-all');`).join('\n        ')}
       `);
       return count;
     })();

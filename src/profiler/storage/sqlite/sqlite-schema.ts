@@ -2,7 +2,18 @@ import type Database from 'better-sqlite3';
 import { HOUR } from '../search/hours.js';
 
 /** The schema version this application reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
+
+/**
+ * The full-text tables' options: FTS5's own tokenizer on words already made (it must split none of them: letters,
+ * digits, `_` and the facets' private-use mark are all token characters to unicode61 with these options).
+ */
+const TEXT_TABLE_OPTIONS = `content = '', contentless_delete = 1, detail = none, tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"`;
+
+/** The full-text table of a kind's code. */
+export function textTable(kind: number): string {
+  return `profile_text_${kind}`;
+}
 
 /** Schema migrations: MIGRATIONS[n] brings user_version n to n + 1. */
 const MIGRATIONS: string[] = [
@@ -171,6 +182,14 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   INSERT INTO profile_ip_count (ip, kind, method, status, n) SELECT ip, kind, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3, 4;
   `,
+  `
+  -- The full-text index, one table per kind (KIND_CODES: the search page's default, the application's requests,
+  -- reads only theirs), rowid = profile.id: the words of a profile's text (search-words.ts), already split and in
+  -- lower case, and its method and status as marked words, so that "a word with a status" is one lookup. Only
+  -- the index is kept (contentless); detail=none: a search needs the rows, not positions. Profiles stored before
+  -- have no text to index.
+  ${[0, 1, 2].map((kind) => `CREATE VIRTUAL TABLE profile_text_${kind} USING fts5 (words, ${TEXT_TABLE_OPTIONS});`).join('\n  ')}
+  `,
 ];
 
 /**
@@ -230,6 +249,9 @@ const LAYOUT: Record<string, string[]> = {
   profile_token_stale: ['n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
+  profile_text_0: ['words'],
+  profile_text_1: ['words'],
+  profile_text_2: ['words'],
 };
 
 /** A clear error for a file whose tables are not this schema's (another application's, or a development build's). */

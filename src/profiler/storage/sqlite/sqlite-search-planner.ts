@@ -7,6 +7,7 @@ import { COLUMNS, FROM, keyRange, type SummaryRow } from './sqlite-keys.js';
 import type { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { conditions, filtersOf, type Driver, type Filters } from './sqlite-search-conditions.js';
 import type { SqliteUrlMatcher } from './sqlite-url-matcher.js';
+import { SqliteTextSearch } from './sqlite-text-search.js';
 
 /** Reading the next row of a walk costs about this fraction of a match sought through an index. */
 const WALK_ROW_COST = 0.25;
@@ -19,13 +20,18 @@ const RANGE_COUNT_MAX = 50_000;
  * alone is counted by summing its distinct matching URLs' counts; other combinations count through the indexes.
  * Rows: the newest `limit` matches, either walking the table from the newest key (when matches are common: few
  * rows to read) or through the filters' indexes (when they are rare), whichever reads fewer rows by the exact count.
+ * A search with full-text terms is the full-text index's (SqliteTextSearch).
  */
 export class SqliteSearchPlanner {
+  private readonly text: SqliteTextSearch;
+
   constructor(
     private readonly connection: SqliteConnection,
     private readonly totals: SqliteRunningTotals,
     private readonly urls: SqliteUrlMatcher,
-  ) {}
+  ) {
+    this.text = new SqliteTextSearch(connection);
+  }
 
   find(criteria: ProfileSearchCriteria): ProfileSearchResult {
     this.connection.assertOpen();
@@ -38,6 +44,7 @@ export class SqliteSearchPlanner {
     )
       return { total: 0, rows: [] };
     const filters = filtersOf(compiled, url);
+    if (filters.text !== null) return this.text.find(filters, filters.text, compiled.limit);
     const total = this.countMatches(filters);
     if (total === 0 || compiled.limit === 0) return { total, rows: [] };
     return { total, rows: this.newest(filters, total, compiled.limit) };

@@ -1,3 +1,4 @@
+import { interpolate } from '../../../lifecycle/logging/log-entry.js';
 import type { ProfileKind, ProfileRecord } from '../profile-record.js';
 
 /**
@@ -14,6 +15,8 @@ export interface SampleProfileOptions {
   parent?: string | null;
   /** The token of the redirect this request followed (default: none). */
   redirectedFrom?: string | null;
+  /** With the text its collectors' searchText() would give (ProfileRecord.text), for full-text search. */
+  withText?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -738,6 +741,21 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
       pid: 4242,
     },
   };
+  // A second sequence, so that the data above stays as it was before these were added (the figures compare).
+  const extra = new Random(index * 40503 + 17);
+  const traceId = Array.from({ length: 4 }, () => extra.int(0, 0xffffffff).toString(16).padStart(8, '0')).join('');
+  (data.request as Record<string, unknown>).trace = { traceId, spanId: traceId.slice(0, 16), parentSpanId: null };
+  // About one cart request in 250 runs short of stock: a rare message to search for.
+  if (matched && route.name.startsWith('cart') && extra.chance(0.004))
+    log(300, 'app', 'Insufficient stock for product "{product}": {left} left', { product: 'wool-hat', left: 1 });
+  const exceptions = (data.exception as { exceptions: { class: string; message: string }[] } | undefined)?.exceptions;
+  // As the collectors' searchText() gives it (ProfilerService.searchText).
+  const text = [
+    ...(matched ? [route.name, route.controller] : []),
+    traceId,
+    ...(exceptions ?? []).map((e) => `${e.class}: ${e.message}`),
+    ...logs.flatMap((l) => (Array.isArray(l) ? [] : [interpolate(l.message, l.context)])),
+  ];
   // As Profile.toRecord rounds it: to the microsecond.
   const duration = Math.round(total * 1000) / 1000;
   return {
@@ -753,5 +771,6 @@ export function sampleProfile(index: number, options: SampleProfileOptions = {})
     route: route.name || null,
     redirectedFrom: options.redirectedFrom ?? null,
     data,
+    ...(options.withText ? { text } : {}),
   };
 }

@@ -1,0 +1,61 @@
+import type pg from 'pg';
+import type { ProfileSearchResult } from '../profile-record.js';
+import type { CompiledCriteria } from '../search/compiled-criteria.js';
+import { kindFacet, methodFacet, statusFacet, type SearchTerm } from '../search/search-words.js';
+import { COLUMNS, type SummaryRow } from './postgres-sql.js';
+import type { PostgresTables } from './postgres-tables.js';
+
+/**
+ * A search with full-text terms, through the GIN index of the profiles' words: kinds, method and status are words
+ * of the same tsvector (facetWords), so that a word alone or with those filters is one index lookup; the time
+ * range is the text table's own column; an IP, URL or token is checked on the profile's row.
+ */
+export class PostgresTextSearch {
+  constructor(private readonly tables: PostgresTables) {}
+
+  /** `rowConditions`: the WHERE clause of the other filters on the profile `p` ($1 …), with its parameters. */
+  async find(
+    pool: pg.Pool,
+    f: CompiledCriteria,
+    terms: SearchTerm[],
+    [rowConditions, params]: [string, unknown[]],
+  ): Promise<ProfileSearchResult> {
+    const values = [...params, tsquery(terms, f)];
+    const matching = [`t.doc @@ $${values.length}::tsquery`];
+    if (f.time) {
+      values.push(f.time[0], f.time[1]);
+      matching.push(`t.time BETWEEN $${values.length - 1} AND $${values.length}`);
+    }
+    const words = matching.join(' AND ');
+    const onlyWords = f.ip === null && f.url === null && f.token === null;
+    const count = onlyWords
+      ? `SELECT count(*) AS n FROM ${this.tables.text} t WHERE ${words}`
+      : `SELECT count(*) AS n FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}`;
+    const limit = `$${values.length + 1}`;
+    const list = onlyWords
+      ? `SELECT ${COLUMNS} FROM (SELECT t.id FROM ${this.tables.text} t WHERE ${words} ORDER BY t.time DESC, t.id DESC LIMIT ${limit}) m
+         JOIN ${this.tables.profile} p ON p.id = m.id ORDER BY p.time DESC, p.id DESC`
+      : `SELECT ${COLUMNS} FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}
+         ORDER BY t.time DESC, t.id DESC LIMIT ${limit}`;
+    const [counted, listed] = await Promise.all([
+      pool.query<{ n: number }>(count, values),
+      f.limit === 0 ? null : pool.query<SummaryRow>(list, [...values, f.limit]),
+    ]);
+    const total = Number(counted.rows[0].n);
+    return { total, rows: total === 0 || !listed ? [] : listed.rows };
+  }
+}
+
+/** The tsquery: every term (a prefix `:*`), the kinds (any of them), the method and the status as marked words. */
+function tsquery(terms: SearchTerm[], f: CompiledCriteria): string {
+  const parts = terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`);
+  if (f.kinds !== null) parts.push(`(${f.kinds.map((kind) => lexeme(kindFacet(kind))).join(' | ')})`);
+  if (f.method !== null) parts.push(lexeme(methodFacet(f.method)));
+  if (f.statusPrefix !== null) parts.push(lexeme(statusFacet(f.statusPrefix)));
+  return parts.join(' & ');
+}
+
+/** A lexeme of tsquery's input syntax, taken as it is: quoted, quotes and backslashes escaped. */
+function lexeme(word: string): string {
+  return `'${word.replace(/['\\]/g, (c) => `\\${c}`)}'`;
+}
