@@ -1,6 +1,6 @@
 // The profile store at scale: fills a store (SQLite by default, or PostgreSQL with --dsn) with synthetic but
-// realistic profiles through the storage API, then reports bytes on disk per profile, p50/p95 of each kind of
-// search and of read(), the time prune() takes to remove 100,000 profiles (and the longest the event loop was
+// realistic profiles through the storage API (with their text, for full-text search), then reports bytes on disk
+// per profile, p50/p95 of each kind of search (full-text too) and of read(), the write cost with and without text, the time prune() takes to remove 100,000 profiles (and the longest the event loop was
 // blocked meanwhile), and seeding the token registry.
 //
 //   npm run build && node bench/store-scale.mjs [--profiles=1000000] [--file=/tmp/shopkernel-store-scale.sqlite]
@@ -112,7 +112,7 @@ async function fill(storage, tokens, count, from, to, indexBase) {
   for (const time of times(count, from, to)) {
     const token = tokens.next();
     const parent = previous && i % 50 === 7 ? previous : null;
-    batch.push(sampleProfile(i, { time, token, parent }));
+    batch.push(sampleProfile(i, { time, token, parent, withText: true }));
     written++;
     previous = token;
     i++;
@@ -268,6 +268,9 @@ async function measureHttp(tokenAt, runs) {
     await page('GET search ?status_code=404', '/_profiler/search?limit=10&status_code=404');
     await page('GET search ?ip=192.168.', '/_profiler/search?limit=10&ip=192.168.');
     await page('GET search ?url=zzqx (nothing)', '/_profiler/search?limit=10&url=zzqx');
+    await page('GET search ?q=insufficient (rare)', '/_profiler/search?limit=10&q=insufficient');
+    await page('GET search ?q=select (common)', '/_profiler/search?limit=10&q=select');
+    await page('GET search ?q=select&status_code=4', '/_profiler/search?limit=10&q=select&status_code=4');
     await page('GET /_profiler/<token> (profile page)', (i) => `/_profiler/${tokenAt(i * 13 + 1)}`);
     await page('GET /_profiler/<token>?panel=logs', (i) => `/_profiler/${tokenAt(i * 29 + 7)}?panel=logs`);
   } finally {
@@ -321,6 +324,7 @@ async function main() {
       for (const table of [
         'profiler_profile',
         'profiler_profile_data',
+        'profiler_profile_text',
         'profiler_token',
         'profiler_kind_count',
         'profiler_ip_kind_count',
@@ -377,8 +381,14 @@ async function main() {
   }
 
   const latest = (await storage.find({ limit: 1 })).rows[0].time;
-  const pick = (list, i) => list[i % list.length];
   const randomToken = (i) => allTokens[(i * 7919 + 13) % allTokens.length].toString(16).padStart(6, '0');
+  // Trace ids of stored profiles (sampleProfile's), each a word of one profile's text.
+  const traceIds = [];
+  for (let i = 0; i < 50; i++) {
+    const record = await storage.read(randomToken(i * 101 + 7));
+    if (record?.data.request?.trace) traceIds.push(record.data.request.trace.traceId);
+  }
+  const pick = (list, i) => list[i % list.length];
   log('');
   const results = [];
   const header = () => {
@@ -475,6 +485,26 @@ async function main() {
   await q('nothing', 'matches nothing: url "/zz9"', { url: '/zz9', limit: 10 });
   await q('nothing', 'matches nothing: status 599', { statusCode: '599', limit: 10 });
   await q('nothing', 'matches nothing: method TRACE', { method: 'TRACE', limit: 10 });
+  // Full-text search (issue 35): a rare word (a warning of one cart request in 250), a common one (a query's
+  // log message: most application requests), alone and with a status filter, every kind and the application's.
+  await q('text', 'text "insufficient" (rare)', { text: 'insufficient', limit: 10 });
+  await q('text', 'text "select" (common)', { text: 'select', limit: 10 });
+  await q('text', 'text "insufficient" + status 2', { text: 'insufficient', statusCode: '2', limit: 10 });
+  await q('text', 'text "select" + status 4', { text: 'select', statusCode: '4', limit: 10 });
+  await q('text', 'text "select" + status 200', { text: 'select', statusCode: '200', limit: 10 });
+  await q('text', 'application + text "insufficient"', { kinds: APPLICATION, text: 'insufficient', limit: 10 });
+  await q('text', 'application + text "select"', { kinds: APPLICATION, text: 'select', limit: 10 });
+  await q('text', 'application + text "select" + status 4', {
+    kinds: APPLICATION,
+    text: 'select',
+    statusCode: '4',
+    limit: 10,
+  });
+  await q('text', 'text two words "executed query"', { text: 'executed query', limit: 10 });
+  await q('text', 'text a trace id (one profile)', (i) => ({ text: traceIds[i % traceIds.length], limit: 10 }));
+  await q('text', 'text "zzqx" (nothing)', { text: 'zzqx', limit: 10 });
+  await q('combined', 'combined: text "select" + ip 192.168.', { text: 'select', ip: '192.168.', limit: 10 });
+  await q('combined', 'combined: text "insufficient" + url "cart"', { text: 'insufficient', url: 'cart', limit: 10 });
   await q('combined', 'combined: GET + 4xx + last week', {
     method: 'GET',
     statusCode: '4',
@@ -507,20 +537,47 @@ async function main() {
   });
   results.push({
     kind: 'other',
-    ...(await measure('children(token)', RUNS, (i) => storage.children(randomToken(i * 11 + 1)))),
+    ...(await measure('redirectsFrom(token)', RUNS, (i) => storage.redirectsFrom(randomToken(i * 11 + 1)))),
   });
   // Writes: the whole call (encoding and compression included), and how long the event loop was blocked
   // (the transaction). Ten batches first, unmeasured: an application writing all along has the pages cached.
-  let batches = Array.from({ length: 50 }, (_, i) =>
+  // Batches alternate between profiles without text and with it (issue 35: the full-text index's write cost,
+  // measured in the same run on the same store).
+  let batches = Array.from({ length: 90 }, (_, i) =>
     Array.from({ length: 200 }, (_, j) =>
-      sampleProfile(PROFILES * 2 + i * 200 + j, { time: latest + 1 + i * 200 + j, token: tokens.next() }),
+      sampleProfile(PROFILES * 2 + i * 200 + j, {
+        time: latest + 1 + i * 200 + j,
+        token: tokens.next(),
+        withText: i % 2 === 1,
+      }),
     ),
   );
   for (const batch of batches.splice(0, 10)) await storage.write(batch);
+  const plain = batches.filter((_, i) => i % 2 === 0);
+  const withText = batches.filter((_, i) => i % 2 === 1);
   const writeDelay = monitorEventLoopDelay({ resolution: 1 });
   writeDelay.enable();
-  await measure('write() of a batch of 200 new profiles', batches.length, (i) => storage.write(batches[i]));
+  const writes = { plain: [], text: [] };
+  for (let i = 0; i < plain.length; i++) {
+    for (const [kind, batch] of [
+      ['plain', plain[i]],
+      ['text', withText[i]],
+    ]) {
+      const t = performance.now();
+      await storage.write(batch);
+      writes[kind].push(performance.now() - t);
+    }
+  }
   writeDelay.disable();
+  for (const [kind, label] of [
+    ['plain', 'write() of a batch of 200 new profiles, no text'],
+    ['text', 'write() of a batch of 200 new profiles, with text'],
+  ]) {
+    const sorted = [...writes[kind]].sort((a, b) => a - b);
+    log(
+      `| ${label.padEnd(46)} | ${''.padStart(8)} | ${ms(percentile(sorted, 50)).padStart(10)} | ${ms(percentile(sorted, 95)).padStart(10)} |`,
+    );
+  }
   log(
     `  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`,
   );
@@ -634,6 +691,8 @@ async function main() {
     const w = worst(results.filter((r) => r.kind === kind));
     target(`search p95 <= 20 ms: ${label}`, w.p95 <= 20, `worst p95 ${ms(w.p95)} (${w.name})`);
   }
+  const text = worst(results.filter((r) => r.kind === 'text'));
+  target('full-text search p95 <= 50 ms (issue 35)', text.p95 <= 50, `worst p95 ${ms(text.p95)} (${text.name})`);
   const readWorst = worst(results.filter((r) => r.kind === 'read'));
   target('profile page p95 <= 20 ms: storage.read()', readWorst.p95 <= 20, `p95 ${ms(readWorst.p95)}`);
   if (http.length) {

@@ -199,6 +199,13 @@ describe('The profiler over MCP, Streamable HTTP (e2e)', () => {
     expect(textOf(posts).split('\n')[1]).toMatch(
       new RegExp(`^${tokens.checkout} POST 201 http://shop\\.test/api/checkout \\(api_checkout\\)`),
     );
+    // Full text: what the request logged and threw, redacted: its secret finds nothing.
+    const logged = await call('search_profiles', { text: 'login failed', status: '5' });
+    expect([logged.structuredContent.total, textOf(logged).split('\n')[1]?.slice(0, 6)]).toEqual([1, tokens.secret]);
+    expect((await call('search_profiles', { text: SECRET })).structuredContent.total).toBe(0);
+    expect(
+      (await call('search_profiles', { text: 'insert into orders', method: 'POST' })).structuredContent.total,
+    ).toBe(1);
     const failure = await call('latest_failure', {});
     expect(failure.structuredContent.token).toBe(tokens.secret);
     const bad = await client.callTool({ name: 'get_profile', arguments: { token: 'nothex' } });

@@ -152,6 +152,7 @@ function toCriteria(query: SearchQueryDto): ProfileSearchCriteria {
     statusCode: query.status_code || undefined,
     url: query.url || undefined,
     token: query.token || undefined,
+    text: query.q?.trim() || undefined,
     start,
     end,
     limit: query.limit ? Number(query.limit) : 10,

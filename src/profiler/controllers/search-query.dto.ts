@@ -25,6 +25,12 @@ export class SearchQueryDto {
   @MaxLength(2048)
   url?: string;
 
+  /** Full-text: words of the requests' logs, exceptions, SQL, route and controller (ProfileSearchCriteria.text). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q?: string;
+
   @IsOptional()
   @IsString()
   @Matches(/^[0-9a-f]{0,6}$/, { message: 'token must be up to 6 lowercase hexadecimal characters' })

@@ -66,7 +66,8 @@ export class ProfilerMcpServer {
       {
         title: 'Search profiles',
         description:
-          "The newest profiled requests matching the filters (the profiler's search page), newest first: token, method, status, URL, route, duration.",
+          "The newest profiled requests matching the filters (the profiler's search page), newest first: token, method, status, URL, route, duration. " +
+          '`text` finds requests by what they did: words of their log messages, exceptions, SQL, route, controller, outgoing calls or trace id.',
         inputSchema: {
           method: z
             .string()
@@ -78,6 +79,13 @@ export class ProfilerMcpServer {
             .regex(/^[1-5]\d{0,2}$/)
             .optional()
             .describe('Status code or its first digits: 404, 5 (5xx)'),
+          text: z
+            .string()
+            .max(200)
+            .optional()
+            .describe(
+              'Words the request logged, threw, queried or was routed to, all required: "insufficient stock", "delete from cart_lines", "CartQuantityException", a trace id; word* for a prefix',
+            ),
           url: z.string().max(2048).optional().describe('Part of the URL, any case'),
           ip: z
             .string()
@@ -95,8 +103,9 @@ export class ProfilerMcpServer {
         },
         annotations: readOnly,
       },
-      async ({ method, status, url, ip, token: prefix, since, until, limit }) => {
+      async ({ method, status, text, url, ip, token: prefix, since, until, limit }) => {
         const { total, rows } = await this.profiler.find({
+          text,
           method,
           statusCode: status,
           url,
