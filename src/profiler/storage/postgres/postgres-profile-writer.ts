@@ -10,6 +10,12 @@ import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import { clampStatus, nullableText, pgText } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
+import type { PostgresTextTotals, TextTotalsRow } from './postgres-text-totals.js';
+
+/** A method as the totals keep it: ASCII letters in upper case (upper() of a "C" text). */
+function upperAscii(method: string): string {
+  return method.replace(/[a-z]+/g, (s) => s.toUpperCase());
+}
 
 /**
  * The write path: a batch in one transaction, its tokens claimed first (PostgresTokenStore.claim), then
@@ -23,6 +29,7 @@ export class PostgresProfileWriter {
     private readonly totals: PostgresRunningTotals,
     private readonly tokens: PostgresTokenStore,
     private readonly codec: ProfileCodec,
+    private readonly textTotals: PostgresTextTotals,
   ) {}
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
@@ -43,12 +50,26 @@ export class PostgresProfileWriter {
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
     // Words joined by spaces (a word never holds one), null for a profile without text: no index entry.
-    const words = profiles.map((p, i) => {
-      const found = indexWords(p.text ?? []);
-      return found.length === 0 ? null : [...found, ...facetWords(kinds[i], methods[i], statuses[i])].join(' ');
-    });
+    const found = profiles.map((p) => indexWords(p.text ?? []));
+    const words = found.map((list, i) =>
+      list.length === 0 ? null : [...list, ...facetWords(kinds[i], methods[i], statuses[i])].join(' '),
+    );
+    const textRows: TextTotalsRow[] = found.flatMap((list, i) =>
+      list.length === 0
+        ? []
+        : [
+            {
+              time: times[i],
+              kind: kinds[i],
+              method: upperAscii(methods[i]),
+              status: statuses[i],
+              words: new Set(list),
+            },
+          ],
+    );
     await inTransaction(pool, async (client) => {
       const held = await this.tokens.claim(client, tokens);
+      const tracked = textRows.length === 0 ? [] : await this.textTotals.tracked(client);
       const inserted = await client.query<{ id: number; token: string }>(
         `INSERT INTO ${this.tables.profile} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
          SELECT token, parent, ip, method, url, time, status, kind, duration, route, redirected_from
@@ -89,6 +110,8 @@ export class PostgresProfileWriter {
          SELECT 1`,
         [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds, words],
       );
+      // After the running totals: every writer locks total rows in the same order, these last.
+      await this.textTotals.add(client, tracked, textRows);
     });
   }
 }

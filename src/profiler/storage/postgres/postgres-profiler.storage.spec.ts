@@ -214,17 +214,56 @@ describeIfPostgres('PostgresProfilerStorage', () => {
 
   describe('full-text search', () => {
     const schema = newSchema();
-    fullTextSearchContract(async () => {
+    const open = (options: Partial<PostgresProfilerStorageOptions>) => async () => {
       const storage = new PostgresProfilerStorage({
         connectionString: POSTGRES_URL,
         schema,
         logger: new RecordingLogger(),
+        ...options,
       });
       await storage.open();
       await storage.clear();
       opened.push(storage);
       return storage;
-    });
+    };
+    fullTextSearchContract(open({}), open({ trackTextMatches: 2 }));
+  });
+
+  it("keeps a tracked full-text query's totals, counted when it is tracked, added to by writes, its floor moved by pruning", async () => {
+    const schema = newSchema();
+    const storage = store(schema, { trackTextMatches: 3 });
+    await storage.open();
+    await storage.write(
+      Array.from({ length: 6 }, (_, i) =>
+        record(`00000${i}`, { time: 1_000 + i * 1_800_000, text: [i % 2 ? 'Stock low' : 'stock'] }),
+      ),
+    );
+    expect((await storage.find({ limit: 1, text: 'low stock' })).total).toBe(3);
+    const look = async (): Promise<[string[], unknown[][], number]> => [
+      (await admin.query(`SELECT query FROM "${schema}".profiler_text_query ORDER BY id`)).rows.map((r) => r.query),
+      (
+        await admin.query(
+          `SELECT q.query, c.hour, c.n FROM "${schema}".profiler_text_count c JOIN "${schema}".profiler_text_query q ON q.id = c.query_id ORDER BY 1, 2`,
+        )
+      ).rows.map((r) => [r.query, r.hour, r.n]),
+      Number((await admin.query(`SELECT time FROM "${schema}".profiler_text_floor`)).rows[0].time),
+    ];
+    // Tracked in the background: its first count commits shortly after.
+    for (let i = 0; i < 50 && (await look())[1].length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await look()).toEqual([
+      ['low stock'],
+      [
+        ['low stock', 0, 1],
+        ['low stock', 1, 1],
+        ['low stock', 2, 1],
+      ],
+      -1,
+    ]);
+    await storage.write([record('000009', { time: 9_000_000, text: ['low stock'] })]);
+    expect((await look())[1]).toContainEqual(['low stock', 2, 2]);
+    await storage.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
+    expect((await storage.find({ limit: 1, text: 'stock low' })).total).toBe(3);
+    expect((await look())[2]).toBe(1_800_000 + 1_000);
   });
 
   describe('schema', () => {
@@ -244,6 +283,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_text',
         'profiler_skeleton_count',
         'profiler_skeleton_status_count',
+        'profiler_text_count',
+        'profiler_text_floor',
+        'profiler_text_query',
         'profiler_token',
         'profiler_url_count',
       ]);
@@ -271,6 +313,9 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_url_exact',
         'profiler_skeleton_count_pkey',
         'profiler_skeleton_status_count_pkey',
+        'profiler_text_count_pkey',
+        'profiler_text_query_pkey',
+        'profiler_text_query_query_key',
         'profiler_token_pkey',
         'profiler_token_reserved',
         'profiler_url_count_pkey',

@@ -18,6 +18,8 @@ import { PostgresSearchPlanner } from './postgres-search-planner.js';
 import { PostgresTables } from './postgres-tables.js';
 import { PostgresTokenStore } from './postgres-token-store.js';
 import { PostgresUrlCounts } from './postgres-url-counts.js';
+import { PostgresTextTotals } from './postgres-text-totals.js';
+import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
 
 export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './postgres-connection.js';
 
@@ -56,9 +58,17 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.schema = new PostgresSchema(tables, this.connection, options.trigramIndex !== false);
     this.totals = new PostgresRunningTotals(tables);
     this.tokens = new PostgresTokenStore(this.connection, tables);
-    this.writer = new PostgresProfileWriter(this.connection, tables, this.totals, this.tokens, this.codec);
+    const textTotals = new PostgresTextTotals(this.connection, tables);
+    this.writer = new PostgresProfileWriter(this.connection, tables, this.totals, this.tokens, this.codec, textTotals);
     this.reader = new PostgresProfileReader(this.connection, tables, this.codec);
-    this.planner = new PostgresSearchPlanner(this.connection, tables, this.totals, new PostgresUrlCounts(tables));
+    this.planner = new PostgresSearchPlanner(
+      this.connection,
+      tables,
+      this.totals,
+      new PostgresUrlCounts(tables),
+      textTotals,
+      options.trackTextMatches ?? TRACK_MIN_MATCHES,
+    );
     this.retention = new PostgresRetention(this.connection, tables, this.totals, this.tokens);
   }
 
@@ -131,7 +141,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   async size(): Promise<number> {
     const { rows } = await this.connection.pool.query<{ bytes: number }>(
       'SELECT (SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)::int8 AS bytes',
-      [[this.tables.profile, this.tables.data, this.tables.text, ...this.tables.totalsTables]],
+      [[this.tables.profile, this.tables.data, this.tables.text, this.tables.textCount, ...this.tables.totalsTables]],
     );
     return rows[0].bytes;
   }

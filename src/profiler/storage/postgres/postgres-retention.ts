@@ -56,7 +56,14 @@ export class PostgresRetention {
         await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
     await this.tokens.dropAbandoned(pool);
-    if (removed.length > 0) await this.totals.dropEmpty(pool);
+    if (removed.length > 0) {
+      await this.totals.dropEmpty(pool);
+      // The tracked full-text queries' totals of the hours before the floor's are no longer read.
+      await pool.query(
+        `DELETE FROM ${this.tables.textCount} WHERE query_id IN (SELECT id FROM ${this.tables.textQuery})
+         AND hour < (SELECT max(time) FROM ${this.tables.textFloor}) / ${HOUR}`,
+      );
+    }
     return removed;
   }
 
@@ -65,10 +72,13 @@ export class PostgresRetention {
       await client.query(`SET LOCAL lock_timeout = '10s'`);
       const totals = this.tables.totalsTables.join(', ');
       await client.query(
-        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
+        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
       );
       const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile}`);
-      await client.query(`TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.profile}, ${totals}`);
+      await client.query(
+        `TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.profile}, ${totals}`,
+      );
+      await client.query(`UPDATE ${this.tables.textFloor} SET time = -1`);
       await this.tokens.clearStored(client);
       return rows[0].n;
     });
@@ -77,8 +87,11 @@ export class PostgresRetention {
   /** One chunk at a time: delete up to PRUNE_CHUNK of the oldest rows matching `condition`, until none is left. */
   private async pruneUpTo(pool: pg.Pool, condition: string, params: unknown[], removed: string[]): Promise<void> {
     for (;;) {
-      const { rows } = await pool.query<{ token: string; time: number; id: number }>(
-        `WITH doomed AS (
+      // With the floor of the tracked full-text queries' totals (PostgresTextTotals) moved to the newest time
+      // removed, in the chunk's transaction, its row locked after the totals' as every pruner does.
+      const rows = await inTransaction(pool, async (client) => {
+        const { rows: gone } = await client.query<{ token: string; time: number; id: number }>(
+          `WITH doomed AS (
            SELECT p.id FROM ${this.tables.profile} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
          , gone AS (DELETE FROM ${this.tables.profile} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status, p.kind)
@@ -86,8 +99,15 @@ export class PostgresRetention {
          , words AS (DELETE FROM ${this.tables.text} t USING gone WHERE t.id = gone.id)
          ${this.totals.ctes('gone', -1)}
          SELECT token, time, id FROM gone`,
-        params,
-      );
+          params,
+        );
+        if (gone.length > 0) {
+          await client.query(`UPDATE ${this.tables.textFloor} SET time = greatest(time, $1)`, [
+            gone.reduce((max, r) => Math.max(max, Number(r.time)), -1),
+          ]);
+        }
+        return gone;
+      });
       rows.sort((a, b) => a.time - b.time || a.id - b.id);
       for (const row of rows) removed.push(row.token);
       if (rows.length < PRUNE_CHUNK) return;

@@ -69,6 +69,28 @@ export class PostgresSchema {
           time bigint NOT NULL,                               -- the profile's: the newest matches first
           doc tsvector NOT NULL
         )`);
+      // The tracked full-text queries (tracked-queries.ts): each query's terms once, its matches per hour, kind,
+      // method and status, and the newest time pruning has reached (-1: none), whose hour and those before the
+      // totals no longer count whole.
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.textQuery} (
+          id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          query text COLLATE "C" NOT NULL UNIQUE
+        )`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.textCount} (
+          query_id integer NOT NULL,
+          hour integer NOT NULL,
+          kind smallint NOT NULL,
+          method text COLLATE "C" NOT NULL,
+          status integer NOT NULL,
+          n integer NOT NULL,
+          PRIMARY KEY (query_id, hour, kind, method, status)
+        ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.tables.textFloor} (time bigint NOT NULL)`);
+      await client.query(
+        `INSERT INTO ${this.tables.textFloor} (time) SELECT -1 WHERE NOT EXISTS (SELECT FROM ${this.tables.textFloor})`,
+      );
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.tables.token} (
           token text COLLATE "C" PRIMARY KEY,                  -- a token reserved, not yet written
@@ -317,6 +339,9 @@ export class PostgresSchema {
       ],
       profiler_profile_data: ['id', 'data'],
       profiler_profile_text: ['id', 'time', 'doc'],
+      profiler_text_query: ['id', 'query'],
+      profiler_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
+      profiler_text_floor: ['time'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
       profiler_kind_count: ['hour', 'kind', 'method', 'status', 'n'],
       profiler_ip_kind_count: ['ip', 'kind', 'method', 'status', 'n'],

@@ -9,6 +9,7 @@ import { COLUMNS, hasNul, kindCondition, type SummaryRow } from './postgres-sql.
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresUrlCounts } from './postgres-url-counts.js';
 import { PostgresTextSearch } from './postgres-text-search.js';
+import type { PostgresTextTotals } from './postgres-text-totals.js';
 
 type Compiled = CompiledCriteria;
 
@@ -27,8 +28,10 @@ export class PostgresSearchPlanner {
     private readonly tables: PostgresTables,
     private readonly totals: PostgresRunningTotals,
     private readonly urls: PostgresUrlCounts,
+    textTotals: PostgresTextTotals,
+    trackTextMatches: number,
   ) {
-    this.text = new PostgresTextSearch(tables);
+    this.text = new PostgresTextSearch(connection, tables, textTotals, trackTextMatches);
   }
 
   /**

@@ -8,6 +8,10 @@ export class PostgresTables {
   readonly data: string;
   /** The full-text index: each profile's words (search-words.ts) as a tsvector, with its time for the list order. */
   readonly text: string;
+  /** The tracked full-text queries, their running totals, and the newest time pruned (PostgresTextTotals). */
+  readonly textQuery: string;
+  readonly textCount: string;
+  readonly textFloor: string;
   /** The tokens reserved and not yet written (PostgresTokenStore). */
   readonly token: string;
   /** The running totals (PostgresRunningTotals). */
@@ -27,6 +31,9 @@ export class PostgresTables {
     this.data = qualified('profiler_profile_data');
     this.text = qualified('profiler_profile_text');
     this.token = qualified('profiler_token');
+    this.textQuery = qualified('profiler_text_query');
+    this.textCount = qualified('profiler_text_count');
+    this.textFloor = qualified('profiler_text_floor');
     this.count = qualified('profiler_kind_count');
     this.ipCount = qualified('profiler_ip_kind_count');
     this.urlCount = qualified('profiler_url_count');

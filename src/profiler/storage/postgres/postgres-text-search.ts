@@ -4,14 +4,23 @@ import type { CompiledCriteria } from '../search/compiled-criteria.js';
 import { kindFacet, methodFacet, statusFacet, type SearchTerm } from '../search/search-words.js';
 import { COLUMNS, type SummaryRow } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
+import type { PostgresConnection } from './postgres-connection.js';
+import type { PostgresTextTotals } from './postgres-text-totals.js';
+import { queryKey } from '../search/tracked-queries.js';
 
 /**
  * A search with full-text terms, through the GIN index of the profiles' words: kinds, method and status are words
  * of the same tsvector (facetWords), so that a word alone or with those filters is one index lookup; the time
- * range is the text table's own column; an IP, URL or token is checked on the profile's row.
+ * range is the text table's own column; an IP, URL or token is checked on the profile's row. A query that matched
+ * many profiles is tracked: counted from its running totals from then on (PostgresTextTotals).
  */
 export class PostgresTextSearch {
-  constructor(private readonly tables: PostgresTables) {}
+  constructor(
+    private readonly connection: PostgresConnection,
+    private readonly tables: PostgresTables,
+    private readonly totals: PostgresTextTotals,
+    private readonly trackMin: number,
+  ) {}
 
   /** `rowConditions`: the WHERE clause of the other filters on the profile `p` ($1 …), with its parameters. */
   async find(
@@ -20,7 +29,8 @@ export class PostgresTextSearch {
     terms: SearchTerm[],
     [rowConditions, params]: [string, unknown[]],
   ): Promise<ProfileSearchResult> {
-    const values = [...params, tsquery(terms, f)];
+    const query = tsquery(terms, f);
+    const values = [...params, query];
     const matching = [`t.doc @@ $${values.length}::tsquery`];
     if (f.time) {
       values.push(f.time[0], f.time[1]);
@@ -28,22 +38,59 @@ export class PostgresTextSearch {
     }
     const words = matching.join(' AND ');
     const onlyWords = f.ip === null && f.url === null && f.token === null;
-    const count = onlyWords
-      ? `SELECT count(*) AS n FROM ${this.tables.text} t WHERE ${words}`
-      : `SELECT count(*) AS n FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}`;
     const limit = `$${values.length + 1}`;
     const list = onlyWords
       ? `SELECT ${COLUMNS} FROM (SELECT t.id FROM ${this.tables.text} t WHERE ${words} ORDER BY t.time DESC, t.id DESC LIMIT ${limit}) m
          JOIN ${this.tables.profile} p ON p.id = m.id ORDER BY p.time DESC, p.id DESC`
       : `SELECT ${COLUMNS} FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}
          ORDER BY t.time DESC, t.id DESC LIMIT ${limit}`;
-    const [counted, listed] = await Promise.all([
-      pool.query<{ n: number }>(count, values),
+    const counting = onlyWords
+      ? this.countWords(pool, f, terms, query)
+      : pool
+          .query<{ n: string }>(
+            `SELECT count(*) AS n FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}`,
+            values,
+          )
+          .then(({ rows }) => Number(rows[0].n));
+    const [total, listed] = await Promise.all([
+      counting,
       f.limit === 0 ? null : pool.query<SummaryRow>(list, [...values, f.limit]),
     ]);
-    const total = Number(counted.rows[0].n);
     return { total, rows: total === 0 || !listed ? [] : listed.rows };
   }
+
+  /**
+   * Matches by words, kinds, method, status and time: from the tracked query's totals, else through the index
+   * (then tracked, in the background, when they are many).
+   */
+  private async countWords(pool: pg.Pool, f: CompiledCriteria, terms: SearchTerm[], query: string): Promise<number> {
+    const key = queryKey(terms);
+    const fromTotals = await this.totals.count(key, f, query);
+    if (fromTotals !== null) return fromTotals;
+    const values: unknown[] = [query];
+    const inTime = f.time ? ` AND t.time BETWEEN $2 AND $3` : '';
+    if (f.time) values.push(f.time[0], f.time[1]);
+    const { rows } = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.tables.text} t WHERE t.doc @@ $1::tsquery${inTime}`,
+      values,
+    );
+    const total = Number(rows[0].n);
+    if (total >= this.trackMin) {
+      this.totals
+        .track(key, termsQuery(terms))
+        .catch((error: unknown) =>
+          this.connection.logger.warn(
+            `The PostgreSQL profile store ${this.connection.description} could not keep totals of the search "${key}": ${(error as Error)?.message ?? String(error)}`,
+          ),
+        );
+    }
+    return total;
+  }
+}
+
+/** The tsquery of the terms alone: what a tracked query's first count matches. */
+function termsQuery(terms: SearchTerm[]): string {
+  return terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`).join(' & ');
 }
 
 /** The tsquery: every term (a prefix `:*`), the kinds (any of them), the method and the status as marked words. */

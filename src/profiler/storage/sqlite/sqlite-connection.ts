@@ -36,6 +36,10 @@ export class SqliteConnection {
     return this.handle;
   }
 
+  get isOpen(): boolean {
+    return this.handle !== undefined;
+  }
+
   /** Throws when the store is not open (a call that prepared its statements before, or a page of a long read). */
   assertOpen(): void {
     void this.db;

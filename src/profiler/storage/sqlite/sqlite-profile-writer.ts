@@ -9,6 +9,7 @@ import { SEQ_BITS } from './sqlite-keys.js';
 import { textTable } from './sqlite-schema.js';
 import type { SqliteRunningTotals, TotalsRow } from './sqlite-running-totals.js';
 import type { SqliteTokenStore } from './sqlite-token-store.js';
+import type { SqliteTextTotals, TextTotalsRow } from './sqlite-text-totals.js';
 
 /**
  * The write path: a batch of profiles, their blobs already encoded, in one transaction: each distinct URL once
@@ -20,6 +21,7 @@ export class SqliteProfileWriter {
     private readonly connection: SqliteConnection,
     private readonly totals: SqliteRunningTotals,
     private readonly tokens: SqliteTokenStore,
+    private readonly textTotals: SqliteTextTotals,
   ) {}
 
   /** The write's transaction (`immediate`: it takes the write lock first, as a crash's last write must). */
@@ -71,6 +73,7 @@ export class SqliteProfileWriter {
         }
         urlIds.set(url, [id, skeleton]);
       }
+      const withText: TextTotalsRow[] = [];
       const counted: TotalsRow[] = profiles.map((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
@@ -101,10 +104,12 @@ export class SqliteProfileWriter {
             id,
             [...words, ...facetWords(kind, method, status)].join(' '),
           );
+          withText.push({ time, kind, method: method.toUpperCase(), status, words: new Set(words) });
         }
         return { time, kind, method: method.toUpperCase(), status, ip, urlId, skeleton, token };
       });
       this.totals.add(counted);
+      this.textTotals.add(withText);
     });
     if (immediate) transaction.immediate();
     else transaction();

@@ -27,6 +27,9 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
  * totals without kind).
  */
 const DOWN_TO_V5 = `
+  DROP TABLE profile_text_query;
+  DROP TABLE profile_text_count;
+  DROP TABLE profile_text_floor;
   DROP TABLE profile_text_0;
   DROP TABLE profile_text_1;
   DROP TABLE profile_text_2;
@@ -89,7 +92,12 @@ function inFile<T>(file: string, look: (db: Database.Database) => T): T {
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore, tokens: (storage) => (storage as SqliteProfilerStorage).tokens });
 
-  describe('full-text search', () => fullTextSearchContract(memoryStore));
+  describe('full-text search', () =>
+    fullTextSearchContract(memoryStore, async () => {
+      const storage = new SqliteProfilerStorage({ file: ':memory:', trackTextMatches: 2 });
+      await storage.open();
+      return storage;
+    }));
 
   it("appends a prune chunk's tokens, a slice at a time, none lost or split at a slice's end", async () => {
     const tokens = Array.from({ length: 12_345 }, (_, i) => i.toString(16).padStart(6, '0'));
@@ -284,14 +292,14 @@ describe('SqliteProfilerStorage', () => {
       await writable.close();
     });
 
-    it('creates the directory, the schema (user_version 7) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 8) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
       inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(7);
+        expect(db.pragma('user_version', { simple: true })).toBe(8);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       });
       expect(await store.size()).toBeGreaterThan(0);
@@ -323,7 +331,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other-v3.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 7 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version 8 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
@@ -528,7 +536,7 @@ describe('SqliteProfilerStorage', () => {
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(7);
+        expect(check.pragma('user_version', { simple: true })).toBe(8);
         expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual([
           '0000aa',
           '0000ab',
@@ -587,7 +595,7 @@ describe('SqliteProfilerStorage', () => {
       expect(await total({ kinds: ['profiler'], ip: '1' })).toBe(1);
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(7);
+        expect(check.pragma('user_version', { simple: true })).toBe(8);
         expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual(
           [
             [0, 3],
@@ -615,7 +623,7 @@ describe('SqliteProfilerStorage', () => {
       await store.close();
       rewrite(
         file,
-        'DROP TABLE profile_text_0; DROP TABLE profile_text_1; DROP TABLE profile_text_2; PRAGMA user_version = 6;',
+        'DROP TABLE profile_text_0; DROP TABLE profile_text_1; DROP TABLE profile_text_2; DROP TABLE profile_text_query; DROP TABLE profile_text_count; DROP TABLE profile_text_floor; PRAGMA user_version = 6;',
       );
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
@@ -628,7 +636,56 @@ describe('SqliteProfilerStorage', () => {
         rows: [{ token: '000002' }],
       });
       await migrated.close();
-      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(7));
+      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(8));
+    });
+
+    it("keeps a tracked full-text query's totals in the file, counted in the background, its floor moved by pruning", async () => {
+      const file = join(dir, 'tracked.sqlite');
+      const store = new SqliteProfilerStorage({ file, trackTextMatches: 3 });
+      await store.open();
+      await store.write(
+        Array.from({ length: 6 }, (_, i) =>
+          record(`00000${i}`, { time: 1_000 + i * 1_800_000, text: [i % 2 ? 'Stock low' : 'stock'] }),
+        ),
+      );
+      expect((await store.find({ limit: 1, text: 'low stock' })).total).toBe(3);
+      expect((await store.find({ limit: 1, text: 'stock' })).total).toBe(6);
+      for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+      // Tracked: 'low stock' and 'stock' matched three or more; their earlier matches counted by hour.
+      const look = () =>
+        inFile(file, (db) => [
+          db.prepare('SELECT query, pending_seq FROM profile_text_query ORDER BY id').raw().all(),
+          db
+            .prepare(
+              'SELECT q.query, c.hour, c.n FROM profile_text_count c JOIN profile_text_query q ON q.id = c.query_id ORDER BY 1, 2',
+            )
+            .raw()
+            .all(),
+          db.prepare('SELECT time FROM profile_text_floor').pluck().get(),
+        ]);
+      expect(look()).toEqual([
+        [
+          ['low stock', null],
+          ['stock', null],
+        ],
+        [
+          ['low stock', 0, 1],
+          ['low stock', 1, 1],
+          ['low stock', 2, 1],
+          ['stock', 0, 2],
+          ['stock', 1, 2],
+          ['stock', 2, 2],
+        ],
+        -1,
+      ]);
+      await store.write([record('000009', { time: 9_000_000, text: ['stock'] })]);
+      await store.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
+      expect((await store.find({ limit: 1, text: 'stock' })).total).toBe(5);
+      expect((await store.find({ limit: 1, text: 'stock low' })).total).toBe(2);
+      await store.close();
+      const [, counts, floor] = look();
+      expect(floor).toBe(1_800_000 + 1_000);
+      expect(counts).toContainEqual(['stock', 2, 3]);
     });
 
     it('leaves the token entries of pruned profiles, which match nothing, and sweeps them once a thousand are left', async () => {

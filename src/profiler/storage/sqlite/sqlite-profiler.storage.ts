@@ -12,6 +12,8 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { SqliteProfileReader } from './sqlite-profile-reader.js';
 import { SqliteProfileWriter } from './sqlite-profile-writer.js';
 import { SqliteRetention } from './sqlite-retention.js';
+import { SqliteTextTotals } from './sqlite-text-totals.js';
+import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
 import { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { SqliteSearchPlanner } from './sqlite-search-planner.js';
 import { SqliteTokenStore } from './sqlite-token-store.js';
@@ -20,6 +22,8 @@ import { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
   file: string;
+  /** A full-text query matching this many profiles gets running totals (TRACK_MIN_MATCHES; the tests lower it). */
+  trackTextMatches?: number;
 }
 
 /** A crash's last write waits this long for a lock: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
@@ -54,9 +58,16 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     this.connection = new SqliteConnection(options.file);
     this.totals = new SqliteRunningTotals(this.connection);
     this.tokens = new SqliteTokenStore(this.connection);
-    this.writer = new SqliteProfileWriter(this.connection, this.totals, this.tokens);
+    const textTotals = new SqliteTextTotals(this.connection);
+    this.writer = new SqliteProfileWriter(this.connection, this.totals, this.tokens, textTotals);
     this.reader = new SqliteProfileReader(this.connection, this.codec);
-    this.planner = new SqliteSearchPlanner(this.connection, this.totals, new SqliteUrlMatcher(this.connection));
+    this.planner = new SqliteSearchPlanner(
+      this.connection,
+      this.totals,
+      new SqliteUrlMatcher(this.connection),
+      textTotals,
+      options.trackTextMatches ?? TRACK_MIN_MATCHES,
+    );
     this.retention = new SqliteRetention(this.connection, this.totals);
   }
 

@@ -55,6 +55,11 @@ export const PRUNE_CHUNK_SQL = [
    SELECT 'delete', id, lower(url) FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0`,
   'DELETE FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
   'DELETE FROM profile_url_skeleton WHERE id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
+  // The tracked full-text queries' totals are not lowered: their hours up to the newest pruned are no longer read
+  // (SqliteTextTotals.count), and those before it go.
+  'UPDATE profile_text_floor SET time = max(time, (SELECT max(time) FROM temp.profile_gone))',
+  `DELETE FROM profile_text_count WHERE query_id IN (SELECT id FROM profile_text_query)
+   AND hour < (SELECT max(time) FROM temp.profile_gone) / ${HOUR}`,
   // A profile without text has no entry: deleting it is a no-op.
   ...[0, 1, 2].map(
     (kind) => `DELETE FROM ${textTable(kind)} WHERE rowid IN (SELECT id FROM temp.profile_gone WHERE kind = ${kind})`,

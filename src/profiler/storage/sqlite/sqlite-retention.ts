@@ -91,6 +91,8 @@ export class SqliteRetention {
         DELETE FROM profile_token_count;
         DELETE FROM profile_token;
         UPDATE profile_token_stale SET n = 0;
+        DELETE FROM profile_text_count;
+        UPDATE profile_text_floor SET time = -1;
         ${[0, 1, 2].map((kind) => `INSERT INTO ${textTable(kind)} (${textTable(kind)}) VALUES ('delete-all');`).join('\n        ')}
       `);
       return count;

@@ -171,7 +171,7 @@ export class SqliteRunningTotals {
 }
 
 /** Counts by a composite key (kept as the tuple it was first seen with). */
-class Counter implements Iterable<[(string | number)[], number]> {
+export class Counter implements Iterable<[(string | number)[], number]> {
   private readonly counts = new Map<string, [(string | number)[], number]>();
 
   add(key: (string | number)[], n = 1): void {

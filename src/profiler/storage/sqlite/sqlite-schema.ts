@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { HOUR } from '../search/hours.js';
 
 /** The schema version this application reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * The full-text tables' options: FTS5's own tokenizer on words already made (it must split none of them: letters,
@@ -190,6 +190,29 @@ const MIGRATIONS: string[] = [
   -- have no text to index.
   ${[0, 1, 2].map((kind) => `CREATE VIRTUAL TABLE profile_text_${kind} USING fts5 (words, ${TEXT_TABLE_OPTIONS});`).join('\n  ')}
   `,
+  `
+  -- Running totals of the full-text queries that match many profiles (tracked-queries.ts): each query once (its
+  -- terms as queryKey() gives them), with, while its older matches are being counted, the last write sequence
+  -- that count covers and the key it has reached (null once done); its matches per hour, kind, method and status;
+  -- and the newest time pruning has reached, whose hour and those before the totals no longer count whole.
+  CREATE TABLE profile_text_query (
+    id INTEGER PRIMARY KEY,
+    query TEXT NOT NULL UNIQUE,
+    pending_seq INTEGER,
+    pending_key INTEGER
+  );
+  CREATE TABLE profile_text_count (
+    query_id INTEGER NOT NULL,
+    hour INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    method TEXT NOT NULL COLLATE NOCASE,
+    status INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (query_id, hour, kind, method, status)
+  ) WITHOUT ROWID;
+  CREATE TABLE profile_text_floor (time INTEGER NOT NULL);
+  INSERT INTO profile_text_floor (time) VALUES (-1);
+  `,
 ];
 
 /**
@@ -252,6 +275,9 @@ const LAYOUT: Record<string, string[]> = {
   profile_text_0: ['words'],
   profile_text_1: ['words'],
   profile_text_2: ['words'],
+  profile_text_query: ['id', 'query', 'pending_seq', 'pending_key'],
+  profile_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
+  profile_text_floor: ['time'],
 };
 
 /** A clear error for a file whose tables are not this schema's (another application's, or a development build's). */

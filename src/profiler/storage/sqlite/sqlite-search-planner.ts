@@ -8,6 +8,7 @@ import type { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { conditions, filtersOf, type Driver, type Filters } from './sqlite-search-conditions.js';
 import type { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 import { SqliteTextSearch } from './sqlite-text-search.js';
+import type { SqliteTextTotals } from './sqlite-text-totals.js';
 
 /** Reading the next row of a walk costs about this fraction of a match sought through an index. */
 const WALK_ROW_COST = 0.25;
@@ -29,8 +30,10 @@ export class SqliteSearchPlanner {
     private readonly connection: SqliteConnection,
     private readonly totals: SqliteRunningTotals,
     private readonly urls: SqliteUrlMatcher,
+    textTotals: SqliteTextTotals,
+    trackTextMatches: number,
   ) {
-    this.text = new SqliteTextSearch(connection);
+    this.text = new SqliteTextSearch(connection, textTotals, trackTextMatches);
   }
 
   find(criteria: ProfileSearchCriteria): ProfileSearchResult {
