@@ -8,6 +8,9 @@ import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresTextTotals } from './postgres-text-totals.js';
 import { queryKey } from '../search/tracked-queries.js';
 
+/** Matches from which the newest are found by reading the time index backwards rather than all sorted. */
+const WALK_MIN_MATCHES = 20_000;
+
 /**
  * A search with full-text terms, through the GIN index of the profiles' words: kinds, method and status are words
  * of the same tsvector (facetWords), so that a word alone or with those filters is one index lookup; the time
@@ -38,25 +41,26 @@ export class PostgresTextSearch {
     }
     const words = matching.join(' AND ');
     const onlyWords = f.ip === null && f.url === null && f.token === null;
-    const limit = `$${values.length + 1}`;
-    const list = onlyWords
-      ? `SELECT ${COLUMNS} FROM (SELECT t.id FROM ${this.tables.text} t WHERE ${words} ORDER BY t.time DESC, t.id DESC LIMIT ${limit}) m
-         JOIN ${this.tables.profile} p ON p.id = m.id ORDER BY p.time DESC, p.id DESC`
-      : `SELECT ${COLUMNS} FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}
-         ORDER BY t.time DESC, t.id DESC LIMIT ${limit}`;
-    const counting = onlyWords
+    const total = await (onlyWords
       ? this.countWords(pool, f, terms, query)
       : pool
           .query<{ n: string }>(
             `SELECT count(*) AS n FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}`,
             values,
           )
-          .then(({ rows }) => Number(rows[0].n));
-    const [total, listed] = await Promise.all([
-      counting,
-      f.limit === 0 ? null : pool.query<SummaryRow>(list, [...values, f.limit]),
-    ]);
-    return { total, rows: total === 0 || !listed ? [] : listed.rows };
+          .then(({ rows }) => Number(rows[0].n)));
+    if (total === 0 || f.limit === 0) return { total, rows: [] };
+    // Common matches: the time index read backwards finds the newest soon. Rare ones (the planner cannot tell: a
+    // word's frequency is not in its statistics unless very common): all of them through the GIN index, sorted.
+    const order = total >= WALK_MIN_MATCHES ? 't.time DESC, t.id DESC' : 't.time + 0 DESC, t.id DESC';
+    const limit = `$${values.length + 1}`;
+    const list = onlyWords
+      ? `SELECT ${COLUMNS} FROM (SELECT t.id FROM ${this.tables.text} t WHERE ${words} ORDER BY ${order} LIMIT ${limit}) m
+         JOIN ${this.tables.profile} p ON p.id = m.id ORDER BY p.time DESC, p.id DESC`
+      : `SELECT ${COLUMNS} FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id WHERE ${words} AND ${rowConditions}
+         ORDER BY ${order} LIMIT ${limit}`;
+    const listed = await pool.query<SummaryRow>(list, [...values, f.limit]);
+    return { total, rows: listed.rows };
   }
 
   /**
