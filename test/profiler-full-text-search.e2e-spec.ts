@@ -141,6 +141,20 @@ describe.each(STORES)('Full-text search of the profiles, %s store (e2e)', (_name
       expect(limited.heading).toBe('2 results found');
     });
 
+    it('shows under each row where it matched, the words marked, linked to the panel', async () => {
+      const thrown = (await search({ q: 'CartQuantityException stock' })).html.querySelector('tr.matched');
+      expect(thrown?.querySelector('a')?.getAttribute('href')).toBe(`/_profiler/${tokens.refused}?panel=exception`);
+      expect(text(thrown?.querySelector('a'))).toBe('Exception');
+      expect(thrown?.querySelectorAll('mark').map(text)).toEqual(['CartQuantityException', 'stock']);
+      expect(text(thrown?.querySelector('.excerpt'))).toMatch(/^CartQuantityException: Only \d+ left in stock\./);
+      const sql = (await search({ q: 'delete cart_lines' })).html.querySelector('tr.matched');
+      expect(sql?.querySelector('a')?.getAttribute('href')).toMatch(
+        new RegExp(`^/_profiler/${tokens.removed}\\?panel=(logs|database)$`),
+      );
+      expect(sql?.querySelectorAll('mark').map(text)).toEqual(['delete', 'cart_lines']);
+      expect((await search({ q: '' })).html.querySelector('tr.matched')).toBeNull();
+    });
+
     it('searches the redacted text only: a secret the request carried finds nothing', async () => {
       expect((await search({ q: 'login failed ada' })).tokens).toEqual([tokens.secret]);
       expect((await search({ q: SECRET })).heading).toBe('0 results found');

@@ -55,6 +55,13 @@ export interface ProfilerStats {
  * profile can be opened the moment its response arrives. Tokens come from the TokenAllocator the ProfilerModule
  * chose for the store (src/profiler/tokens/).
  */
+/** A text full-text search indexes, and the panel (collector) it comes from. */
+export interface SearchedText {
+  panel: string;
+  label: string;
+  text: string;
+}
+
 @Injectable()
 export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private collectorList: DataCollector[] = [];
@@ -238,7 +245,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         if (failure) (profile.lateLogs ??= []).push(failure);
       }
       const record = profile.toRecord();
-      record.text = this.searchText(record);
+      record.text = this.textsOf(record).map((t) => t.text);
       this.buffer.add(record, this.background(profile));
       for (const listener of this.completedListeners) listener(record);
     } catch (error) {
@@ -246,17 +253,32 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /**
+   * A stored profile's texts as full-text search indexed them, each with the panel it comes from (the search page
+   * shows where a query matched); none for a profile not stored.
+   */
+  async searchTexts(token: string): Promise<SearchedText[]> {
+    if (this.late.has(token)) this.late.drain();
+    const record = this.buffer.get(token) ?? (await this.storage.read(token));
+    return record ? this.textsOf(record) : [];
+  }
+
   /** The texts a full-text search finds the profile by: each collector's searchText() of its data, redacted. */
-  private searchText(record: ProfileRecord): string[] {
-    const texts: string[] = [];
+  private textsOf(record: ProfileRecord): SearchedText[] {
+    const texts: SearchedText[] = [];
     for (const collector of this.collectorList) {
       const data = record.data[collector.name];
       if (!collector.searchText || data === undefined || data === null) continue;
       try {
         // Collected data is redacted where it is collected; the text passes the redaction again, as a printed
         // line does, so that no statement or message of a collector that missed a secret makes it searchable.
-        for (const text of collector.searchText(data))
-          texts.push(Redactor.mayHoldSecret(text) ? Redactor.text(text) : text);
+        for (const text of collector.searchText(data)) {
+          texts.push({
+            panel: collector.name,
+            label: collector.label,
+            text: Redactor.mayHoldSecret(text) ? Redactor.text(text) : text,
+          });
+        }
       } catch {
         // Data a collector cannot read (one of an older shape) leaves its words out; the profile is stored.
       }

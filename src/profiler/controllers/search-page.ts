@@ -13,6 +13,8 @@ import {
 import { formTime, listTime } from '../views/profile-time.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
+import { matchExcerpt, type MatchExcerpt } from './search-matches.js';
+import { queryTerms } from '../storage/search/search-words.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const LIMITS = [10, 50, 100];
@@ -42,6 +44,7 @@ export class SearchPage {
     } catch (error) {
       searchError = `${classOf(error)}: ${messageOf(error)}`;
     }
+    const matches = await this.matches(criteria, result);
     const stats = await this.profiler.stats();
     const slowMs = this.config.profiler.slowRequestMs;
     return this.views.page('search', {
@@ -51,8 +54,9 @@ export class SearchPage {
       leftOut,
       more: result.total > result.rows.length,
       comparable: result.rows.length > 1,
-      rows: result.rows.map((row) => ({
+      rows: result.rows.map((row, i) => ({
         ...row,
+        match: matches[i] ?? null,
         statusClass: row.statusCode ? statusClass(row.statusCode) : 'none',
         time: listTime(row.time),
         duration: row.duration === null ? null : row.duration.toFixed(1),
@@ -73,6 +77,16 @@ export class SearchPage {
         allKinds: kinds === undefined && (criteria.url !== undefined || criteria.token !== undefined),
       },
     });
+  }
+
+  /** For a full-text search, where each row matched (the text holding the words, marked). */
+  private async matches(
+    criteria: ProfileSearchCriteria,
+    result: ProfileSearchResult,
+  ): Promise<(MatchExcerpt | null)[]> {
+    const terms = criteria.text === undefined ? null : queryTerms(criteria.text);
+    if (!terms || result.rows.length === 0) return [];
+    return Promise.all(result.rows.map(async (row) => matchExcerpt(await this.profiler.searchTexts(row.token), terms)));
   }
 
   /** How many matches each hidden kind holds, with the link that lists them too; null when nothing is hidden. */
