@@ -83,6 +83,10 @@ describe('traceparent in and out (e2e)', () => {
       (await request(app.getHttpServer()).get(`/_profiler/${token}?panel=request`).set('Host', HOST).expect(200)).text,
     );
     expect(page.querySelector('.summary dd.trace')!.text).toBe(TRACE_ID);
+    // Its requests recorded here, through full-text search.
+    expect(page.querySelector('.summary dd.trace a')!.getAttribute('href')).toBe(
+      `/_profiler/search?q=${TRACE_ID}&limit=10`,
+    );
     const rows = Object.fromEntries(
       page
         .querySelectorAll('#panel-request table.kv tr')
