@@ -1,25 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../../src/database/shop-db.js';
 import { ProfilerFixturesModule } from '../fixtures/profiler-fixtures.module.js';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import {
+  expectFitsAndAccessible,
+  launchChromium,
+  SCHEMES,
+  SCREENS,
+  screenshot,
+  startTestServer,
+  type TestServer,
+} from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
-
-const SCREENS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
-
-/** No page wider than the screen, and nothing axe-core calls serious or critical. */
-async function expectFitsAndAccessible(page: Page): Promise<void> {
-  const { scroll, window } = (await page.evaluate(
-    '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
-  )) as { scroll: number; window: number };
-  expect(scroll).toBeLessThanOrEqual(window);
-  expect(await axeViolations(page)).toEqual([]);
-}
 
 describe('Full-text search on the search page in Chromium (e2e)', () => {
   let server: TestServer;

@@ -2,24 +2,18 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { seedCatalogue } from '../../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../../src/database/shop-db.js';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import {
+  expectFitsAndAccessible,
+  launchChromium,
+  SCHEMES,
+  SCREENS,
+  screenshot,
+  startTestServer,
+  type TestServer,
+} from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
 
-const SCREENS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
 const SECRET = 'SECRET-BROWSER-REPLAY-9051';
-
-/** No page wider than the screen, and nothing axe-core calls serious or critical. */
-async function expectFitsAndAccessible(page: Page): Promise<void> {
-  const { scroll, window } = (await page.evaluate(
-    '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
-  )) as { scroll: number; window: number };
-  expect(scroll).toBeLessThanOrEqual(window);
-  expect(await axeViolations(page)).toEqual([]);
-}
 
 describe('Comparing and replaying requests in Chromium (e2e)', () => {
   let server: TestServer;

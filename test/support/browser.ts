@@ -82,3 +82,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
+
+/** The screens every page is judged on. */
+export const SCREENS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+export const SCHEMES = ['light', 'dark'] as const;
+
+/** No page wider than the screen, and nothing axe-core calls serious or critical. */
+export async function expectFitsAndAccessible(page: Page): Promise<void> {
+  const { scroll, window } = (await page.evaluate(
+    '({ scroll: document.documentElement.scrollWidth, window: window.innerWidth })',
+  )) as { scroll: number; window: number };
+  expect(scroll).toBeLessThanOrEqual(window);
+  expect(await axeViolations(page)).toEqual([]);
+}

@@ -10,7 +10,8 @@ import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import { clampStatus, nullableText, pgText } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
-import type { PostgresTextTotals, TextTotalsRow } from './postgres-text-totals.js';
+import type { PostgresTextTotals } from './postgres-text-totals.js';
+import type { TextTotalsRow } from '../search/tracked-queries.js';
 
 /** A method as the totals keep it: ASCII letters in upper case (upper() of a "C" text). */
 function upperAscii(method: string): string {

@@ -2,22 +2,18 @@ import type pg from 'pg';
 import type { CompiledCriteria } from '../search/compiled-criteria.js';
 import { HOUR, splitByHours } from '../search/hours.js';
 import type { SearchTerm } from '../search/search-words.js';
-import { matchesWords, MAX_TRACKED_QUERIES, termsOfKey, trustedFrom } from '../search/tracked-queries.js';
+import {
+  matchesWords,
+  MAX_TRACKED_QUERIES,
+  termsOfKey,
+  trustedFrom,
+  type TextTotalsRow,
+} from '../search/tracked-queries.js';
 import { MAX_TIME } from '../search-helpers.js';
 import { withClient } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import { kindCondition } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
-
-/** A written profile with text, as the tracked queries' totals count it. */
-export interface TextTotalsRow {
-  time: number;
-  kind: number;
-  /** In upper case (ASCII letters), as the totals keep it. */
-  method: string;
-  status: number;
-  words: ReadonlySet<string>;
-}
 
 export interface TrackedQuery {
   id: number;

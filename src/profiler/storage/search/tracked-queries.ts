@@ -10,6 +10,16 @@ export const TRACK_MIN_MATCHES = 20_000;
 /** Tracked queries at most (each adds its totals to every write): the oldest makes room for a new one. */
 export const MAX_TRACKED_QUERIES = 64;
 
+/** A written profile with text, as the tracked queries' totals count it. */
+export interface TextTotalsRow {
+  time: number;
+  kind: number;
+  /** In upper case (ASCII letters), as the totals keep it. */
+  method: string;
+  status: number;
+  words: ReadonlySet<string>;
+}
+
 /** A query's terms as one key, the same for the same terms in any order: sorted, a prefix ending in `*`. */
 export function queryKey(terms: readonly SearchTerm[]): string {
   return [...new Set(terms.map((t) => `${t.word}${t.prefix ? '*' : ''}`))].sort().join(' ');

@@ -6,10 +6,11 @@ import { urlSkeleton } from '../url-skeleton.js';
 import { facetWords, indexWords } from '../search/search-words.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { SEQ_BITS } from './sqlite-keys.js';
-import { textTable } from './sqlite-schema.js';
+import type { SqliteTextParts } from './sqlite-text-parts.js';
 import type { SqliteRunningTotals, TotalsRow } from './sqlite-running-totals.js';
 import type { SqliteTokenStore } from './sqlite-token-store.js';
-import type { SqliteTextTotals, TextTotalsRow } from './sqlite-text-totals.js';
+import type { SqliteTextTotals } from './sqlite-text-totals.js';
+import type { TextTotalsRow } from '../search/tracked-queries.js';
 
 /**
  * The write path: a batch of profiles, their blobs already encoded, in one transaction: each distinct URL once
@@ -22,6 +23,7 @@ export class SqliteProfileWriter {
     private readonly totals: SqliteRunningTotals,
     private readonly tokens: SqliteTokenStore,
     private readonly textTotals: SqliteTextTotals,
+    private readonly textParts: SqliteTextParts,
   ) {}
 
   /** The write's transaction (`immediate`: it takes the write lock first, as a crash's last write must). */
@@ -74,6 +76,7 @@ export class SqliteProfileWriter {
         urlIds.set(url, [id, skeleton]);
       }
       const withText: TextTotalsRow[] = [];
+      let floorKey: bigint | undefined;
       const counted: TotalsRow[] = profiles.map((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
@@ -100,10 +103,8 @@ export class SqliteProfileWriter {
         insertData.run(id, blobs[i]);
         const words = indexWords(profile.text ?? []);
         if (words.length > 0) {
-          statement(`INSERT INTO ${textTable(kind)} (rowid, words) VALUES (?, ?)`).run(
-            id,
-            [...words, ...facetWords(kind, method, status)].join(' '),
-          );
+          floorKey ??= this.textParts.floorKey();
+          this.textParts.insert(kind, time, id, [...words, ...facetWords(kind, method, status)].join(' '), floorKey);
           withText.push({ time, kind, method: method.toUpperCase(), status, words: new Set(words) });
         }
         return { time, kind, method: method.toUpperCase(), status, ip, urlId, skeleton, token };

@@ -30,9 +30,7 @@ const DOWN_TO_V5 = `
   DROP TABLE profile_text_query;
   DROP TABLE profile_text_count;
   DROP TABLE profile_text_floor;
-  DROP TABLE profile_text_0;
-  DROP TABLE profile_text_1;
-  DROP TABLE profile_text_2;
+  DROP TABLE profile_text_part;
   DROP INDEX profile_redirected_from;
   ALTER TABLE profile DROP COLUMN kind;
   ALTER TABLE profile DROP COLUMN duration;
@@ -292,14 +290,14 @@ describe('SqliteProfilerStorage', () => {
       await writable.close();
     });
 
-    it('creates the directory, the schema (user_version 8) and uses WAL mode', async () => {
+    it('creates the directory, the schema (user_version 7) and uses WAL mode', async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
       inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(8);
+        expect(db.pragma('user_version', { simple: true })).toBe(7);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       });
       expect(await store.size()).toBeGreaterThan(0);
@@ -331,7 +329,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other-v3.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 8 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version 7 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
@@ -536,7 +534,7 @@ describe('SqliteProfilerStorage', () => {
       await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(8);
+        expect(check.pragma('user_version', { simple: true })).toBe(7);
         expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual([
           '0000aa',
           '0000ab',
@@ -595,7 +593,7 @@ describe('SqliteProfilerStorage', () => {
       expect(await total({ kinds: ['profiler'], ip: '1' })).toBe(1);
       await migrated.close();
       inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(8);
+        expect(check.pragma('user_version', { simple: true })).toBe(7);
         expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual(
           [
             [0, 3],
@@ -623,7 +621,7 @@ describe('SqliteProfilerStorage', () => {
       await store.close();
       rewrite(
         file,
-        'DROP TABLE profile_text_0; DROP TABLE profile_text_1; DROP TABLE profile_text_2; DROP TABLE profile_text_query; DROP TABLE profile_text_count; DROP TABLE profile_text_floor; PRAGMA user_version = 6;',
+        'DROP TABLE profile_text_0_0; DROP TABLE profile_text_part; DROP TABLE profile_text_query; DROP TABLE profile_text_count; DROP TABLE profile_text_floor; PRAGMA user_version = 6;',
       );
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();
@@ -636,7 +634,7 @@ describe('SqliteProfilerStorage', () => {
         rows: [{ token: '000002' }],
       });
       await migrated.close();
-      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(8));
+      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(7));
     });
 
     it("keeps a tracked full-text query's totals in the file, counted in the background, its floor moved by pruning", async () => {
@@ -686,6 +684,55 @@ describe('SqliteProfilerStorage', () => {
       const [, counts, floor] = look();
       expect(floor).toBe(1_800_000 + 1_000);
       expect(counts).toContainEqual(['stock', 2, 3]);
+    });
+
+    it("keeps the full-text index by kind and day, drops a day's tables once its profiles are gone, and never matches a pruned profile's row", async () => {
+      const file = join(dir, 'text-days.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      const DAY = 86_400_000;
+      const day = (n: number, ms = 0) => 20_000 * DAY + n * DAY + ms;
+      await store.write([
+        record('0000a1', { time: day(0, 1000), text: ['cart one'] }),
+        record('0000a2', { time: day(0, 2000), kind: 'profiler', text: ['cart two'] }),
+        record('0000b1', { time: day(1, 1000), text: ['cart three'] }),
+        record('0000b2', { time: day(1, 5000), text: ['cart four'] }),
+        record('0000c1', { time: day(2, 1000), text: ['cart five'] }),
+      ]);
+      const tables = () =>
+        inFile(file, (db) =>
+          db
+            .prepare(
+              "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'profile_text_[0-9]_*' AND name NOT GLOB '*_[a-z]*[a-z]' ORDER BY name",
+            )
+            .pluck()
+            .all(),
+        );
+      expect(tables()).toEqual([
+        'profile_text_0_20000',
+        'profile_text_0_20001',
+        'profile_text_0_20002',
+        'profile_text_1_20000',
+      ]);
+      const cart = async () => (await store.find({ limit: 10, text: 'cart' })).rows.map((r) => r.token);
+      // The first day and a part of the second pruned: the first day's tables go, the second's row stays unread.
+      await store.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
+      expect(await cart()).toEqual(['0000c1', '0000b2']);
+      expect((await store.find({ limit: 10, text: 'three' })).total).toBe(0);
+      expect(tables()).toEqual(['profile_text_0_20001', 'profile_text_0_20002']);
+      // A late profile of the pruned day, and one with the key of the pruned 0000b1 (the same millisecond).
+      await store.write([
+        record('0000d1', { time: day(0, 500), text: ['cart late'] }),
+        record('0000d2', { time: day(1, 1000), text: ['cart reused key'] }),
+      ]);
+      expect(await cart()).toEqual(['0000c1', '0000b2', '0000d2', '0000d1']);
+      expect((await store.find({ limit: 10, text: 'three' })).total).toBe(0);
+      expect((await store.find({ limit: 10, text: 'reused' })).total).toBe(1);
+      expect((await store.find({ limit: 1, text: 'cart', start: day(0), end: day(1, 1000) })).total).toBe(2);
+      await store.clear();
+      expect(tables()).toEqual([]);
+      expect(await cart()).toEqual([]);
+      await store.close();
     });
 
     it('leaves the token entries of pruned profiles, which match nothing, and sweeps them once a thousand are left', async () => {

@@ -13,6 +13,7 @@ import { SqliteProfileReader } from './sqlite-profile-reader.js';
 import { SqliteProfileWriter } from './sqlite-profile-writer.js';
 import { SqliteRetention } from './sqlite-retention.js';
 import { SqliteTextTotals } from './sqlite-text-totals.js';
+import { SqliteTextParts } from './sqlite-text-parts.js';
 import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
 import { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { SqliteSearchPlanner } from './sqlite-search-planner.js';
@@ -58,17 +59,19 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     this.connection = new SqliteConnection(options.file);
     this.totals = new SqliteRunningTotals(this.connection);
     this.tokens = new SqliteTokenStore(this.connection);
-    const textTotals = new SqliteTextTotals(this.connection);
-    this.writer = new SqliteProfileWriter(this.connection, this.totals, this.tokens, textTotals);
+    const textParts = new SqliteTextParts(this.connection);
+    const textTotals = new SqliteTextTotals(this.connection, textParts);
+    this.writer = new SqliteProfileWriter(this.connection, this.totals, this.tokens, textTotals, textParts);
     this.reader = new SqliteProfileReader(this.connection, this.codec);
     this.planner = new SqliteSearchPlanner(
       this.connection,
       this.totals,
       new SqliteUrlMatcher(this.connection),
+      textParts,
       textTotals,
       options.trackTextMatches ?? TRACK_MIN_MATCHES,
     );
-    this.retention = new SqliteRetention(this.connection, this.totals);
+    this.retention = new SqliteRetention(this.connection, this.totals, textParts);
   }
 
   get file(): string {

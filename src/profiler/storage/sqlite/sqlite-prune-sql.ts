@@ -1,7 +1,6 @@
 /** The statements of a prune chunk and of the token sweep: run on the store's connection, or in the PruneWorker. */
 import { HOUR } from '../search/hours.js';
 import { MAX_ID } from './sqlite-keys.js';
-import { textTable } from './sqlite-schema.js';
 
 /**
  * The running totals per key × method × status (schema version 4; the IPs' per kind too, version 6): table, and
@@ -18,8 +17,7 @@ const KEY_TOTALS = [
  * A prune chunk: the profiles going (the oldest, consecutive keys) are first copied into the temporary table
  * profile_gone, with their URL's skeleton; then every running total, URL and skeleton count is lowered by one
  * grouped statement each, the URLs and skeletons no profile has any more leave (the URLs their trigram index
- * too), the profiles' words leave the full-text index, and the profiles and their data are deleted as one key
- * range.
+ * too), and the profiles and their data are deleted as one key range.
  */
 export const PRUNE_SETUP_SQL = `
   CREATE TEMP TABLE IF NOT EXISTS profile_gone (
@@ -56,14 +54,12 @@ export const PRUNE_CHUNK_SQL = [
   'DELETE FROM profile_url WHERE id IN (SELECT url_id FROM temp.profile_gone) AND n <= 0',
   'DELETE FROM profile_url_skeleton WHERE id IN (SELECT skel_id FROM temp.profile_gone) AND n <= 0',
   // The tracked full-text queries' totals are not lowered: their hours up to the newest pruned are no longer read
-  // (SqliteTextTotals.count), and those before it go.
-  'UPDATE profile_text_floor SET time = max(time, (SELECT max(time) FROM temp.profile_gone))',
+  // (SqliteTextTotals.count), and those before it go. The full-text index keeps the profiles' rows (SqliteTextParts
+  // drops a day's tables once it is empty): the floor says which rows to check against the profiles. The newest
+  // time gone is the newest key's (keys are in time order).
+  'UPDATE profile_text_floor SET time = max(time, (SELECT time FROM temp.profile_gone ORDER BY id DESC LIMIT 1))',
   `DELETE FROM profile_text_count WHERE query_id IN (SELECT id FROM profile_text_query)
-   AND hour < (SELECT max(time) FROM temp.profile_gone) / ${HOUR}`,
-  // A profile without text has no entry: deleting it is a no-op.
-  ...[0, 1, 2].map(
-    (kind) => `DELETE FROM ${textTable(kind)} WHERE rowid IN (SELECT id FROM temp.profile_gone WHERE kind = ${kind})`,
-  ),
+   AND hour < (SELECT time FROM temp.profile_gone ORDER BY id DESC LIMIT 1) / ${HOUR}`,
   'DELETE FROM profile WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
   'DELETE FROM profile_data WHERE id BETWEEN (SELECT min(id) FROM temp.profile_gone) AND (SELECT max(id) FROM temp.profile_gone)',
 ];

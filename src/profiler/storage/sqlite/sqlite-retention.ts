@@ -3,7 +3,7 @@ import { clampTime } from '../search-helpers.js';
 import { PruneWorker } from './prune-worker.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { MAX_ID, SEQ_BITS, yieldToEventLoop } from './sqlite-keys.js';
-import { textTable } from './sqlite-schema.js';
+import type { SqliteTextParts } from './sqlite-text-parts.js';
 import {
   PRUNE_CHUNK_SQL,
   PRUNE_SETUP_SQL,
@@ -48,6 +48,7 @@ export class SqliteRetention {
   constructor(
     private readonly connection: SqliteConnection,
     private readonly totals: SqliteRunningTotals,
+    private readonly textParts: SqliteTextParts,
   ) {}
 
   /**
@@ -69,7 +70,11 @@ export class SqliteRetention {
         await yieldToEventLoop();
       }
     }
-    if (removed.length > 0) await this.sweepTokens(removed.length);
+    if (removed.length > 0) {
+      await this.sweepTokens(removed.length);
+      await this.idle();
+      await this.textParts.dropEmptyDays();
+    }
     return removed;
   }
 
@@ -93,8 +98,8 @@ export class SqliteRetention {
         UPDATE profile_token_stale SET n = 0;
         DELETE FROM profile_text_count;
         UPDATE profile_text_floor SET time = -1;
-        ${[0, 1, 2].map((kind) => `INSERT INTO ${textTable(kind)} (${textTable(kind)}) VALUES ('delete-all');`).join('\n        ')}
       `);
+      this.textParts.dropAll();
       return count;
     })();
   }

@@ -2,17 +2,21 @@ import type Database from 'better-sqlite3';
 import { HOUR } from '../search/hours.js';
 
 /** The schema version this application reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 7;
+
+/** The milliseconds of a full-text table's day. */
+export const TEXT_DAY = 86_400_000;
 
 /**
- * The full-text tables' options: FTS5's own tokenizer on words already made (it must split none of them: letters,
- * digits, `_` and the facets' private-use mark are all token characters to unicode61 with these options).
+ * A kind's full-text table of a day: FTS5's own tokenizer on words already made (it must split none of them:
+ * letters, digits, `_` and the facets' private-use mark are all token characters to unicode61 with these options).
  */
-const TEXT_TABLE_OPTIONS = `content = '', contentless_delete = 1, detail = none, tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"`;
-
-/** The full-text table of a kind's code. */
-export function textTable(kind: number): string {
-  return `profile_text_${kind}`;
+export function textTable(kind: number, day: number): { name: string; create: string } {
+  const name = `profile_text_${kind}_${day}`;
+  return {
+    name,
+    create: `CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING fts5 (words, content = '', contentless_delete = 1, detail = none, tokenize = "unicode61 remove_diacritics 0 tokenchars '_'")`,
+  };
 }
 
 /** Schema migrations: MIGRATIONS[n] brings user_version n to n + 1. */
@@ -183,14 +187,15 @@ const MIGRATIONS: string[] = [
   INSERT INTO profile_ip_count (ip, kind, method, status, n) SELECT ip, kind, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3, 4;
   `,
   `
-  -- The full-text index, one table per kind (KIND_CODES: the search page's default, the application's requests,
-  -- reads only theirs), rowid = profile.id: the words of a profile's text (search-words.ts), already split and in
-  -- lower case, and its method and status as marked words, so that "a word with a status" is one lookup. Only
-  -- the index is kept (contentless); detail=none: a search needs the rows, not positions. Profiles stored before
-  -- have no text to index.
-  ${[0, 1, 2].map((kind) => `CREATE VIRTUAL TABLE profile_text_${kind} USING fts5 (words, ${TEXT_TABLE_OPTIONS});`).join('\n  ')}
-  `,
-  `
+  -- The full-text index (sqlite-text-parts.ts): contentless FTS5 tables of a kind's profiles written in a day,
+  -- profile_text_<kind>_<day>, made as profiles need them and listed here; each row's rowid is its profile's key.
+  -- Pruning drops a day's table once every profile of it is gone (a day partly pruned keeps its rows, which no
+  -- search reads: they are below the oldest key). Profiles stored before have no text to index.
+  CREATE TABLE profile_text_part (
+    kind INTEGER NOT NULL,
+    day INTEGER NOT NULL,                   -- time / 86,400,000
+    PRIMARY KEY (kind, day)
+  ) WITHOUT ROWID;
   -- Running totals of the full-text queries that match many profiles (tracked-queries.ts): each query once (its
   -- terms as queryKey() gives them), with, while its older matches are being counted, the last write sequence
   -- that count covers and the key it has reached (null once done); its matches per hour, kind, method and status;
@@ -272,9 +277,7 @@ const LAYOUT: Record<string, string[]> = {
   profile_token_stale: ['n'],
   profile_write: ['last'],
   profile_url_trigram: ['folded'],
-  profile_text_0: ['words'],
-  profile_text_1: ['words'],
-  profile_text_2: ['words'],
+  profile_text_part: ['kind', 'day'],
   profile_text_query: ['id', 'query', 'pending_seq', 'pending_key'],
   profile_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
   profile_text_floor: ['time'],

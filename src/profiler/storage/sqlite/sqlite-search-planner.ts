@@ -9,6 +9,7 @@ import { conditions, filtersOf, type Driver, type Filters } from './sqlite-searc
 import type { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 import { SqliteTextSearch } from './sqlite-text-search.js';
 import type { SqliteTextTotals } from './sqlite-text-totals.js';
+import type { SqliteTextParts } from './sqlite-text-parts.js';
 
 /** Reading the next row of a walk costs about this fraction of a match sought through an index. */
 const WALK_ROW_COST = 0.25;
@@ -30,10 +31,11 @@ export class SqliteSearchPlanner {
     private readonly connection: SqliteConnection,
     private readonly totals: SqliteRunningTotals,
     private readonly urls: SqliteUrlMatcher,
+    textParts: SqliteTextParts,
     textTotals: SqliteTextTotals,
     trackTextMatches: number,
   ) {
-    this.text = new SqliteTextSearch(connection, textTotals, trackTextMatches);
+    this.text = new SqliteTextSearch(connection, textParts, textTotals, trackTextMatches);
   }
 
   find(criteria: ProfileSearchCriteria): ProfileSearchResult {

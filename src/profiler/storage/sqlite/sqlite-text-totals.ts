@@ -1,23 +1,18 @@
 import { HOUR, splitByHours } from '../search/hours.js';
 import type { SearchTerm } from '../search/search-words.js';
-import { matchesWords, MAX_TRACKED_QUERIES, termsOfKey, trustedFrom } from '../search/tracked-queries.js';
-import { KIND_CODES } from '../search-helpers.js';
+import {
+  matchesWords,
+  MAX_TRACKED_QUERIES,
+  termsOfKey,
+  trustedFrom,
+  type TextTotalsRow,
+} from '../search/tracked-queries.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { ftsQuery } from './sqlite-fts-query.js';
 import { MAX_ID } from './sqlite-keys.js';
 import { Counter } from './sqlite-running-totals.js';
-import { textTable } from './sqlite-schema.js';
+import type { SqliteTextParts } from './sqlite-text-parts.js';
 import { totalsConditions, type Filters } from './sqlite-search-conditions.js';
-
-/** What a written profile with text adds to the tracked queries' totals. */
-export interface TextTotalsRow {
-  time: number;
-  kind: number;
-  /** In upper case, as the totals keep it. */
-  method: string;
-  status: number;
-  words: ReadonlySet<string>;
-}
 
 /** Profiles read by one chunk of a tracked query's first count (a few tens of milliseconds). */
 const FILL_CHUNK = 20_000;
@@ -32,7 +27,10 @@ export class SqliteTextTotals {
   private filling = false;
   private readonly parsed = new Map<string, SearchTerm[]>();
 
-  constructor(private readonly connection: SqliteConnection) {}
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly parts: SqliteTextParts,
+  ) {}
 
   /** Inside the write's transaction: each tracked query's matches among the batch's profiles. */
   add(rows: readonly TextTotalsRow[]): void {
@@ -126,6 +124,11 @@ export class SqliteTextTotals {
     return terms;
   }
 
+  /** Goes on counting a pending query's older matches (a busy store may have stopped it). */
+  resume(): void {
+    this.fill();
+  }
+
   /** Counts the pending queries' older matches, a chunk per turn of the event loop, until none is left. */
   private fill(): void {
     if (this.filling) return;
@@ -161,20 +164,21 @@ export class SqliteTextTotals {
           .get(pending.key, FILL_CHUNK) as bigint | undefined;
         const from = low ?? 0n;
         const match = ftsQuery(this.termsOf(pending.query));
-        const kinds = Object.values(KIND_CODES);
-        const ids = kinds
-          .map(
-            (kind) => `SELECT rowid FROM ${textTable(kind)} WHERE ${textTable(kind)} MATCH ? AND rowid BETWEEN ? AND ?`,
-          )
-          .join(' UNION ALL ');
-        this.connection
-          .statement(
-            `INSERT INTO profile_text_count (query_id, hour, kind, method, status, n)
-             SELECT ?, p.time / ${HOUR}, p.kind, upper(p.method), p.status, count(*) FROM profile p
-             WHERE p.id IN (${ids}) AND p.seq <= ? GROUP BY 2, 3, 4, 5
-             ON CONFLICT (query_id, hour, kind, method, status) DO UPDATE SET n = n + excluded.n`,
-          )
-          .run(pending.id, ...kinds.flatMap(() => [match, from, pending.key]), pending.seq);
+        // The join checks every row: a row a pruned profile left matches no profile.
+        const parts = this.parts.tables(null, from, pending.key);
+        if (parts.length > 0) {
+          const ids = parts
+            .map((p) => `SELECT rowid FROM ${p.name} WHERE ${p.name} MATCH ? AND rowid BETWEEN ? AND ?`)
+            .join(' UNION ALL ');
+          this.connection
+            .statement(
+              `INSERT INTO profile_text_count (query_id, hour, kind, method, status, n)
+               SELECT ?, p.time / ${HOUR}, p.kind, upper(p.method), p.status, count(*) FROM profile p
+               WHERE p.id IN (${ids}) AND p.seq <= ? GROUP BY 2, 3, 4, 5
+               ON CONFLICT (query_id, hour, kind, method, status) DO UPDATE SET n = n + excluded.n`,
+            )
+            .run(pending.id, ...parts.flatMap(() => [match, from, pending.key]), pending.seq);
+        }
         if (low === undefined) {
           this.connection
             .statement('UPDATE profile_text_query SET pending_seq = NULL, pending_key = NULL WHERE id = ?')
