@@ -70,6 +70,11 @@ export class ${n.pascal}Collector extends DataCollector<${n.pascal}Profile> {
     return { text: String(data.count ?? 0), kind: 'info' };
   }
 
+  /** The names of the items the request added: the search page's Text box finds the request by them. */
+  override searchText(data: ${n.pascal}Profile): string[] {
+    return data.added.map((item) => item.name);
+  }
+
   override toolbar(data: ${n.pascal}Profile): ToolbarBlock {
     return {
       count: data.count ?? '',

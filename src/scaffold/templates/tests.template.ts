@@ -133,7 +133,7 @@ describeOnEachDatabase('${n.label}', '${n.snake}', (database) => {
     ]);
   });
 
-  it('shows what a request did in its profiler panel, toolbar block and the Events panel', async () => {
+  it('shows what a request did in its profiler panel, toolbar block, search and the Events panel', async () => {
     const res = await request(server()).post('/api/${n.kebab}').set(JSON_HEADERS).send({ name: 'Wool hat' }).expect(201);
     const token = res.headers['x-debug-token'];
     const profile = await storedProfile(app, token);
@@ -146,6 +146,10 @@ describeOnEachDatabase('${n.label}', '${n.snake}', (database) => {
     const toolbar = await request(server()).get('/_profiler/toolbar').set('Host', HOST).set('X-Debug-Toolbar-Of', token).expect(200);
     expect(text(toolbar.text, '.sk-block-${n.kebab} .sk-number')).toEqual(['0']);
     expect(text(toolbar.text, '.sk-block-${n.kebab} .sk-count')).toEqual(['+1']);
+
+    // The search page's Text box finds the request by what it added (the collector's searchText()).
+    const found = parse((await request(server()).get('/_profiler/search?q=wool+hat&limit=10').set('Host', HOST).expect(200)).text);
+    expect(found.querySelectorAll('table.results td.token-cell a').map((a) => a.text)).toContain(token);
 
     const called = profileData(profile).events.called as Array<{ event: string; listener: string }>;
     expect(called).toContainEqual(

@@ -266,6 +266,38 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     expect((await look())[2]).toBe(1_800_000 + 1_000);
   });
 
+  it('counts a tracked query exactly when another instance writes while it starts tracking it', async () => {
+    const schema = newSchema();
+    const a = store(schema, { trackTextMatches: 5 });
+    const b = store(schema, { trackTextMatches: 5 });
+    await a.open();
+    await b.open();
+    let n = 0;
+    const batch = (size: number) =>
+      Array.from({ length: size }, () => {
+        n++;
+        return record(n.toString(16).padStart(6, '0'), { time: T0 + n * 1000, text: [`stock ${n}`] });
+      });
+    await a.write(batch(10));
+    // b writes batch after batch while a's search starts tracking the query (its first count holds b back).
+    let writing = true;
+    const writer = (async () => {
+      while (writing) await b.write(batch(3));
+    })();
+    expect((await a.find({ limit: 1, text: 'stock' })).total).toBeGreaterThanOrEqual(10);
+    for (let i = 0; i < 100; i++) {
+      const tracked = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".profiler_text_query`);
+      if (tracked.rows[0].n === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writing = false;
+    await writer;
+    const totals = await admin.query(`SELECT coalesce(sum(n), 0)::int AS n FROM "${schema}".profiler_text_count`);
+    expect(totals.rows[0].n).toBe(n);
+    expect((await b.find({ limit: 1, text: 'stock' })).total).toBe(n);
+  });
+
   describe('schema', () => {
     it('creates its tables and indexes in the DSN schema, token unique, URL trigram-indexed', async () => {
       const schema = newSchema();
