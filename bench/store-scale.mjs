@@ -1,7 +1,8 @@
 // The profile store at scale: fills a store (SQLite by default, or PostgreSQL with --dsn) with synthetic but
 // realistic profiles through the storage API (with their text, for full-text search), then reports bytes on disk
-// per profile, p50/p95 of each kind of search (full-text too) and of read(), the write cost with and without text, the time prune() takes to remove 100,000 profiles (and the longest the event loop was
-// blocked meanwhile), and seeding the token registry.
+// per profile, p50/p95 of each kind of search (full-text too) and of read(), the write cost with and without text,
+// the time prune() takes to remove 100,000 profiles (and the longest the event loop was blocked meanwhile), and
+// seeding the token registry.
 //
 //   npm run build && node bench/store-scale.mjs [--profiles=1000000] [--file=/tmp/shopkernel-store-scale.sqlite]
 //                                               [--dsn=postgres://127.0.0.1/test?schema=store_scale]
