@@ -12,6 +12,10 @@ import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
 import type { PostgresTextTotals } from './postgres-text-totals.js';
 import type { TextTotalsRow } from '../search/tracked-queries.js';
+import type { PostgresTextParts } from './postgres-text-parts.js';
+
+/** PostgreSQL's check_violation: a row for which no partition exists ("no partition of relation … found for row"). */
+const NO_PARTITION = '23514';
 
 /** A method as the totals keep it: ASCII letters in upper case (upper() of a "C" text). */
 function upperAscii(method: string): string {
@@ -31,6 +35,7 @@ export class PostgresProfileWriter {
     private readonly tokens: PostgresTokenStore,
     private readonly codec: ProfileCodec,
     private readonly textTotals: PostgresTextTotals,
+    private readonly textParts: PostgresTextParts,
   ) {}
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
@@ -68,52 +73,64 @@ export class PostgresProfileWriter {
             },
           ],
     );
-    await inTransaction(pool, async (client) => {
-      const held = await this.tokens.claim(client, tokens);
-      const tracked = textRows.length === 0 ? [] : await this.textTotals.tracked(client);
-      const inserted = await client.query<{ id: number; token: string }>(
-        `INSERT INTO ${this.tables.profile} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
+    const transaction = () =>
+      inTransaction(pool, async (client) => {
+        const held = await this.tokens.claim(client, tokens);
+        const tracked = textRows.length === 0 ? [] : await this.textTotals.tracked(client);
+        const inserted = await client.query<{ id: number; token: string }>(
+          `INSERT INTO ${this.tables.profile} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
          SELECT token, parent, ip, method, url, time, status, kind, duration, route, redirected_from
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[], $9::float8[], $10::text[], $11::text[])
            WITH ORDINALITY AS batch (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from, n)
          ORDER BY n
          ON CONFLICT (token) DO NOTHING
          RETURNING id, token`,
-        [
-          tokens.map(pgText),
-          profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
-          ips,
-          methods,
-          urls,
-          times,
-          statuses,
-          kinds,
-          profiles.map((p) => cleanDuration(p.duration)),
-          profiles.map((p) => nullableText(p.route)),
-          profiles.map((p) => nullableText(p.redirectedFrom)),
-        ],
-      );
-      if (inserted.rows.length < profiles.length) {
-        // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
-        const written = new Set(inserted.rows.map((r) => r.token));
-        throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
-      }
-      await this.tokens.settle(client, held);
-      const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
-      // The blobs, the words and the running totals, in one statement.
-      await client.query(
-        `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
+          [
+            tokens.map(pgText),
+            profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
+            ips,
+            methods,
+            urls,
+            times,
+            statuses,
+            kinds,
+            profiles.map((p) => cleanDuration(p.duration)),
+            profiles.map((p) => nullableText(p.route)),
+            profiles.map((p) => nullableText(p.redirectedFrom)),
+          ],
+        );
+        if (inserted.rows.length < profiles.length) {
+          // Taken by another instance (or committed since the tokens were drawn): nothing of the batch stays.
+          const written = new Set(inserted.rows.map((r) => r.token));
+          throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
+        }
+        await this.tokens.settle(client, held);
+        const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
+        // The blobs, the words and the running totals, in one statement.
+        await client.query(
+          `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
          words AS (INSERT INTO ${this.tables.text} (id, time, doc)
            SELECT id, time, array_to_tsvector(string_to_array(words, ' ')) FROM unnest($1::int8[], $6::int8[], $9::text[]) AS w (id, time, words)
            WHERE words IS NOT NULL),
          batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
          ${this.totals.ctes('batch', 1)}
          SELECT 1`,
-        [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds, words],
-      );
-      // After the running totals: every writer locks total rows in the same order, these last.
-      await this.textTotals.add(client, tracked, textRows);
-    });
+          [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds, words],
+        );
+        // After the running totals: every writer locks total rows in the same order, these last.
+        await this.textTotals.add(client, tracked, textRows);
+      });
+    const dayTimes = times.filter((_, i) => words[i] !== null);
+    await this.textParts.ensure(pool, dayTimes);
+    try {
+      await transaction();
+    } catch (error) {
+      // A day's table another instance dropped since (a late profile of a day pruned): made again, once.
+      if ((error as { code?: unknown }).code !== NO_PARTITION) throw error;
+      this.textParts.forget();
+      await this.textParts.ensure(pool, dayTimes);
+      await transaction();
+    }
   }
 }
 

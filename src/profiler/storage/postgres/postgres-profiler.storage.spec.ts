@@ -298,6 +298,49 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     expect((await b.find({ limit: 1, text: 'stock' })).total).toBe(n);
   });
 
+  it("keeps the full-text words in a table a day, drops a day's once its profiles are gone, and never matches a pruned profile's", async () => {
+    const schema = newSchema();
+    const a = store(schema);
+    const b = store(schema);
+    await a.open();
+    await b.open();
+    const DAY = 86_400_000;
+    const day = (n: number, ms = 0) => 20_000 * DAY + n * DAY + ms;
+    await a.write([
+      record('0000a1', { time: day(0, 1000), text: ['cart one'] }),
+      record('0000a2', { time: day(0, 2000), kind: 'profiler', text: ['cart two'] }),
+      record('0000b1', { time: day(1, 1000), text: ['cart three'] }),
+      record('0000b2', { time: day(1, 5000), text: ['cart four'] }),
+      record('0000c1', { time: day(2, 1000), text: ['cart five'] }),
+    ]);
+    const days = async () =>
+      (
+        await admin.query(
+          `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"${schema}".profiler_profile_text'::regclass ORDER BY 1`,
+        )
+      ).rows.map((r) => r.relname);
+    expect(await days()).toEqual([
+      'profiler_profile_text_d20000',
+      'profiler_profile_text_d20001',
+      'profiler_profile_text_d20002',
+    ]);
+    const cart = async () => tokensOf((await a.find({ limit: 10, text: 'cart' })).rows);
+    await b.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
+    expect(await cart()).toEqual(['0000c1', '0000b2']);
+    expect((await a.find({ limit: 10, text: 'three' })).total).toBe(0);
+    expect(await days()).toEqual(['profiler_profile_text_d20001', 'profiler_profile_text_d20002']);
+    // a still believes the first day has a table: its write makes it again.
+    await a.write([record('0000d1', { time: day(0, 500), text: ['cart late'] })]);
+    expect(await cart()).toEqual(['0000c1', '0000b2', '0000d1']);
+    expect((await a.find({ limit: 1, text: 'cart', start: day(0), end: day(1, 1000) })).total).toBe(1);
+    expect(await a.size()).toBeGreaterThan(0);
+    await a.clear();
+    expect(await days()).toEqual([]);
+    expect(await cart()).toEqual([]);
+    await a.write([record('0000e1', { time: day(3), text: ['cart after the clear'] })]);
+    expect(await cart()).toEqual(['0000e1']);
+  });
+
   describe('schema', () => {
     it('creates its tables and indexes in the DSN schema, token unique, URL trigram-indexed', async () => {
       const schema = newSchema();
@@ -337,7 +380,6 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_redirected_from',
         'profiler_profile_status',
         'profiler_profile_text_doc',
-        'profiler_profile_text_pkey',
         'profiler_profile_text_time',
         'profiler_profile_time',
         'profiler_profile_token_key',

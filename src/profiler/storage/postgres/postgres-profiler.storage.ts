@@ -19,6 +19,7 @@ import { PostgresTables } from './postgres-tables.js';
 import { PostgresTokenStore } from './postgres-token-store.js';
 import { PostgresUrlCounts } from './postgres-url-counts.js';
 import { PostgresTextTotals } from './postgres-text-totals.js';
+import { PostgresTextParts } from './postgres-text-parts.js';
 import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
 
 export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './postgres-connection.js';
@@ -59,7 +60,16 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.totals = new PostgresRunningTotals(tables);
     this.tokens = new PostgresTokenStore(this.connection, tables);
     const textTotals = new PostgresTextTotals(this.connection, tables);
-    this.writer = new PostgresProfileWriter(this.connection, tables, this.totals, this.tokens, this.codec, textTotals);
+    const textParts = new PostgresTextParts(tables);
+    this.writer = new PostgresProfileWriter(
+      this.connection,
+      tables,
+      this.totals,
+      this.tokens,
+      this.codec,
+      textTotals,
+      textParts,
+    );
     this.reader = new PostgresProfileReader(this.connection, tables, this.codec);
     this.planner = new PostgresSearchPlanner(
       this.connection,
@@ -69,7 +79,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
       textTotals,
       options.trackTextMatches ?? TRACK_MIN_MATCHES,
     );
-    this.retention = new PostgresRetention(this.connection, tables, this.totals, this.tokens);
+    this.retention = new PostgresRetention(this.connection, tables, this.totals, this.tokens, textParts);
   }
 
   /** The pg connection string (without the schema parameter). */
@@ -140,8 +150,9 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   /** Bytes of the store's tables with their indexes and TOAST (pg_total_relation_size). */
   async size(): Promise<number> {
     const { rows } = await this.connection.pool.query<{ bytes: number }>(
-      'SELECT (SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)::int8 AS bytes',
-      [[this.tables.profile, this.tables.data, this.tables.text, this.tables.textCount, ...this.tables.totalsTables]],
+      `SELECT ((SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)
+         + (SELECT coalesce(sum(pg_total_relation_size(relid)), 0) FROM pg_partition_tree(to_regclass($2))))::int8 AS bytes`,
+      [[this.tables.profile, this.tables.data, this.tables.textCount, ...this.tables.totalsTables], this.tables.text],
     );
     return rows[0].bytes;
   }

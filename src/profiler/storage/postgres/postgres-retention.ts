@@ -7,6 +7,7 @@ import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
+import type { PostgresTextParts } from './postgres-text-parts.js';
 
 /**
  * Rows deleted per prune statement, each its own transaction: large enough to save commits, plans and round trips,
@@ -24,6 +25,7 @@ export class PostgresRetention {
     private readonly tables: PostgresTables,
     private readonly totals: PostgresRunningTotals,
     private readonly tokens: PostgresTokenStore,
+    private readonly textParts: PostgresTextParts,
   ) {}
 
   /**
@@ -58,7 +60,9 @@ export class PostgresRetention {
     await this.tokens.dropAbandoned(pool);
     if (removed.length > 0) {
       await this.totals.dropEmpty(pool);
-      // The tracked full-text queries' totals of the hours before the floor's are no longer read.
+      // The full-text tables of the days no profile is left of; the tracked queries' totals of the hours before
+      // the floor's, no longer read.
+      await this.textParts.dropEmptyDays(pool);
       await pool.query(
         `DELETE FROM ${this.tables.textCount} WHERE query_id IN (SELECT id FROM ${this.tables.textQuery})
          AND hour < (SELECT max(time) FROM ${this.tables.textFloor}) / ${HOUR}`,
@@ -75,6 +79,7 @@ export class PostgresRetention {
         `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
       );
       const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile}`);
+      await this.textParts.dropAll(client);
       await client.query(
         `TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.profile}, ${totals}`,
       );
@@ -96,7 +101,6 @@ export class PostgresRetention {
          )
          , gone AS (DELETE FROM ${this.tables.profile} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status, p.kind)
          , blobs AS (DELETE FROM ${this.tables.data} d USING gone WHERE d.id = gone.id)
-         , words AS (DELETE FROM ${this.tables.text} t USING gone WHERE t.id = gone.id)
          ${this.totals.ctes('gone', -1)}
          SELECT token, time, id FROM gone`,
           params,

@@ -61,14 +61,20 @@ export class PostgresSchema {
           data bytea NOT NULL
         )`);
       // The words of a profile's text and its kind, method and status as marked words (search-words.ts), lexemes
-      // as they are (array_to_tsvector: no parser, no stemming, the SQLite store's words exactly). Profiles stored
-      // before have no text to index.
+      // as they are (array_to_tsvector: no parser, no stemming, the SQLite store's words exactly), partitioned by
+      // day (PostgresTextParts): a prune drops a day once its profiles are gone, where deleting each row would
+      // rewrite most of the table's pages. Profiles stored before have no text to index. A plain table of that
+      // name is a development build's, before the partitions: its words are dropped.
+      await client.query(
+        `DO $$ BEGIN IF (SELECT relkind FROM pg_class WHERE oid = to_regclass('${this.tables.text.replaceAll("'", "''")}')) = 'r'
+         THEN EXECUTE 'DROP TABLE ${this.tables.text.replaceAll("'", "''")}'; END IF; END $$`,
+      );
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.tables.text} (
-          id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
-          time bigint NOT NULL,                               -- the profile's: the newest matches first
+          id bigint NOT NULL,                                 -- a profile's
+          time bigint NOT NULL,                               -- the profile's: the newest matches first; the day
           doc tsvector NOT NULL
-        )`);
+        ) PARTITION BY RANGE (time)`);
       // The tracked full-text queries (tracked-queries.ts): each query's terms once, its matches per hour, kind,
       // method and status, and the newest time pruning has reached (-1: none), whose hour and those before the
       // totals no longer count whole.
@@ -129,6 +135,7 @@ export class PostgresSchema {
         `profiler_profile_url_exact ON ${this.tables.profile} (url)`,
         // The reservations not written: few (instances × their pool), found without reading the stored ones.
         `profiler_token_reserved ON ${this.tables.token} (owner, reserved_at) WHERE NOT stored`,
+        // On every day's table (those made later too).
         `profiler_profile_text_doc ON ${this.tables.text} USING gin (doc)`,
         `profiler_profile_text_time ON ${this.tables.text} (time, id)`,
       ];

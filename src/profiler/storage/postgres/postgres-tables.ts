@@ -49,6 +49,19 @@ export class PostgresTables {
     this.skeletonOf = qualified('profiler_url_skeleton');
   }
 
+  /** The full-text table of a day (time / 86,400,000): a partition of `text`. */
+  textDay(day: number): string {
+    return `${quoteIdent(this.schema)}.profiler_profile_text_d${day}`;
+  }
+
+  /**
+   * SQL true for a full-text row `t` of a live profile: above the prune floor every row is, at or below it (a day
+   * partly pruned keeps its rows until its table is dropped) the profile must still be there.
+   */
+  liveText(alias = 't'): string {
+    return `(${alias}.time > (SELECT max(time) FROM ${this.textFloor}) OR EXISTS (SELECT FROM ${this.profile} x WHERE x.id = ${alias}.id))`;
+  }
+
   /** The names of the running totals' tables, for TRUNCATE, LOCK and sizes. */
   get totalsTables(): string[] {
     return this.totals.map(([table]) => table);

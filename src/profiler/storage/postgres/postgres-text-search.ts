@@ -34,7 +34,7 @@ export class PostgresTextSearch {
   ): Promise<ProfileSearchResult> {
     const query = tsquery(terms, f);
     const values = [...params, query];
-    const matching = [`t.doc @@ $${values.length}::tsquery`];
+    const matching = [`t.doc @@ $${values.length}::tsquery`, this.tables.liveText()];
     if (f.time) {
       values.push(f.time[0], f.time[1]);
       matching.push(`t.time BETWEEN $${values.length - 1} AND $${values.length}`);
@@ -75,7 +75,7 @@ export class PostgresTextSearch {
     const inTime = f.time ? ` AND t.time BETWEEN $2 AND $3` : '';
     if (f.time) values.push(f.time[0], f.time[1]);
     const { rows } = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${this.tables.text} t WHERE t.doc @@ $1::tsquery${inTime}`,
+      `SELECT count(*) AS n FROM ${this.tables.text} t WHERE t.doc @@ $1::tsquery${inTime} AND ${this.tables.liveText()}`,
       values,
     );
     const total = Number(rows[0].n);

@@ -157,7 +157,7 @@ export class PostgresTextTotals {
     if (ranges.length > 0) {
       const matching = `t.doc @@ $${params.push(tsquery)}::tsquery`;
       const inRanges = ranges.map(([a, b]) => `t.time BETWEEN $${params.push(a)} AND $${params.push(b)}`);
-      throughIndex = `(SELECT count(*) FROM ${this.tables.text} t WHERE ${matching} AND (${inRanges.join(' OR ')}))`;
+      throughIndex = `(SELECT count(*) FROM ${this.tables.text} t WHERE ${matching} AND (${inRanges.join(' OR ')}) AND ${this.tables.liveText()})`;
     }
     const { rows } = await client.query<{ n: string }>(
       `SELECT (SELECT coalesce(sum(c.n), 0) FROM ${this.tables.textCount} c WHERE ${where.join(' AND ')}) + ${throughIndex} AS n`,
