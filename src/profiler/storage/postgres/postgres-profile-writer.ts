@@ -3,7 +3,7 @@ import type { ProfileRecord } from '../profile-record.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { repeatedTokens } from '../repeated-tokens.js';
 import { clampTime, cleanDuration, kindCode } from '../search-helpers.js';
-import { facetWords, indexWords } from '../search/search-words.js';
+import { indexWords } from '../search/search-words.js';
 import { inTransaction } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresRunningTotals } from './postgres-running-totals.js';
@@ -55,11 +55,10 @@ export class PostgresProfileWriter {
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
-    // Words joined by spaces (a word never holds one), null for a profile without text: no index entry.
+    // Words joined by spaces (a word never holds one), null for a profile without text: no index entry. Kind,
+    // method and status are the text row's columns (postgres-text-rows.ts), not words as in the SQLite store.
     const found = profiles.map((p) => indexWords(p.text ?? []));
-    const words = found.map((list, i) =>
-      list.length === 0 ? null : [...list, ...facetWords(kinds[i], methods[i], statuses[i])].join(' '),
-    );
+    const words = found.map((list) => (list.length === 0 ? null : list.join(' ')));
     const textRows: TextTotalsRow[] = found.flatMap((list, i) =>
       list.length === 0
         ? []
@@ -109,8 +108,9 @@ export class PostgresProfileWriter {
         // The blobs, the words and the running totals, in one statement.
         await client.query(
           `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
-         words AS (INSERT INTO ${this.tables.text} (id, time, doc)
-           SELECT id, time, array_to_tsvector(string_to_array(words, ' ')) FROM unnest($1::int8[], $6::int8[], $9::text[]) AS w (id, time, words)
+         words AS (INSERT INTO ${this.tables.text} (id, time, kind, method, status, doc)
+           SELECT id, time, kind, upper(method COLLATE "C"), status, array_to_tsvector(string_to_array(words, ' '))
+           FROM unnest($1::int8[], $6::int8[], $8::int2[], $4::text[], $7::int4[], $9::text[]) AS w (id, time, kind, method, status, words)
            WHERE words IS NOT NULL),
          batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
          ${this.totals.ctes('batch', 1)}

@@ -73,6 +73,9 @@ export class PostgresSchema {
         CREATE TABLE IF NOT EXISTS ${this.tables.text} (
           id bigint NOT NULL,                                 -- a profile's
           time bigint NOT NULL,                               -- the profile's: the newest matches first; the day
+          kind smallint NOT NULL,                             -- the profile's, as the totals count them
+          method text COLLATE "C" NOT NULL,                   -- upper case
+          status integer NOT NULL,
           doc tsvector NOT NULL
         ) PARTITION BY RANGE (time)`);
       // The tracked full-text queries (tracked-queries.ts): each query's terms once, its matches per hour, kind,
@@ -345,7 +348,7 @@ export class PostgresSchema {
         'redirected_from',
       ],
       profiler_profile_data: ['id', 'data'],
-      profiler_profile_text: ['id', 'time', 'doc'],
+      profiler_profile_text: ['id', 'time', 'kind', 'method', 'status', 'doc'],
       profiler_text_query: ['id', 'query'],
       profiler_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
       profiler_text_floor: ['time'],

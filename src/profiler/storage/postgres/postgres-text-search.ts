@@ -1,21 +1,22 @@
 import type pg from 'pg';
 import type { ProfileSearchResult } from '../profile-record.js';
 import type { CompiledCriteria } from '../search/compiled-criteria.js';
-import { kindFacet, methodFacet, statusFacet, type SearchTerm } from '../search/search-words.js';
+import type { SearchTerm } from '../search/search-words.js';
 import { COLUMNS, type SummaryRow } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresTextTotals } from './postgres-text-totals.js';
 import { queryKey } from '../search/tracked-queries.js';
+import { termsTsquery, textRowConditions } from './postgres-text-rows.js';
 
 /** Matches from which the newest are found by reading the time index backwards rather than all sorted. */
 const WALK_MIN_MATCHES = 20_000;
 
 /**
- * A search with full-text terms, through the GIN index of the profiles' words: kinds, method and status are words
- * of the same tsvector (facetWords), so that a word alone or with those filters is one index lookup; the time
- * range is the text table's own column; an IP, URL or token is checked on the profile's row. A query that matched
- * many profiles is tracked: counted from its running totals from then on (PostgresTextTotals).
+ * A search with full-text terms, through the GIN index of the profiles' words (a table a day, PostgresTextParts):
+ * kinds, method, status and time are the text rows' own columns, checked on the rows the words find; an IP, URL or
+ * token is checked on the profile's row. A query that matched many profiles is tracked: counted from its running
+ * totals from then on (PostgresTextTotals).
  */
 export class PostgresTextSearch {
   constructor(
@@ -32,9 +33,9 @@ export class PostgresTextSearch {
     terms: SearchTerm[],
     [rowConditions, params]: [string, unknown[]],
   ): Promise<ProfileSearchResult> {
-    const query = tsquery(terms, f);
+    const query = termsTsquery(terms);
     const values = [...params, query];
-    const matching = [`t.doc @@ $${values.length}::tsquery`, this.tables.liveText()];
+    const matching = [`t.doc @@ $${values.length}::tsquery`, this.tables.liveText(), ...textRowConditions(f, values)];
     if (f.time) {
       values.push(f.time[0], f.time[1]);
       matching.push(`t.time BETWEEN $${values.length - 1} AND $${values.length}`);
@@ -72,16 +73,16 @@ export class PostgresTextSearch {
     const fromTotals = await this.totals.count(key, f, query);
     if (fromTotals !== null) return fromTotals;
     const values: unknown[] = [query];
-    const inTime = f.time ? ` AND t.time BETWEEN $2 AND $3` : '';
-    if (f.time) values.push(f.time[0], f.time[1]);
+    const where = [`t.doc @@ $1::tsquery`, this.tables.liveText(), ...textRowConditions(f, values)];
+    if (f.time) where.push(`t.time BETWEEN $${values.push(f.time[0])} AND $${values.push(f.time[1])}`);
     const { rows } = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${this.tables.text} t WHERE t.doc @@ $1::tsquery${inTime} AND ${this.tables.liveText()}`,
+      `SELECT count(*) AS n FROM ${this.tables.text} t WHERE ${where.join(' AND ')}`,
       values,
     );
     const total = Number(rows[0].n);
     if (total >= this.trackMin) {
       this.totals
-        .track(key, termsQuery(terms))
+        .track(key, query)
         .catch((error: unknown) =>
           this.connection.logger.warn(
             `The PostgreSQL profile store ${this.connection.description} could not keep totals of the search "${key}": ${(error as Error)?.message ?? String(error)}`,
@@ -90,23 +91,4 @@ export class PostgresTextSearch {
     }
     return total;
   }
-}
-
-/** The tsquery of the terms alone: what a tracked query's first count matches. */
-function termsQuery(terms: SearchTerm[]): string {
-  return terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`).join(' & ');
-}
-
-/** The tsquery: every term (a prefix `:*`), the kinds (any of them), the method and the status as marked words. */
-function tsquery(terms: SearchTerm[], f: CompiledCriteria): string {
-  const parts = terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`);
-  if (f.kinds !== null) parts.push(`(${f.kinds.map((kind) => lexeme(kindFacet(kind))).join(' | ')})`);
-  if (f.method !== null) parts.push(lexeme(methodFacet(f.method)));
-  if (f.statusPrefix !== null) parts.push(lexeme(statusFacet(f.statusPrefix)));
-  return parts.join(' & ');
-}
-
-/** A lexeme of tsquery's input syntax, taken as it is: quoted, quotes and backslashes escaped. */
-function lexeme(word: string): string {
-  return `'${word.replace(/['\\]/g, (c) => `\\${c}`)}'`;
 }

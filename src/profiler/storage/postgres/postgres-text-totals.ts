@@ -13,6 +13,7 @@ import { MAX_TIME } from '../search-helpers.js';
 import { withClient } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import { kindCondition } from './postgres-sql.js';
+import { textRowConditions } from './postgres-text-rows.js';
 import type { PostgresTables } from './postgres-tables.js';
 
 export interface TrackedQuery {
@@ -93,9 +94,8 @@ export class PostgresTextTotals {
           );
           await client.query(
             `INSERT INTO ${this.tables.textCount} (query_id, hour, kind, method, status, n)
-             SELECT $1, t.time / ${HOUR}, p.kind, upper(p.method COLLATE "C"), p.status, count(*)
-             FROM ${this.tables.text} t JOIN ${this.tables.profile} p ON p.id = t.id
-             WHERE t.doc @@ $2::tsquery GROUP BY 2, 3, 4, 5`,
+             SELECT $1, t.time / ${HOUR}, t.kind, t.method, t.status, count(*) FROM ${this.tables.text} t
+             WHERE t.doc @@ $2::tsquery AND ${this.tables.liveText()} GROUP BY 2, 3, 4, 5`,
             [rows[0].id, tsquery],
           );
         }
@@ -108,9 +108,9 @@ export class PostgresTextTotals {
   }
 
   /**
-   * The matches of a search by its terms (`key`), kinds, method, status and time, in one snapshot: from the totals
-   * for the whole hours after the floor when the query is tracked, through the index (`tsquery`, which has the
-   * filters' words) for the rest; null when it is not tracked.
+   * The matches of a search by its terms (`key`, `tsquery`), kinds, method, status and time, in one snapshot: from
+   * the totals for the whole hours after the floor when the query is tracked, through the index for the rest; null
+   * when it is not tracked.
    */
   async count(key: string, f: CompiledCriteria, tsquery: string): Promise<number | null> {
     return withClient(this.connection.pool, async (client) => {
@@ -155,7 +155,7 @@ export class PostgresTextTotals {
     if (f.status !== null) where.push(`c.status BETWEEN $${params.push(f.status[0])} AND $${params.push(f.status[1])}`);
     let throughIndex = '0';
     if (ranges.length > 0) {
-      const matching = `t.doc @@ $${params.push(tsquery)}::tsquery`;
+      const matching = [`t.doc @@ $${params.push(tsquery)}::tsquery`, ...textRowConditions(f, params)].join(' AND ');
       const inRanges = ranges.map(([a, b]) => `t.time BETWEEN $${params.push(a)} AND $${params.push(b)}`);
       throughIndex = `(SELECT count(*) FROM ${this.tables.text} t WHERE ${matching} AND (${inRanges.join(' OR ')}) AND ${this.tables.liveText()})`;
     }
