@@ -68,7 +68,7 @@ export class PostgresProfileWriter {
               kind: kinds[i],
               method: upperAscii(methods[i]),
               status: statuses[i],
-              words: new Set(list),
+              words: list,
             },
           ],
     );

@@ -45,9 +45,11 @@ export class PostgresTextTotals {
   /** Adds the batch's matches of the tracked queries, in the write's transaction, rows locked in key order. */
   async add(client: pg.PoolClient, tracked: readonly TrackedQuery[], rows: readonly TextTotalsRow[]): Promise<void> {
     const counts = new Map<string, [number, number, number, string, number, number]>();
+    if (tracked.length === 0) return;
+    const words = rows.map((row) => new Set(row.words));
     for (const { id, terms } of tracked) {
-      for (const row of rows) {
-        if (!matchesWords(terms, row.words)) continue;
+      for (const [i, row] of rows.entries()) {
+        if (!matchesWords(terms, words[i])) continue;
         const key: [number, number, number, string, number] = [
           id,
           Math.floor(row.time / HOUR),

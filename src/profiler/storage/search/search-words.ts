@@ -4,8 +4,10 @@
  * query becomes terms the same way, so that SQLite and PostgreSQL find the same profiles.
  */
 
-/** A word: letters, digits and underscores, accents removed, in lower case. */
-const WORD = /[\p{L}\p{N}_]+/gu;
+/** What separates words: anything but letters, digits and underscores (accents removed before). */
+const SEPARATORS = /[^\p{L}\p{N}_]+/u;
+const ASCII_SEPARATORS = /[^A-Za-z0-9_]+/;
+const NON_ASCII = /[^\x00-\x7f]/;
 /** A query's word, a trailing `*` making it a prefix. */
 const QUERY_WORD = /([\p{L}\p{N}_]+)(\*?)/gu;
 /**
@@ -25,7 +27,7 @@ const MIN_PREFIX = 2;
 
 /**
  * Marks the words the store adds for the list columns (kind, method, status) so that a filter is part of the same
- * index lookup. A private-use character: a query's words never contain one (WORD has no such category).
+ * index lookup. A private-use character: a query's words never contain one (QUERY_WORD has no such category).
  */
 export const FACET_MARK = '\uE000';
 
@@ -42,28 +44,35 @@ function unaccented(text: string): string {
 /**
  * The distinct words of a profile's texts: each word whole, and the parts of an identifier too (`cart_lines`:
  * also cart and lines; `CartQuantityException`: also cart, quantity and exception), so that a part finds it.
+ * Written for a write path that runs it for every profile: ASCII text (most of it) is split without Unicode
+ * tables and without normalising.
  */
 export function indexWords(texts: Iterable<string>): string[] {
   const words = new Set<string>();
-  const add = (word: string) => {
-    if (word.length <= MAX_WORD_LENGTH && words.size < MAX_WORDS) words.add(word.toLowerCase());
-  };
   for (const text of texts) {
-    for (const [token] of unaccented(text).matchAll(WORD)) {
-      if (words.size >= MAX_WORDS) return [...words];
-      add(token);
-      if (token.length > MAX_WORD_LENGTH) continue;
-      for (const piece of token.split('_')) {
-        if (piece === '') continue;
-        if (piece !== token) add(piece);
-        // Mixed case only: a hex id or a lower-case word has no parts.
-        if (!MIXED_CASE.test(piece)) continue;
-        const parts = piece.match(CAMEL_PART);
-        if (parts && parts.length > 1) for (const part of parts) add(part);
-      }
+    const ascii = !NON_ASCII.test(text);
+    for (const token of (ascii ? text : unaccented(text)).split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
+      if (token === '' || token.length > MAX_WORD_LENGTH) continue;
+      const lower = token.toLowerCase();
+      words.add(lower);
+      if (token.includes('_')) {
+        for (const piece of token.split('_')) {
+          if (piece === '') continue;
+          words.add(piece.toLowerCase());
+          if (piece !== piece.toLowerCase()) addCamelParts(piece, words);
+        }
+      } else if (lower !== token) addCamelParts(token, words);
+      if (words.size >= MAX_WORDS) return [...words].slice(0, MAX_WORDS);
     }
   }
   return [...words];
+}
+
+/** The parts of a word with upper-case letters, when it has lower-case ones too and more than one part. */
+function addCamelParts(word: string, words: Set<string>): void {
+  if (!MIXED_CASE.test(word)) return;
+  const parts = word.match(CAMEL_PART);
+  if (parts && parts.length > 1) for (const part of parts) words.add(part.toLowerCase());
 }
 
 /**

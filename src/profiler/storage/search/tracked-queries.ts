@@ -17,7 +17,8 @@ export interface TextTotalsRow {
   /** In upper case (ASCII letters), as the totals keep it. */
   method: string;
   status: number;
-  words: ReadonlySet<string>;
+  /** Its distinct words (indexWords): made a set only when some query is tracked. */
+  words: readonly string[];
 }
 
 /** A query's terms as one key, the same for the same terms in any order: sorted, a prefix ending in `*`. */

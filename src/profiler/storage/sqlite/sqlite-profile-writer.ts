@@ -77,6 +77,7 @@ export class SqliteProfileWriter {
       }
       const withText: TextTotalsRow[] = [];
       let floorKey: bigint | undefined;
+      const textTables = new Set<string>();
       const counted: TotalsRow[] = profiles.map((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
@@ -104,8 +105,15 @@ export class SqliteProfileWriter {
         const words = indexWords(profile.text ?? []);
         if (words.length > 0) {
           floorKey ??= this.textParts.floorKey();
-          this.textParts.insert(kind, time, id, [...words, ...facetWords(kind, method, status)].join(' '), floorKey);
-          withText.push({ time, kind, method: method.toUpperCase(), status, words: new Set(words) });
+          this.textParts.insert(
+            kind,
+            time,
+            id,
+            [...words, ...facetWords(kind, method, status)].join(' '),
+            floorKey,
+            textTables,
+          );
+          withText.push({ time, kind, method: method.toUpperCase(), status, words });
         }
         return { time, kind, method: method.toUpperCase(), status, ip, urlId, skeleton, token };
       });

@@ -20,15 +20,19 @@ export class SqliteTextParts {
 
   /**
    * In a write's transaction: indexes a profile's words under its key, in its kind's table of its day (made if
-   * missing), replacing the row a pruned profile with the same key may have left there.
+   * missing), replacing the row a pruned profile with the same key may have left there. `seen`: the tables the
+   * transaction has already found or made.
    */
-  insert(kind: number, time: number, id: bigint, words: string, floorKey: bigint): void {
+  insert(kind: number, time: number, id: bigint, words: string, floorKey: bigint, seen: Set<string>): void {
     const day = Math.floor(time / TEXT_DAY);
     const table = textTable(kind, day);
-    const listed = this.connection.statement('SELECT 1 FROM profile_text_part WHERE kind = ? AND day = ?');
-    if (listed.get(kind, day) === undefined) {
-      this.connection.db.exec(table.create);
-      this.connection.statement('INSERT INTO profile_text_part (kind, day) VALUES (?, ?)').run(kind, day);
+    if (!seen.has(table.name)) {
+      const listed = this.connection.statement('SELECT 1 FROM profile_text_part WHERE kind = ? AND day = ?');
+      if (listed.get(kind, day) === undefined) {
+        this.connection.db.exec(table.create);
+        this.connection.statement('INSERT INTO profile_text_part (kind, day) VALUES (?, ?)').run(kind, day);
+      }
+      seen.add(table.name);
     }
     if (id <= floorKey) this.connection.statement(`DELETE FROM ${table.name} WHERE rowid = ?`).run(id);
     this.connection.statement(`INSERT INTO ${table.name} (rowid, words) VALUES (?, ?)`).run(id, words);

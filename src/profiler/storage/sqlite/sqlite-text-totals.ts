@@ -41,10 +41,11 @@ export class SqliteTextTotals {
     }[];
     if (queries.length === 0) return;
     const counts = new Counter();
+    const words = rows.map((row) => new Set(row.words));
     for (const { id, query } of queries) {
       const terms = this.termsOf(query);
-      for (const row of rows) {
-        if (matchesWords(terms, row.words))
+      for (const [i, row] of rows.entries()) {
+        if (matchesWords(terms, words[i]))
           counts.add([id, Math.floor(row.time / HOUR), row.kind, row.method, row.status]);
       }
     }
