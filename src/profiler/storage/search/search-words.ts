@@ -7,7 +7,7 @@
 /** What separates words: anything but letters, digits and underscores (accents removed before). */
 const SEPARATORS = /[^\p{L}\p{N}_]+/u;
 const ASCII_SEPARATORS = /[^A-Za-z0-9_]+/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 /** A query's word, a trailing `*` making it a prefix. */
 const QUERY_WORD = /([\p{L}\p{N}_]+)(\*?)/gu;
 /**
