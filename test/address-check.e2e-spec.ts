@@ -43,9 +43,9 @@ describe('The checkout asks the address service (e2e)', () => {
     await carrier?.close();
   });
 
-  /** A customer with a product in the cart, and the checkout's CSRF token. */
-  async function shopper(): Promise<{ agent: Agent; csrf: string }> {
-    const agent = await loggedInCustomer(app);
+  /** A customer with a product in the cart, and the checkout's CSRF token (of `on`, the test's app by default). */
+  async function shopper(on: NestExpressApplication = app): Promise<{ agent: Agent; csrf: string }> {
+    const agent = await loggedInCustomer(on);
     const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
     await agent
       .post('/api/cart/lines')
@@ -117,15 +117,7 @@ describe('The checkout asks the address service (e2e)', () => {
     const plain = await createTestApp();
     try {
       await seedCatalogue(plain.get(ShopDb));
-      const agent = await loggedInCustomer(plain);
-      const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
-      await agent
-        .post('/api/cart/lines')
-        .set('Host', HOST)
-        .set('X-CSRF-Token', cart.body.csrfToken)
-        .send({ productId: 1, quantity: 1 })
-        .expect(201);
-      const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+      const { agent, csrf } = await shopper(plain);
       const res = await checkout(agent, csrf, { ...ADDRESS, postcode: '99999' }).expect(201);
       expect((await storedProfile(plain, res.headers['x-debug-token'])).data.http_client).toBeUndefined();
     } finally {

@@ -24,6 +24,7 @@ import { ProfilerStorage } from './storage/profiler-storage.js';
 import { TokenAllocator } from './tokens/token-allocator.js';
 import { logStoreFailure } from './store-failure.js';
 import { Redactor } from '../lifecycle/redaction/redactor.js';
+import { profileTexts, type SearchedText } from './profile-texts.js';
 import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
 import { isAssetRequest } from './asset-type.js';
@@ -55,13 +56,6 @@ export interface ProfilerStats {
  * profile can be opened the moment its response arrives. Tokens come from the TokenAllocator the ProfilerModule
  * chose for the store (src/profiler/tokens/).
  */
-/** A text full-text search indexes, and the panel (collector) it comes from. */
-export interface SearchedText {
-  panel: string;
-  label: string;
-  text: string;
-}
-
 @Injectable()
 export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   private collectorList: DataCollector[] = [];
@@ -245,7 +239,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         if (failure) (profile.lateLogs ??= []).push(failure);
       }
       const record = profile.toRecord();
-      record.text = this.textsOf(record).map((t) => t.text);
+      record.text = profileTexts(this.collectorList, record).map((t) => t.text);
       this.buffer.add(record, this.background(profile));
       for (const listener of this.completedListeners) listener(record);
     } catch (error) {
@@ -258,32 +252,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
    * shows where a query matched); none for a profile not stored.
    */
   async searchTexts(token: string): Promise<SearchedText[]> {
-    if (this.late.has(token)) this.late.drain();
-    const record = this.buffer.get(token) ?? (await this.storage.read(token));
-    return record ? this.textsOf(record) : [];
-  }
-
-  /** The texts a full-text search finds the profile by: each collector's searchText() of its data, redacted. */
-  private textsOf(record: ProfileRecord): SearchedText[] {
-    const texts: SearchedText[] = [];
-    for (const collector of this.collectorList) {
-      const data = record.data[collector.name];
-      if (!collector.searchText || data === undefined || data === null) continue;
-      try {
-        // Collected data is redacted where it is collected; the text passes the redaction again, as a printed
-        // line does, so that no statement or message of a collector that missed a secret makes it searchable.
-        for (const text of collector.searchText(data)) {
-          texts.push({
-            panel: collector.name,
-            label: collector.label,
-            text: Redactor.mayHoldSecret(text) ? Redactor.text(text) : text,
-          });
-        }
-      } catch {
-        // Data a collector cannot read (one of an older shape) leaves its words out; the profile is stored.
-      }
-    }
-    return texts;
+    const record = await this.stored(token);
+    return record ? profileTexts(this.collectorList, record) : [];
   }
 
   /** Its failure's log entry, if it failed. */
@@ -313,9 +283,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
 
   /** A profile as its panels read it: each collector's compact stored form expanded (DataCollector.expand). */
   async load(token: string): Promise<ProfileRecord | null> {
-    if (this.late.has(token)) this.late.drain();
-    const record = this.buffer.get(token) ?? (await this.storage.read(token));
+    const record = await this.stored(token);
     return record && this.expand(record);
+  }
+
+  /** A profile as stored (compact), from the write buffer while it waits there; completed first if it is late. */
+  private async stored(token: string): Promise<ProfileRecord | null> {
+    if (this.late.has(token)) this.late.drain();
+    return this.buffer.get(token) ?? (await this.storage.read(token));
   }
 
   expand(record: ProfileRecord): ProfileRecord {

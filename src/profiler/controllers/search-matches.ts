@@ -1,4 +1,4 @@
-import type { SearchedText } from '../profiler.service.js';
+import type { SearchedText } from '../profile-texts.js';
 import { indexWords, type SearchTerm } from '../storage/search/search-words.js';
 import { matchesWords } from '../storage/search/tracked-queries.js';
 

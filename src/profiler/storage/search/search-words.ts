@@ -26,7 +26,7 @@ export const MAX_TERMS = 16;
 const MIN_PREFIX = 2;
 
 /**
- * Marks the words the store adds for the list columns (kind, method, status) so that a filter is part of the same
+ * Marks the words the store adds for the list columns (method, status) so that a filter is part of the same
  * index lookup. A private-use character: a query's words never contain one (QUERY_WORD has no such category).
  */
 export const FACET_MARK = '\uE000';
@@ -93,17 +93,13 @@ export function queryTerms(query: string): SearchTerm[] | null {
 }
 
 /**
- * The words a store adds for a profile's list columns: its kind, method and status, the status as three digits
- * and its prefixes of one and two (what a status filter may be: compileCriteria).
+ * The words the SQLite store adds for a profile's method and status (its kind has a table of its own), the status
+ * as three digits and its prefixes of one and two (what a status filter may be: compileCriteria).
  */
-export function facetWords(kind: number, method: string, status: number): string[] {
+export function facetWords(method: string, status: number): string[] {
   const code = String(status).padStart(3, '0');
   const statuses = code.length === 3 ? [1, 2, 3].map((n) => statusFacet(code.slice(0, n))) : [];
-  return [kindFacet(kind), methodFacet(method), ...statuses];
-}
-
-export function kindFacet(kind: number): string {
-  return `${FACET_MARK}k${kind}`;
+  return [methodFacet(method), ...statuses];
 }
 
 /** Method in upper case (ASCII letters), as the stores compare it. */

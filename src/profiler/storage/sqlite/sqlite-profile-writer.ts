@@ -109,7 +109,7 @@ export class SqliteProfileWriter {
             kind,
             time,
             id,
-            [...words, ...facetWords(kind, method, status)].join(' '),
+            [...words, ...facetWords(method, status)].join(' '),
             floorKey,
             textTables,
           );

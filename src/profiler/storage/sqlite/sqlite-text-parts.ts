@@ -7,6 +7,8 @@ export interface TextPart {
   name: string;
   kind: number;
   day: number;
+  /** SQL of its rowids matching an FTS5 query between two keys (parameters: query, from, to). */
+  matching: string;
 }
 
 /**
@@ -46,7 +48,10 @@ export class SqliteTextParts {
       .all(fromDay, toDay) as { kind: number; day: number }[];
     return parts
       .filter((part) => kinds === null || kinds.includes(part.kind))
-      .map((part) => ({ ...part, name: textTable(part.kind, part.day).name }));
+      .map((part) => {
+        const name = textTable(part.kind, part.day).name;
+        return { ...part, name, matching: `SELECT rowid FROM ${name} WHERE ${name} MATCH ? AND rowid BETWEEN ? AND ?` };
+      });
   }
 
   /** The newest key pruning has removed (-1: none): a row at or below it may be a pruned profile's. */

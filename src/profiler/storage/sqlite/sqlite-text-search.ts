@@ -36,7 +36,7 @@ export class SqliteTextSearch {
     // The other filters row by row (method, status and kinds are in the index already); the join checks every row.
     const parts = this.parts.tables(f.kinds, f.fromId, f.toId);
     if (parts.length === 0) return { total: 0, rows: [] };
-    const ids = parts.map((p) => `SELECT rowid FROM ${p.name} WHERE ${p.name} MATCH ? AND rowid BETWEEN ? AND ?`);
+    const ids = parts.map((p) => p.matching);
     const idParams = parts.flatMap(() => [match, f.fromId, f.toId]);
     const [where, params] = conditions({ ...f, method: null, status: null, kinds: null }, 'range', f.fromId, f.toId);
     const matching = `p.id IN (${ids.join(' UNION ALL ')}) AND ${where}`;
@@ -77,7 +77,7 @@ export class SqliteTextSearch {
   }
 
   private countIn(part: TextPart, match: string, from: bigint, to: bigint, checked: boolean): number {
-    const rows = `SELECT rowid FROM ${part.name} WHERE ${part.name} MATCH ? AND rowid BETWEEN ? AND ?`;
+    const rows = part.matching;
     const sql = checked ? `SELECT count(*) FROM profile WHERE id IN (${rows})` : `SELECT count(*) FROM (${rows})`;
     return this.connection.statement(sql).pluck().get(match, from, to) as number;
   }
@@ -90,7 +90,7 @@ export class SqliteTextSearch {
     for (const part of this.parts.tables(f.kinds, f.fromId, f.toId)) {
       if (part.day !== day && ids.length >= limit) break;
       day = part.day;
-      const rows = `SELECT rowid FROM ${part.name} WHERE ${part.name} MATCH ? AND rowid BETWEEN ? AND ?`;
+      const rows = part.matching;
       if (f.toId > floor) {
         const from = f.fromId > floor ? f.fromId : floor + 1n;
         ids.push(...this.ids(`${rows} ORDER BY rowid DESC LIMIT ?`, match, from, f.toId, limit));

@@ -168,9 +168,7 @@ export class SqliteTextTotals {
         // The join checks every row: a row a pruned profile left matches no profile.
         const parts = this.parts.tables(null, from, pending.key);
         if (parts.length > 0) {
-          const ids = parts
-            .map((p) => `SELECT rowid FROM ${p.name} WHERE ${p.name} MATCH ? AND rowid BETWEEN ? AND ?`)
-            .join(' UNION ALL ');
+          const ids = parts.map((p) => p.matching).join(' UNION ALL ');
           this.connection
             .statement(
               `INSERT INTO profile_text_count (query_id, hour, kind, method, status, n)
