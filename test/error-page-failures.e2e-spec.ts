@@ -151,7 +151,7 @@ describe('Log contexts the error page must survive (e2e)', () => {
       id: 'basket-1',
       basket: { id: 'basket-1', lines: [{ sku: 'TEA-1', basket: '[circular]' }], self: '[circular]' },
     });
-    expect(text(page.querySelector('#logs .counts'))).toMatch(/^1 errors · 1 warnings · 0 deprecations · \d+ debug$/);
+    expect(text(page.querySelector('#logs .counts'))).toMatch(/^Errors 1 · Warnings 1 · Deprecations 0 · Debug \d+$/);
     const logs = (await probe.lastTerminated()).logs.map((e) => e.message);
     expect(logs.filter((m) => m.startsWith('The error page could not be rendered'))).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe('Log contexts the error page must survive (e2e)', () => {
     const page = parse(res.text);
     expect(text(page.querySelector('#exceptions .trace .message'))).toBe('Failed after a huge log');
     expect(text(page.querySelector('#logs h2'))).toBe(`Logs ${total}`);
-    expect(text(page.querySelector('#logs .counts'))).toBe(`1 errors · 0 warnings · 0 deprecations · ${debug} debug`);
+    expect(text(page.querySelector('#logs .counts'))).toBe(`Errors 1 · Warnings 0 · Deprecations 0 · Debug ${debug}`);
     // One row per entry shown and the omitted row; the debug entries' group rows (one per kernel event) apart.
     const all = page.querySelectorAll('#logs tbody tr');
     const rows = all.filter((r) => !r.classList.contains('log-group'));

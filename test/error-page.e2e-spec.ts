@@ -146,7 +146,7 @@ describe('Debug error page (e2e)', () => {
     const error = rows.find((r) => text(r.querySelector('.level')) === 'ERROR')!;
     expect(text(error.querySelectorAll('td')[1])).toBe('request');
     expect(text(parse(res.text).querySelector('#logs .counts'))).toBe(
-      `1 errors · 0 warnings · 0 deprecations · ${kernelRequest.length} debug`,
+      `Errors 1 · Warnings 0 · Deprecations 0 · Debug ${kernelRequest.length}`,
     );
   });
 

@@ -52,6 +52,10 @@ describe('The Logs and Performance panels (e2e)', () => {
       const rows = panel.querySelectorAll('table.logs tbody tr');
       expect(rows.map((tr) => tr.getAttribute('id'))).toEqual(entries.map((_, i) => `log-${i}`));
       expect(text(panel.querySelector('h2.log-all'))).toBe(`All entries (${entries.length})`);
+      const debug = entries.filter((entry) => entry.level === 100).length;
+      expect(text(panel.querySelector('p.counts'))).toBe(
+        `Errors 1 · Warnings 1 · Deprecations 0 · Debug ${debug} · ${entries.length} in all`,
+      );
     });
 
     it('folds the debug entries per kernel event with their count, and every context behind a toggle', async () => {
