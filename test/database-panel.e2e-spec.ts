@@ -78,6 +78,30 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
     expect(copy.hasAttribute('hidden')).toBe(true);
   });
 
+  it("groups a transaction's statements, and names begin and commit after its first statement's caller, linked", async () => {
+    const res = await http().get('/dbfx/restock').set('Host', HOST).expect(200);
+    const token = res.headers['x-debug-token'];
+    await storedProfile(app, token);
+    const html = page((await http().get(`/_profiler/${token}?panel=database`).set('Host', HOST).expect(200)).text);
+    const rows = html.querySelectorAll('table.db-queries tbody tr');
+    const caller = `test/fixtures/database-fixtures.controller.ts:${res.body.line}`;
+    const statement = (tr: HTMLElement) => text(tr.querySelector('pre.sql'));
+    const begin = rows.findIndex((tr) => /^(begin|BEGIN)/.test(statement(tr)));
+    expect(begin).toBeGreaterThanOrEqual(0);
+    const group = rows.slice(begin, begin + 4);
+    expect(group.map(statement).map((sql) => sql.split(/\s/)[0].toLowerCase())).toEqual([
+      'begin',
+      'select',
+      'update',
+      'commit',
+    ]);
+    for (const tr of [group[0], group[3]]) {
+      expect(text(tr.querySelector('td.caller'))).toBe(`transaction of ${caller}`);
+      expect(text(tr.querySelector('td.caller a.file-link'))).toBe(caller);
+    }
+    expect(text(group[1].querySelector('td.caller'))).toBe(caller);
+  });
+
   it('sends the profiler page with a script nonce and the copy script', async () => {
     const res = await http().get(`/products/${SLUG}`).set('Host', HOST).expect(200);
     await storedProfile(app, res.headers['x-debug-token']);

@@ -178,7 +178,7 @@ describe('DatabaseCollector', () => {
         q.slow,
         q.runnable,
         q.explainToken === null,
-        q.caller ?? q.callerNote,
+        q.caller ?? `${q.callerNote}${q.transactionCaller === null ? '' : ` ${q.transactionCaller}`}`,
         q.transaction?.begins ?? null,
       ]),
     ).toEqual([

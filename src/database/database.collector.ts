@@ -156,6 +156,8 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
         slow: q.duration >= this.slowQueryMs,
         caller,
         callerNote: caller === null ? 'not captured: run outside a query builder' : null,
+        /** `begin` and `commit` have no caller of their own: the transaction's, linked like a caller. */
+        transactionCaller: null as string | null,
         transaction: null as null | { begins: boolean; ends: boolean; label: string },
         error: q.error,
       };
@@ -164,7 +166,6 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
       rows.map((r) => r.sql),
       rows.map((r) => r.caller),
     )) {
-      const label = span.caller === null ? 'an empty transaction' : `transaction of ${span.caller}`;
       for (let i = span.first; i <= span.last; i++) {
         const row = rows[i];
         row.transaction = {
@@ -172,7 +173,9 @@ export class DatabaseCollector extends DataCollector<DatabaseData> {
           ends: i === span.last,
           label: `${span.last - span.first + 1} statements, ${span.outcome}`,
         };
-        if (row.caller === null) row.callerNote = label;
+        if (row.caller !== null) continue;
+        row.callerNote = span.caller === null ? 'an empty transaction' : 'transaction of';
+        row.transactionCaller = span.caller;
       }
     }
     for (const row of rows) {
