@@ -102,6 +102,26 @@ function databasePanelTools(database: () => Promise<TestDatabase>): void {
     expect(text(group[1].querySelector('td.caller'))).toBe(caller);
   });
 
+  it("folds the Logs panel by what ran: the param converter's query with its event, the controller's apart", async () => {
+    const product = await panelOf(`/products/${SLUG}`);
+    const restock = (await http().get('/dbfx/restock').set('Host', HOST).expect(200)).headers['x-debug-token'];
+    await storedProfile(app, restock);
+    const groupOf = async (token: string, query: string, sql: string) => {
+      const html = page(
+        (await http().get(`/_profiler/${token}?panel=logs${query}`).set('Host', HOST).expect(200)).text,
+      );
+      const group = html
+        .querySelectorAll('details.log-group')
+        .find((details) => details.querySelectorAll('.log-message').some((m) => m.text.includes(sql)))!;
+      return text(group.querySelector('summary'));
+    };
+    for (const query of ['', '&channel=database']) {
+      // The product is loaded by the ParamConverterListener, on kernel.controller.
+      expect(await groupOf(product.token, query, '"slug" =')).toMatch(/^kernel\.controller: /);
+      expect(await groupOf(restock, query, 'update "products"')).toMatch(/^In the controller: \d+ debug entries$/);
+    }
+  });
+
   it('sends the profiler page with a script nonce and the copy script', async () => {
     const res = await http().get(`/products/${SLUG}`).set('Host', HOST).expect(200);
     await storedProfile(app, res.headers['x-debug-token']);

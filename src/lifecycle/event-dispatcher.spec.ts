@@ -7,6 +7,7 @@ import { KernelRequest } from './http/kernel-request.js';
 import { KernelContext } from './kernel-context.js';
 import { FinishRequestEvent, RequestEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
+import { LogLevel } from './logging/log-level.js';
 
 function setup(env: Record<string, string> = {}): {
   dispatcher: KernelEventDispatcher;
@@ -39,6 +40,42 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
         recorded ? ['Notified event "kernel.request" to listener "A::a".'] : [],
       );
     }
+  });
+
+  it('marks what the listeners log with their event (the innermost of a nested dispatch), and nothing written between events', async () => {
+    const bus = new EventEmitter2();
+    const logger = new KernelLogger(AppConfig.fromEnv({ APP_ENV: 'test', APP_DEBUG: '1' }));
+    const dispatcher = createEventDispatcher(bus, logger);
+    const context = new KernelContext({} as Response, 'en');
+    context.request = new KernelRequest({ method: 'GET', headers: {} } as Request, context, 'en');
+    const log = (message: string) => logger.record(LogLevel.DEBUG, 'app', message, {}, context);
+    dispatcher.addListener(
+      'kernel.request',
+      () => {
+        log('in request');
+        dispatcher.dispatch(new FinishRequestEvent(context.request));
+      },
+      0,
+      'A::a',
+    );
+    dispatcher.addListener(
+      'kernel.request',
+      (event: RequestEvent) => event.waitFor(Promise.resolve().then(() => log('after a wait'))),
+      -1,
+      'A::wait',
+    );
+    dispatcher.addListener('kernel.finish_request', () => log('finishing'), 0, 'F::f');
+    log('before');
+    await dispatcher.dispatch(new RequestEvent(context.request)).settled;
+    log('between');
+    const written = context.logs.filter((e) => e.channel === 'app').map((e) => [e.message, e.during ?? null]);
+    expect(written).toEqual([
+      ['before', null],
+      ['in request', 'kernel.request'],
+      ['finishing', 'kernel.finish_request'],
+      ['after a wait', 'kernel.request'],
+      ['between', null],
+    ]);
   });
 
   it('calls listeners by priority, highest first, and in registration order at equal priority', () => {

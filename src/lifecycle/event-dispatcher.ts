@@ -42,8 +42,16 @@ export interface Called {
   start: number;
   duration: number;
 }
-interface DispatchState extends EventDispatch {
-  /** What has been called, in order (only when the dispatcher is traced). */
+
+/** What a traced dispatch hands to `trace` once it is over. */
+export interface TracedDispatch {
+  /** What has been called, in order. */
+  readonly called: readonly Called[];
+  /** How many entries the request's log had when the dispatch began. */
+  readonly logsFrom: number;
+}
+
+interface DispatchState extends EventDispatch, TracedDispatch {
   called: Called[];
   timed: boolean;
   /** A listener is waiting for its task: the listeners after it are queued here, called once it resolves. */
@@ -152,19 +160,26 @@ export class KernelEventDispatcher {
    * `event.settled` (undefined when nothing waited) resolves after the last one, or rejects with the first error.
    */
   dispatch<E extends KernelEvent>(event: E, context: KernelContext = event.request.context): E {
-    const state: DispatchState = { tasks: undefined, called: [], timed: this.timed, waiting: undefined, deferred: [] };
+    const state: DispatchState = {
+      tasks: undefined,
+      called: [],
+      timed: this.timed,
+      logsFrom: this.timed ? context.logs.length : 0,
+      waiting: undefined,
+      deferred: [],
+    };
     event.dispatchState = state;
     try {
       this.bus.emit(event.name, event);
     } catch (error) {
-      this.trace(event, state.called, context);
+      this.trace(event, state, context);
       throw error;
     }
     if (!state.waiting) {
-      this.trace(event, state.called, context);
+      this.trace(event, state, context);
       return event;
     }
-    event.settled = this.resume(event, state).finally(() => this.trace(event, state.called, context));
+    event.settled = this.resume(event, state).finally(() => this.trace(event, state, context));
     return event;
   }
 
@@ -189,7 +204,7 @@ export class KernelEventDispatcher {
    * After each dispatch, with the listeners called (timed only when `timed`): nothing here; the
    * TraceableEventDispatcher, which debug mode provides, logs and records them.
    */
-  protected trace(_event: KernelEvent, _called: readonly Called[], _context: KernelContext): void {
+  protected trace(_event: KernelEvent, _dispatch: TracedDispatch, _context: KernelContext): void {
     // The production dispatcher keeps no record of its calls.
   }
 

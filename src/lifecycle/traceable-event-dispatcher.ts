@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { KernelEventDispatcher, type Called } from './event-dispatcher.js';
+import { KernelEventDispatcher, type TracedDispatch } from './event-dispatcher.js';
 import type { KernelContext } from './kernel-context.js';
 import type { KernelEvent } from './kernel.events.js';
 import { KernelLogger } from './logging/kernel-logger.js';
@@ -26,7 +26,10 @@ export class TraceableEventDispatcher extends KernelEventDispatcher {
   }
 
   /** The calls as the profiler and the logs show them. */
-  protected override trace(event: KernelEvent, called: readonly Called[], context: KernelContext): void {
+  protected override trace(event: KernelEvent, { called, logsFrom }: TracedDispatch, context: KernelContext): void {
+    // What the listeners wrote came before their notifications: it is marked with the event, so that the logs can
+    // tell it from what the controller wrote between two events.
+    for (let i = logsFrom; i < context.logs.length; i++) context.logs[i].during ??= event.name;
     const stopped = event.isPropagationStopped();
     const table = this.indexedTable().index;
     // Written together after the dispatch, as Symfony's TraceableEventDispatcher does: one timestamp for all.

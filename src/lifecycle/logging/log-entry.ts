@@ -16,6 +16,12 @@ export class LogEntry {
    * reports, so a store can keep the entry as a reference to that call instead of its text.
    */
   listenerCall: number | undefined = undefined;
+  /**
+   * The kernel event whose listeners were running when it was written (set by the TraceableEventDispatcher after the
+   * dispatch; the innermost event when one was dispatched inside another). Undefined between events: in the
+   * controller, or before the first.
+   */
+  during: string | undefined = undefined;
 
   constructor(
     readonly level: LogLevel,

@@ -7,12 +7,17 @@ export interface SectionedLog {
   channel: string;
   message: string;
   context: Record<string, unknown>;
+  /** The kernel event whose listeners wrote it, when known (LogEntry.during). */
+  during?: string;
 }
 
-/** A run of the log in its order: entries shown as they are, or debug entries folded under one kernel event. */
+/**
+ * A run of the log in its order: entries shown as they are, or debug entries folded under what the kernel was doing
+ * (`stage`: a kernel event's name, `controller`, or `before` / `after:<event>` between events).
+ */
 export type LogSection<T> =
   | { folded: false; entries: T[] }
-  | { folded: true; event: string | null; notifications: number; others: number; label: string; entries: T[] };
+  | { folded: true; stage: string; notifications: number; others: number; label: string; entries: T[] };
 
 /** The kernel's `Notified event` entry, whose context names the event. */
 export function isNotification(entry: SectionedLog): boolean {
@@ -20,42 +25,64 @@ export function isNotification(entry: SectionedLog): boolean {
 }
 
 /**
- * Cuts the log, kept in order, into sections: each run of debug entries during one kernel event becomes one folded
- * section, every other entry stays in the open. A debug entry belongs to the event its notification names, or to the
- * last event notified before it (what the kernel was doing when it was logged).
+ * What the kernel was doing when each entry was written: a notification's event; the event whose listeners wrote
+ * it (the traced dispatcher marks them); else the gap after the last event notified, which after
+ * kernel.controller_arguments is the controller (profiles stored before the mark count every gap that way).
+ * Worked out on the whole log, so that a filtered view (one channel) still names its entries' stages.
  */
-export function logSections<T extends SectionedLog>(entries: T[]): LogSection<T>[] {
+export function logStages(entries: readonly SectionedLog[]): string[] {
+  let lastEvent: string | null = null;
+  return entries.map((entry) => {
+    if (isNotification(entry)) return (lastEvent = String(entry.context.event ?? '?'));
+    return entry.during ?? gapAfter(lastEvent);
+  });
+}
+
+/**
+ * Cuts the log, kept in order, into sections: each run of debug entries of one stage (`stages`, by default the
+ * entries' own: logStages) becomes one folded section; every other entry stays in the open.
+ */
+export function logSections<T extends SectionedLog>(entries: T[], stages = logStages(entries)): LogSection<T>[] {
   const sections: LogSection<T>[] = [];
-  let event: string | null = null;
-  for (const entry of entries) {
-    const notification = isNotification(entry);
-    if (notification) event = String(entry.context.event ?? '?');
+  entries.forEach((entry, i) => {
     const last = sections.at(-1);
     if (entry.level > LogLevel.DEBUG) {
       if (last && !last.folded) last.entries.push(entry);
       else sections.push({ folded: false, entries: [entry] });
-      continue;
+      return;
     }
-    let group = last?.folded && last.event === event ? last : undefined;
+    const stage = stages[i];
+    let group = last?.folded && last.stage === stage ? last : undefined;
     if (!group) {
-      group = { folded: true, event, notifications: 0, others: 0, label: '', entries: [] };
+      group = { folded: true, stage, notifications: 0, others: 0, label: '', entries: [] };
       sections.push(group);
     }
     group.entries.push(entry);
-    if (notification) group.notifications++;
+    if (isNotification(entry)) group.notifications++;
     else group.others++;
-  }
+  });
   for (const section of sections)
-    if (section.folded) section.label = groupLabel(section.event, section.notifications, section.others);
+    if (section.folded) section.label = groupLabel(section.stage, section.notifications, section.others);
   return sections;
 }
 
-function groupLabel(event: string | null, notifications: number, others: number): string {
+function gapAfter(event: string | null): string {
+  if (event === null) return 'before';
+  return event === 'kernel.controller_arguments' ? 'controller' : `after:${event}`;
+}
+
+function stageName(stage: string): string {
+  if (stage === 'before') return 'Before the kernel events';
+  if (stage === 'controller') return 'In the controller';
+  return stage.startsWith('after:') ? `After ${stage.slice(6)}` : stage;
+}
+
+function groupLabel(stage: string, notifications: number, others: number): string {
   const counts = [
     notifications > 0 ? `${notifications} event notification${notifications === 1 ? '' : 's'}` : null,
     others > 0 ? `${others} ${notifications > 0 ? 'other ' : ''}debug entr${others === 1 ? 'y' : 'ies'}` : null,
   ]
     .filter(Boolean)
     .join(', ');
-  return `${event ?? 'Before the kernel events'}: ${counts}`;
+  return `${stageName(stage)}: ${counts}`;
 }

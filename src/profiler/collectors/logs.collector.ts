@@ -11,7 +11,7 @@ import { expandEvents } from './events.collector.js';
 import { profiledPart } from '../late-collection.js';
 import { logMessageHtml } from './log-message-html.js';
 import { EditorLinks } from '../editor/editor-links.js';
-import { logSections } from './log-sections.js';
+import { logSections, logStages } from './log-sections.js';
 import { interpolate } from '../../lifecycle/logging/log-entry.js';
 
 const MAX_ENTRIES = 2000;
@@ -25,6 +25,8 @@ export interface StoredLog {
   context: Record<string, unknown>;
   /** Milliseconds since the epoch. */
   time: number;
+  /** The kernel event whose listeners wrote it (LogEntry.during); absent between events, and in older profiles. */
+  during?: string;
 }
 
 /**
@@ -87,6 +89,7 @@ export class LogsCollector extends DataCollector<LogsData> {
               message: Redactor.text(entry.template),
               context: toJsonSafe(entry.context, { maxDepth: 5, maxString: 2000, visible }) as Record<string, unknown>,
               time: entry.timestamp,
+              ...(entry.during === undefined ? {} : { during: entry.during }),
             },
       ),
       truncated: logs.length - kept.length,
@@ -162,6 +165,7 @@ export class LogsCollector extends DataCollector<LogsData> {
     const minLevel = query.level ? (parseLogLevel(query.level) ?? undefined) : undefined;
     const channel = query.channel || undefined;
     const channels = [...new Set(data.entries.map((e) => e.channel))].sort();
+    const stages = logStages(data.entries);
     const entries = data.entries
       .map((e, index) => ({ e, index }))
       .filter(
@@ -169,6 +173,7 @@ export class LogsCollector extends DataCollector<LogsData> {
       )
       .map(({ e, index }) => ({
         ...e,
+        index,
         id: `log-${index}`,
         levelName: LOG_LEVEL_NAMES[e.level as LogLevel] ?? String(e.level),
         levelClass: (LOG_LEVEL_NAMES[e.level as LogLevel] ?? 'info').toLowerCase(),
@@ -182,7 +187,10 @@ export class LogsCollector extends DataCollector<LogsData> {
     }));
     return {
       problems: entries.filter((e) => e.level >= LogLevel.WARNING),
-      sections: logSections(entries),
+      sections: logSections(
+        entries,
+        entries.map((e) => stages[e.index]),
+      ),
       total: data.entries.length,
       shown: entries.length,
       truncated: data.truncated,

@@ -150,7 +150,13 @@ function groupStarts(entries: readonly LogEntry[]): Map<number, string> {
   const starts = new Map<number, string>();
   let index = 0;
   for (const section of logSections(
-    entries.map((e) => ({ level: e.level, channel: e.channel, message: e.template, context: e.context })),
+    entries.map((e) => ({
+      level: e.level,
+      channel: e.channel,
+      message: e.template,
+      context: e.context,
+      during: e.during,
+    })),
   )) {
     if (section.folded) starts.set(index, section.label);
     index += section.entries.length;
