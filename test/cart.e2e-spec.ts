@@ -685,7 +685,7 @@ function cartContract(database: () => Promise<TestDatabase>): void {
       const changes = html
         .querySelectorAll('table.cart-changes tbody tr')
         .map((tr) => tr.querySelectorAll('td').map(text));
-      expect(changes).toEqual([['quantity changed', String(ids.mug), FIXTURES.mug.name, '1', '3']]);
+      expect(changes).toEqual([['quantity changed', `#${ids.mug} ${FIXTURES.mug.name}`, '1', '3']]);
       const lines = html.querySelectorAll('table.cart-lines tbody tr').map((tr) => tr.querySelectorAll('td').map(text));
       expect(lines).toEqual([[String(ids.mug), `${FIXTURES.mug.slug} ${FIXTURES.mug.name}`, '€12.90', '3', '€38.70']]);
       expect(page.text).toContain('anonymous visitor (session attribute cart_id)');

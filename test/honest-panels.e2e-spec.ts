@@ -87,7 +87,7 @@ describe('Honest panels (e2e)', () => {
     const html = await panel(placed.headers['x-debug-token'], 'cart');
     const reference = /SK-[0-9A-Z]{8}/.exec(placed.headers.location)![0];
     expect(table(html.querySelector('table.cart-changes'))).toEqual([
-      ['emptied by the order', '', `order ${reference}`, '3', '0'],
+      ['emptied by the order', `order ${reference}`, '3 items', '0 items'],
     ]);
     expect(table(html.querySelector('table.kv'))).toEqual(
       expect.arrayContaining([

@@ -88,12 +88,18 @@ export class CartCollector extends DataCollector<CartProfile> {
         unitPrice: price(l.unitPriceCents),
         lineTotal: price(l.lineTotalCents),
       })),
+      // A product's change counts its quantity; a change of the whole cart (an order, a login) its items.
       changes: data.changes.map((c) => ({
-        ...c,
         action: ACTIONS[c.action] ?? c.action,
-        product: c.name ?? '',
-        productId: c.productId ?? '',
+        productId: c.productId,
+        subject: c.name ?? (c.productId === null ? 'the cart' : ''),
+        from: c.productId === null ? items(c.from) : String(c.from),
+        to: c.productId === null ? items(c.to) : String(c.to),
       })),
     };
   }
+}
+
+function items(count: number): string {
+  return `${count} item${count === 1 ? '' : 's'}`;
 }
