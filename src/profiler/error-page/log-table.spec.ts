@@ -88,9 +88,10 @@ describe('LogTable', () => {
     const response = Object.freeze({ event: 'kernel.response', listener: 'B::on' });
     const html = table().render(
       [
+        // A listener's entry, written before the event's notifications and marked with the event.
+        Object.assign(new LogEntry(LogLevel.DEBUG, 'app', 'cache miss', {}, AT), { during: 'kernel.request' }),
         notified(request),
         notified(request),
-        new LogEntry(LogLevel.DEBUG, 'app', 'cache miss', {}, AT),
         new LogEntry(LogLevel.ERROR, 'app', 'failed', {}, AT),
         notified(response),
       ],
