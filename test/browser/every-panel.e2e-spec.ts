@@ -1,6 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { customerJourney } from '../support/customer-journey.js';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  screenshot,
+  startTestServer,
+  type TestServer,
+  withPage,
+  SCHEMES,
+} from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
 
 // Issue 31, point 6: every profiler page on every screen. Each panel of three profiles (a product page, a checkout
@@ -12,7 +20,6 @@ const SCREENS = [
   { name: '1440', width: 1440, height: 900 },
   { name: '390', width: 390, height: 844 },
 ] as const;
-const SCHEMES = ['light', 'dark'] as const;
 /** Panels the application registers today; the sweep opens whatever the menu lists, and at least these. */
 const KNOWN_PANELS = [
   'request',
@@ -129,13 +136,7 @@ describe('Every profiler page on every screen, light and dark, in Chromium (e2e)
       it(
         `fits every panel, the search page and the error page in ${screen.width} px, ${scheme}, axe-clean, badges inside the menu`,
         async () => {
-          const context = await browser.newContext({
-            viewport: { width: screen.width, height: screen.height },
-            colorScheme: scheme,
-            bypassCSP: true,
-          });
-          const page = await context.newPage();
-          try {
+          await withPage(browser, screen, scheme, async (page) => {
             const reports: PageReport[] = [];
             for (const profile of Object.keys(tokens) as Profile[]) {
               for (const panel of panels[profile]) {
@@ -156,9 +157,7 @@ describe('Every profiler page on every screen, light and dark, in Chromium (e2e)
             expect(reports).toEqual(
               reports.map(({ page: name }) => ({ page: name, fits: true, violations: [], badgeOverflow: [] })),
             );
-          } finally {
-            await context.close();
-          }
+          });
         },
         TIMEOUT,
       );

@@ -11,6 +11,7 @@ import {
   screenshot,
   startTestServer,
   type TestServer,
+  withPage,
 } from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
 
@@ -37,13 +38,7 @@ describe('Full-text search on the search page in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`finds a request by its log message, typed in the Text box, at ${screen.width} px, ${scheme}`, async () => {
-        const context = await browser.newContext({
-          viewport: { width: screen.width, height: screen.height },
-          colorScheme: scheme,
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        try {
+        await withPage(browser, screen, scheme, async (page) => {
           await page.goto(`${server.baseUrl}/_profiler/search?limit=10`);
           // The first field of the form, reached from the page's top with the keyboard.
           await page.getByLabel('Text').focus();
@@ -62,9 +57,7 @@ describe('Full-text search on the search page in Chromium (e2e)', () => {
           await matched.locator('a').click();
           await page.waitForURL(new RegExp(`/_profiler/${logged}\\?panel=logs$`));
           expect(await page.locator('h2').first().textContent()).toBe('Errors and warnings (2)');
-        } finally {
-          await context.close();
-        }
+        });
       });
     }
   }

@@ -1,15 +1,18 @@
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { HttpClientFixturesModule } from '../fixtures/http-client-fixtures.module.js';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  screenshot,
+  startTestServer,
+  type TestServer,
+  withPage,
+  SCREENS,
+  SCHEMES,
+} from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
 import { startStubService, type StubService } from '../support/stub-service.js';
-
-const SCREENS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
 
 /** The HTTP Client panel with two calls, one of them to a long URL with a masked key, as a person sees it. */
 describe('The HTTP Client panel in Chromium (e2e)', () => {
@@ -42,13 +45,7 @@ describe('The HTTP Client panel in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`lists the calls and opens one's headers and cURL command at ${screen.width} px, ${scheme}`, async () => {
-        const context = await browser.newContext({
-          viewport: { width: screen.width, height: screen.height },
-          colorScheme: scheme,
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        try {
+        await withPage(browser, screen, scheme, async (page) => {
           await page.goto(`${server.baseUrl}/_profiler/${token}?panel=http_client`);
           expect(await page.locator('table.http-calls tbody tr').count()).toBe(2);
           await page.click('details#call-1 summary');
@@ -62,9 +59,7 @@ describe('The HTTP Client panel in Chromium (e2e)', () => {
           )) as { scroll: number; window: number };
           expect(scroll).toBeLessThanOrEqual(window);
           expect(await axeViolations(page)).toEqual([]);
-        } finally {
-          await context.close();
-        }
+        });
       });
     }
   }

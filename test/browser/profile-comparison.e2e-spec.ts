@@ -10,6 +10,7 @@ import {
   screenshot,
   startTestServer,
   type TestServer,
+  withPage,
 } from '../support/browser.js';
 import { storedProfile } from '../support/profiler.js';
 
@@ -41,13 +42,7 @@ describe('Comparing and replaying requests in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`compares two catalogue requests at ${screen.width} px, ${scheme}: the added queries and the time delta`, async () => {
-        const context = await browser.newContext({
-          viewport: { width: screen.width, height: screen.height },
-          colorScheme: scheme,
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        try {
+        await withPage(browser, screen, scheme, async (page) => {
           await page.goto(`${server.baseUrl}/_profiler/${all}/compare/${searched}`);
           expect(await page.locator('h1').textContent()).toBe('Comparison');
           const total = page.locator('table.compare-times tbody tr').first();
@@ -60,9 +55,7 @@ describe('Comparing and replaying requests in Chromium (e2e)', () => {
           await page.locator('table.compare-queries.added').scrollIntoViewIfNeeded();
           await screenshot(page, `compare-${screen.name}-${scheme}`);
           await expectFitsAndAccessible(page);
-        } finally {
-          await context.close();
-        }
+        });
       });
     }
   }

@@ -1,13 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { customerJourney } from '../support/customer-journey.js';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  screenshot,
+  startTestServer,
+  type TestServer,
+  withPage,
+  SCREENS,
+  SCHEMES,
+} from '../support/browser.js';
 import { settle, storedProfiles } from '../support/profiler.js';
-
-const SCREENS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
 
 describe('The Logs and Performance panels in Chromium (e2e)', () => {
   let server: TestServer;
@@ -44,13 +47,7 @@ describe('The Logs and Performance panels in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`shows both panels of a checkout POST and a 404 within ${screen.width} px, ${scheme}, without serious axe violations`, async () => {
-        const context: BrowserContext = await browser.newContext({
-          viewport: { width: screen.width, height: screen.height },
-          colorScheme: scheme,
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        try {
+        await withPage(browser, screen, scheme, async (page) => {
           const seen: string[] = [];
           for (const [request, token] of Object.entries(tokens)) {
             for (const panel of ['logs', 'performance']) {
@@ -80,9 +77,7 @@ describe('The Logs and Performance panels in Chromium (e2e)', () => {
             }
           }
           expect(seen).toHaveLength(4);
-        } finally {
-          await context.close();
-        }
+        });
       });
     }
   }

@@ -1,11 +1,14 @@
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchChromium, screenshot, startTestServer, type TestServer } from '../support/browser.js';
-
-const SCREENS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const SCHEMES = ['light', 'dark'] as const;
+import {
+  axeViolations,
+  launchChromium,
+  screenshot,
+  startTestServer,
+  type TestServer,
+  withPage,
+  SCREENS,
+  SCHEMES,
+} from '../support/browser.js';
 
 /** A frame's file:line on the error page opens the profiler's source view at that line (issue 31, point 2). */
 describe('The source view in Chromium (e2e)', () => {
@@ -25,13 +28,7 @@ describe('The source view in Chromium (e2e)', () => {
   for (const screen of SCREENS) {
     for (const scheme of SCHEMES) {
       it(`opens the throwing line from the error page at ${screen.width} px, ${scheme}: in view, marked, within the screen, axe-clean`, async () => {
-        const context = await browser.newContext({
-          viewport: { width: screen.width, height: screen.height },
-          colorScheme: scheme,
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        try {
+        await withPage(browser, screen, scheme, async (page) => {
           await page.goto(`${server.baseUrl}/no/such/page`);
           const link = page.locator('#trace-box-2 .excerpt-file a');
           const href = (await link.getAttribute('href'))!;
@@ -51,9 +48,7 @@ describe('The source view in Chromium (e2e)', () => {
           expect(scroll).toBeLessThanOrEqual(window);
           await screenshot(page, `source-view-${screen.name}-${scheme}`, { fullPage: false });
           expect(await axeViolations(page)).toEqual([]);
-        } finally {
-          await context.close();
-        }
+        });
       });
     }
   }

@@ -90,6 +90,28 @@ export const SCREENS = [
 ] as const;
 export const SCHEMES = ['light', 'dark'] as const;
 
+/**
+ * A page in a context of its own, at `screen`'s size and in `scheme`, closed after `use`. The context bypasses the
+ * page's content security policy, so that axe-core can run on profiler pages.
+ */
+export async function withPage<T>(
+  browser: Browser,
+  screen: { width: number; height: number },
+  scheme: (typeof SCHEMES)[number],
+  use: (page: Page) => Promise<T>,
+): Promise<T> {
+  const context = await browser.newContext({
+    viewport: { width: screen.width, height: screen.height },
+    colorScheme: scheme,
+    bypassCSP: true,
+  });
+  try {
+    return await use(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 /** No page wider than the screen, and nothing axe-core calls serious or critical. */
 export async function expectFitsAndAccessible(page: Page): Promise<void> {
   const { scroll, window } = (await page.evaluate(
