@@ -1,7 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import escapeHtml from 'escape-html';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createTestApp } from './support/create-test-app.js';
 import { settle, storedProfiles } from './support/profiler.js';
+import { rawRequest } from './support/raw-http.js';
 
 /** Every kind of profiler path: the home and its 301, the search, latest, a panel, an export, unknown tokens and paths. */
 const PROFILER_PATHS = [
@@ -111,11 +114,13 @@ describe('The profiler shares nothing with other origins, and answers only its h
   let app: NestExpressApplication;
   let token: string;
   const server = () => app.getHttpServer();
+  const port = () => (server().address() as AddressInfo).port;
 
   beforeAll(async () => {
     app = await createTestApp({
       env: { CORS_ALLOW_ORIGINS: '*', CORS_ALLOW_CREDENTIALS: '0', PROFILER_ALLOWED_HOSTS: 'shop.test,.team.example' },
     });
+    await app.listen(0, '127.0.0.1');
     token = (await request(server()).get('/').set('Host', 'shop.test').expect(200)).headers['x-debug-token'];
     await settle();
   });
@@ -222,6 +227,36 @@ describe('The profiler shares nothing with other origins, and answers only its h
     expect(error.text).not.toContain('No route found');
     expect(error.text).not.toContain('Stack Trace');
   });
+
+  it.each(['bad host!!', 'a b', 'x<script>y', '[::1', 'evil.example:8o'])(
+    'states the message of a malformed Host "%s" (the client\'s own input), escaped, and withholds every other debug detail',
+    async (host) => {
+      const message = `Invalid Host "${host}".`;
+      const heading = '400 Bad Request';
+      const html = await rawRequest(port(), `GET / HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`, {
+        readBody: true,
+        timeoutMs: 60_000,
+      });
+      expect(html.status).toBe(400);
+      expect(html.body).toBe(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">' +
+          `<title>${heading}</title></head><body><h1>${heading}</h1><ul><li>${escapeHtml(message)}</li></ul></body></html>\n`,
+      );
+      const json = await rawRequest(port(), `GET / HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`, {
+        readBody: true,
+        timeoutMs: 60_000,
+      });
+      expect(json.status).toBe(400);
+      expect(JSON.parse(json.body)).toEqual({
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: message,
+      });
+      for (const res of [html, json])
+        expect(Object.keys(res.headers).filter((name) => name.startsWith('x-debug'))).toEqual([]);
+    },
+  );
 
   it('profiles the hidden requests, and their Routing panel replays the matching as that client saw it', async () => {
     await request(server()).post('/_profiler/search').set('Host', 'rebind.attacker.example').expect(404);

@@ -5,12 +5,19 @@ import { DebugAccess } from '../debug-access.js';
 import type { KernelRequest } from '../http/kernel-request.js';
 import { KernelResponse } from '../http/kernel-response.js';
 import { ErrorRenderer } from './error-renderer.js';
-import { classOf, exceptionChain, messageOf, problemViolations, statusOf } from './exception-status.js';
+import {
+  classOf,
+  clientMessageOf,
+  exceptionChain,
+  messageOf,
+  problemViolations,
+  statusOf,
+} from './exception-status.js';
 
 /**
  * Errors as RFC 9457 problem+json for clients that prefer JSON, else as a small HTML page. In debug mode (for clients allowed to see debug
- * details: DebugAccess) both name the exception chain (classes and messages); outside it they say only the status, and, for a request that
- * failed validation, which fields were wrong (that is for the client, not an internal).
+ * details: DebugAccess) both name the exception chain (classes and messages); outside it they say only the status, and what is for the
+ * client rather than an internal: which fields failed validation, and the message of a malformed request (`clientMessageOf`).
  */
 @Injectable()
 export class BasicErrorRenderer extends ErrorRenderer {
@@ -24,6 +31,7 @@ export class BasicErrorRenderer extends ErrorRenderer {
     const title = STATUS_CODES[status] ?? 'Error';
     const chain = exceptionChain(throwable);
     const violations = problemViolations(throwable);
+    const clientMessage = debug ? undefined : clientMessageOf(throwable);
     // An error page is never worth indexing, in any mode.
     const headers = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
     if (request.prefersJson) {
@@ -31,7 +39,7 @@ export class BasicErrorRenderer extends ErrorRenderer {
         type: 'about:blank',
         title,
         status,
-        detail: debug ? messageOf(throwable) : title,
+        detail: debug ? messageOf(throwable) : (clientMessage ?? title),
       };
       if (violations) problem.violations = violations;
       if (debug) problem.exceptions = chain.map((e) => ({ class: classOf(e), message: messageOf(e) }));
@@ -45,7 +53,9 @@ export class BasicErrorRenderer extends ErrorRenderer {
               `<li>[${chain.length - i}/${chain.length}] <b>${escapeHtml(classOf(e))}</b>: ${escapeHtml(messageOf(e))}</li>`,
           )
           .join('')
-      : `<li>The server returned a "${escapeHtml(heading)}".</li>`;
+      : clientMessage !== undefined
+        ? `<li>${escapeHtml(clientMessage)}</li>`
+        : `<li>The server returned a "${escapeHtml(heading)}".</li>`;
     const list =
       violations && !debug
         ? violations.map((v) => `<li>${escapeHtml(v.property)}: ${escapeHtml(v.messages.join('; '))}</li>`).join('')

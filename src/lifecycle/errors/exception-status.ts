@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { KernelHttpException } from '../exceptions/kernel-http.exception.js';
+import { RequestException } from '../exceptions/request.exception.js';
 import { ValidationFailedException } from '../exceptions/validation-failed.exception.js';
 
 /** The HTTP status a throwable answers with: its own when it has one (ours, Nest's, http-errors'), else 500. */
@@ -52,4 +53,15 @@ export function problemViolations(error: unknown): Array<{ property: string; mes
     (e): e is ValidationFailedException => e instanceof ValidationFailedException,
   );
   return failure?.violations.map(({ property, constraints }) => ({ property, messages: Object.values(constraints) }));
+}
+
+/**
+ * The message a client may always read: a request exception's (somewhere in a 4xx's chain) describes the client's
+ * own input (`Invalid Host "bad host!!".`), so it is stated even where debug details are withheld. Undefined otherwise.
+ */
+export function clientMessageOf(error: unknown): string | undefined {
+  const status = statusOf(error);
+  if (status < 400 || status >= 500) return undefined;
+  const cause = exceptionChain(error).find((e): e is RequestException => e instanceof RequestException);
+  return cause?.message;
 }
