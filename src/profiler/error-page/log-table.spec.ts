@@ -45,7 +45,21 @@ describe('LogTable', () => {
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('abc123');
     expect(html).not.toContain('hunter2');
-    expect(html).toContain('<details><summary>Context</summary><pre class="context">');
+    expect(html).toContain(
+      '<pre class="context">{"class":"&lt;script&gt;x&lt;/script&gt;","url":"/login?token=******"}</pre></td></tr>',
+    );
+  });
+
+  it('shows a short context on one line below its message, and folds a long one, indented', () => {
+    const context = Object.freeze({ event: 'kernel.request', listener: 'RouterListener::onKernelRequest' });
+    expect(table().render([notified(context)], new Set(), -1, 0)).toContain(
+      '".<pre class="context">{"event":"kernel.request","listener":"RouterListener::onKernelRequest"}</pre></td></tr>',
+    );
+    const long = { route: 'product', request_uri: 'http://shop.test/products/bamboo-cutting-board?sort=price-ascending', method: 'GET' };
+    const html = table().render([new LogEntry(LogLevel.INFO, 'request', 'Matched', long, AT)], new Set(), -1, 0);
+    expect(html).toContain(
+      `<details><summary>Context</summary><pre class="context">${JSON.stringify(long, null, 2)}</pre></details>`,
+    );
   });
 
   it('puts the omitted row before the entry it is given', () => {

@@ -14,6 +14,7 @@ type Handlebars = ReturnType<typeof hbs.create>['handlebars'];
 type Template = (context: object) => string;
 
 const MAX_CONTEXT_CHARS = 4000;
+const SHORT_CONTEXT_CHARS = 100;
 /** Masked templates kept; a log whose templates are request data (not constants) starts the memory again. */
 const TEMPLATES_KEPT = 500;
 
@@ -27,6 +28,8 @@ interface LogRow {
   time: string;
   /** HTML: the context's JSON, escaped. */
   context: string;
+  /** The context fits one short line (a notification's {event, listener}): shown as is, not folded. */
+  short: boolean;
 }
 
 /** A row of a shared-context entry, kept with that context: reused while the time it shows stays the same. */
@@ -94,6 +97,7 @@ export class LogTable {
       message: text.message,
       time,
       context: text.context,
+      short: text.short,
     };
     const html = this.row(row);
     if (shared) this.known.set(shared, { row, html });
@@ -110,14 +114,14 @@ export class LogTable {
     return masked;
   }
 
-  private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context'> {
+  private text(entry: LogEntry, visible: ReadonlySet<string>): Pick<LogRow, 'message' | 'context' | 'short'> {
     const context = toJsonSafe(entry.context, { maxDepth: 6, maxBreadth: 50, visible }) as Record<string, unknown>;
     const message = logMessageHtml(this.masked(entry.template), context, {
       compact: true,
       link: (file, line) => this.links.href(file, line),
     });
-    // A notification's context is its event and listener, which its message already names.
-    return { message, context: entry.template === NOTIFIED ? '' : escapeText(contextJson(context)) };
+    const json = contextJson(context);
+    return { message, context: escapeText(json), short: !json.includes('\n') };
   }
 }
 
@@ -136,8 +140,11 @@ class ClockFormat {
   }
 }
 
+/** The context as one line when that line is short (as Symfony prints it), else indented. */
 function contextJson(context: Record<string, unknown>): string {
   if (Object.keys(context).length === 0) return '';
+  const line = JSON.stringify(context);
+  if (line.length <= SHORT_CONTEXT_CHARS) return line;
   const json = JSON.stringify(context, null, 2);
   return json.length > MAX_CONTEXT_CHARS ? `${json.slice(0, MAX_CONTEXT_CHARS)}\n… (truncated)` : json;
 }
