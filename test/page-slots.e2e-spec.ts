@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { jest } from '@jest/globals';
+import fs, { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'node-html-parser';
@@ -69,5 +70,25 @@ describe('page slots filled by a module, read again in development (e2e)', () =>
       label = (await page('/')).querySelector('a.fixture-wishlist-link')!.text;
     }
     expect(label).toBe('Saved items');
+  });
+
+  it('compiles a page once: an unchanged page and its layout are not read again, an edited one shows at once', async () => {
+    await page('/');
+    const read = jest.spyOn(fs, 'readFile');
+    try {
+      await page('/');
+      await page('/');
+      expect(read.mock.calls.map(([file]) => String(file)).filter((file) => file.endsWith('.hbs'))).toEqual([]);
+    } finally {
+      read.mockRestore();
+    }
+    const layout = join(project, 'views', 'layouts', 'main.hbs');
+    writeFileSync(layout, readFileSync(layout, 'utf8').replace('</body>', '<p id="edited-layout">Edited</p></body>'));
+    let edited = false;
+    for (let i = 0; i < 100 && !edited; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      edited = (await page('/')).querySelector('#edited-layout') !== null;
+    }
+    expect(edited).toBe(true);
   });
 });

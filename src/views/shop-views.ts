@@ -1,4 +1,5 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import hbs from 'hbs';
 import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
@@ -15,9 +16,11 @@ const NOT_SHOP = new Set(['profiler', 'error']);
  * - a template at views/<anywhere>/slots/<name>.hbs fills the slot `<name>`: `{{slot "header-links"}}` in the layout
  *   renders every one, in path order, with the page's context. A feature module adds a header link or a product
  *   action by adding a file in its own views folder, without editing the layout or another module's page.
- * Read at start; without the view cache (development) read again after any change under views/, as Express reads
- * the pages again. Read synchronously, not with hbs's own registerPartials: that reads asynchronously and queues
- * the renders asked for meanwhile, which then run outside their request's AsyncLocalStorage context.
+ * Read at start; without the view cache (development) read again after any change under views/. Pages are compiled
+ * once in every mode (Express's and hbs's caches, `configureApp`): in development a change under views/ empties
+ * both at once, so an edited page shows at the next request and an unchanged one is never compiled again.
+ * Read synchronously, not with hbs's own registerPartials: that reads asynchronously and queues the renders asked
+ * for meanwhile, which then run outside their request's AsyncLocalStorage context.
  */
 @Injectable()
 export class ShopViews implements OnModuleInit, OnModuleDestroy {
@@ -26,7 +29,10 @@ export class ShopViews implements OnModuleInit, OnModuleDestroy {
   private reloading: NodeJS.Timeout | undefined;
   private readonly viewsDir: string;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
+  ) {
     this.viewsDir = join(config.projectDir, 'views');
   }
 
@@ -60,6 +66,7 @@ export class ShopViews implements OnModuleInit, OnModuleDestroy {
   private watch(): void {
     try {
       this.watcher = watch(this.viewsDir, { recursive: true }, () => {
+        this.forgetCompiledPages();
         // Editors write a file in several steps: read once they are done.
         clearTimeout(this.reloading);
         this.reloading = setTimeout(() => this.reload(), 20);
@@ -70,6 +77,13 @@ export class ShopViews implements OnModuleInit, OnModuleDestroy {
     } catch {
       // A views folder that cannot be watched keeps what was read at start.
     }
+  }
+
+  /** Compiled pages and layouts (hbs) and the names Express resolved to files: compiled again at their next use. */
+  private forgetCompiledPages(): void {
+    (hbs as unknown as { cache: object }).cache = {};
+    const express = this.adapterHost?.httpAdapter?.getInstance<{ cache?: object }>();
+    if (express?.cache) express.cache = Object.create(null) as object;
   }
 
   private reload(): void {
