@@ -1,21 +1,47 @@
-import { constants, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib';
+import { constants, createZstdCompress, zstdCompressSync, zstdDecompressSync, type ZstdOptions } from 'node:zlib';
 
 /** Larger contents are refused: no profile is that big, so the blob is corrupt. */
 const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
+const OUT_CHUNK_BYTES = 64 * 1024;
+
+/** The parts of a zlib stream's native handle that Node's own zstdCompressSync drives (lib/zlib.js, processChunkSync). */
+interface NativeEngine {
+  _handle?: {
+    writeSync(
+      flush: number,
+      input: Uint8Array,
+      inOff: number,
+      inLen: number,
+      out: Buffer,
+      outOff: number,
+      outLen: number,
+    ): void;
+  } | null;
+  _writeState?: Uint32Array;
+  /** Set, synchronously, when the handle reports an error (the stream then destroys itself). */
+  _hadError?: boolean;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 
 /**
  * Zstandard with one raw-content dictionary, through Node's zlib (zstd with a dictionary since Node 22.19 and 24.6).
  * The frames are byte for byte those of zstd-napi's ZSTD_compress_usingCDict (same level, same dictionary, the content
  * size in the header, no dictionary ID, no checksum), so blobs decode with older versions of the application too.
  *
- * Node's zlib has no prepared dictionaries (ZSTD_CDict): most of the cost is the zlib object each call builds, not
- * loading the dictionary again.
+ * Compression reuses one native zstd context: `zstdCompressSync` builds a zlib object and loads the dictionary on
+ * every call, which was most of a profile's write cost, and ends with the context closed. Driving the handle's
+ * `writeSync` as zstdCompressSync itself does, but with the context kept, writes the same frames (a frame ended with
+ * ZSTD_e_end from one call knows its content size); where Node's internals differ, or the context fails, each call
+ * falls back to zstdCompressSync.
  *
  * Synchronous: the codec encodes a write batch inline (see ProfileCodec), and decoding one profile is quick.
  */
 export class ZstdCompressor {
   private readonly compressOptions: ZstdOptions;
   private readonly decompressOptions: ZstdOptions;
+  private engine: NativeEngine | undefined;
+  private engineFailed = false;
+  private readonly out = Buffer.allocUnsafe(OUT_CHUNK_BYTES);
 
   constructor(dictionary: Uint8Array, level: number) {
     const params = { [constants.ZSTD_c_compressionLevel]: level };
@@ -25,7 +51,8 @@ export class ZstdCompressor {
 
   /** One zstd frame of `input`, after a first byte `prefix` (the blob's format tag). */
   compress(input: Uint8Array, prefix: number): Buffer {
-    const frame = zstdCompressSync(input, { ...this.compressOptions, pledgedSrcSize: input.length });
+    const frame =
+      this.compressReused(input) ?? zstdCompressSync(input, { ...this.compressOptions, pledgedSrcSize: input.length });
     const blob = Buffer.allocUnsafe(frame.length + 1);
     blob[0] = prefix;
     frame.copy(blob, 1);
@@ -38,5 +65,50 @@ export class ZstdCompressor {
     } catch (error) {
       throw new Error(`Corrupt zstd profile blob (${(error as Error).message})`, { cause: error });
     }
+  }
+
+  /** The frame through the kept context; undefined when there is none to use (the caller compresses the usual way). */
+  private compressReused(input: Uint8Array): Buffer | undefined {
+    const engine = this.reusableEngine();
+    const handle = engine?._handle;
+    const state = engine?._writeState;
+    if (!engine || !handle || !state) return undefined;
+    const chunks: Buffer[] = [];
+    let inOff = 0;
+    let inLen = input.length;
+    try {
+      for (;;) {
+        handle.writeSync(constants.ZSTD_e_end, input, inOff, inLen, this.out, 0, OUT_CHUNK_BYTES);
+        if (engine._hadError || this.engineFailed) {
+          this.engineFailed = true;
+          break;
+        }
+        const [outLeft, inLeft] = state;
+        if (outLeft < OUT_CHUNK_BYTES) chunks.push(Buffer.from(this.out.subarray(0, OUT_CHUNK_BYTES - outLeft)));
+        inOff += inLen - inLeft;
+        inLen = inLeft;
+        // Room left in the output means zstd wrote the whole frame.
+        if (outLeft !== 0) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      }
+    } catch {
+      this.engineFailed = true;
+    }
+    this.engine = undefined;
+    return undefined;
+  }
+
+  private reusableEngine(): NativeEngine | undefined {
+    if (this.engine || this.engineFailed) return this.engine;
+    const engine = createZstdCompress(this.compressOptions) as unknown as NativeEngine;
+    if (typeof engine._handle?.writeSync !== 'function' || !ArrayBuffer.isView(engine._writeState)) {
+      this.engineFailed = true;
+      return undefined;
+    }
+    // A failing context reports through the stream: never as an uncaught 'error' event.
+    engine.on('error', () => {
+      this.engineFailed = true;
+    });
+    this.engine = engine;
+    return engine;
   }
 }
