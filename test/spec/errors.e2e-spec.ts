@@ -2,6 +2,7 @@ import type { HTMLElement } from 'node-html-parser';
 import { describeOnEachProfileStore } from '../support/profile-stores.js';
 import { rawRequest } from '../support/raw-http.js';
 import {
+  exceptionBoxes,
   exceptionEntries,
   heading,
   HOST,
@@ -182,7 +183,7 @@ describeOnEachProfileStore('SPEC.md: errors and the debug error page', SPEC_APP,
 
   it('Resources › Error page: exception entry › code excerpt: numbered source lines around the failing line', async () => {
     const page = await page404('/this/does/not/exist');
-    for (const box of page.querySelectorAll('.trace')) {
+    for (const box of exceptionBoxes(page)) {
       const file = /^(.+):(\d+)$/.exec(text(box.querySelector('.excerpt-file')));
       expect(file).not.toBeNull();
       const lines = box.querySelectorAll('.excerpt li');
@@ -198,7 +199,7 @@ describeOnEachProfileStore('SPEC.md: errors and the debug error page', SPEC_APP,
 
   it('Resources › Error page: exception entry › frames: an ordered list, each with a function or method name, a file path and a line number', async () => {
     const page = await page404('/this/does/not/exist');
-    const boxes = page.querySelectorAll('.trace');
+    const boxes = exceptionBoxes(page);
     for (const box of boxes) {
       const frames = box.querySelectorAll('.frame');
       expect(frames.length).toBeGreaterThan(0);

@@ -71,9 +71,14 @@ export function eventOrder(rows: LogRow[]): string[] {
   return [...new Set(notifications(rows).map(([event]) => event))];
 }
 
+/** The boxes of the exception entries of an error page or Exception panel, in the order shown. */
+export function exceptionBoxes(page: HTMLElement): HTMLElement[] {
+  return page.querySelectorAll('.trace').filter((box) => box.querySelector('.trace-head'));
+}
+
 /** The exception entries of an error page or Exception panel, outermost first as shown. */
 export function exceptionEntries(page: HTMLElement): Array<{ label: string; class: string; message: string }> {
-  return page.querySelectorAll('.trace').map((box) => ({
+  return exceptionBoxes(page).map((box) => ({
     label: text(box.querySelector('.label')),
     class: text(box.querySelector('.class')),
     message: text(box.querySelector('.message')),
