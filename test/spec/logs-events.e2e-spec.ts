@@ -83,6 +83,8 @@ describeOnEachProfileStore('SPEC.md: logs and events', SPEC_APP, (current) => {
   /** Pages read once per store: a shop page, a 404, the profile page of the shop page, a login redirect. */
   let home: { token: string; logs: LogRow[]; events: HTMLElement };
   let missing: { page: LogRow[]; logs: LogRow[] };
+  /** The debug error page of a 405 (a route matches the path, not the method). */
+  let notAllowed: LogRow[];
   let viewed: { token: string; of: string; logs: LogRow[] };
   let account: { status: number; location: string; robots: string; token: string; logs: LogRow[] };
 
@@ -90,6 +92,9 @@ describeOnEachProfileStore('SPEC.md: logs and events', SPEC_APP, (current) => {
     const shop = await get('/').expect(200);
     const notFound = await get('/this/does/not/exist').expect(404);
     const login = await get('/account').expect(302);
+    notAllowed = logRows(
+      html((await current().http().put('/login').set('Host', HOST).set('Accept', 'text/html').expect(405)).text),
+    );
     await current().written();
     const view = await get(`/_profiler/${shop.headers['x-debug-token']}`).expect(200);
     await current().written();
@@ -155,9 +160,11 @@ describeOnEachProfileStore('SPEC.md: logs and events', SPEC_APP, (current) => {
   const withoutContext = (rows: LogRow[]) =>
     rows.filter((row) => typeof row.context !== 'object' || row.context === null || Array.isArray(row.context));
 
-  it('Resources › Log entry › context: JSON object shown below the message (debug error page of a 404)', () => {
-    expect(missing.page.length).toBeGreaterThan(0);
-    expect(withoutContext(missing.page).map((row) => row.message)).toEqual([]);
+  it('Resources › Log entry › context: JSON object shown below the message (debug error pages of a 404 and a 405)', () => {
+    for (const rows of [missing.page, notAllowed]) {
+      expect(rows.length).toBeGreaterThan(0);
+      expect(withoutContext(rows).map((row) => row.message)).toEqual([]);
+    }
   });
 
   it('Resources › Log entry › context: JSON object shown below the message (Logs panel)', () => {
@@ -200,9 +207,10 @@ describeOnEachProfileStore('SPEC.md: logs and events', SPEC_APP, (current) => {
     expectNotifications(missing.logs);
   });
 
-  it('Events › each listener notified is a DEBUG entry in channel event: Notified event "<event_name>" to listener "<listener_identifier>". with the context {event, listener} (debug error page of a 404)', () => {
+  it('Events › each listener notified is a DEBUG entry in channel event: Notified event "<event_name>" to listener "<listener_identifier>". with the context {event, listener} (debug error pages of a 404 and a 405)', () => {
     expect(notifications(missing.page)).toContainEqual(['kernel.request', 'RouterListener::onKernelRequest']);
     expectNotifications(missing.page);
+    expectNotifications(notAllowed);
   });
 
   it('Events › one entry is written per listener notified (the Events panel lists the same calls)', () => {
