@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import escapeHtml from 'escape-html';
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -310,6 +311,20 @@ describe('Error statuses with debug off (e2e)', () => {
       expect(res.body).toEqual({ type: 'about:blank', title, status: c.status, detail: title });
       expect(res.text).not.toContain(c.message(app.get(AppConfig)));
     });
+  });
+
+  it("states a malformed request's own message, escaped, and nothing else of the error", async () => {
+    const path = '/products/%E0%A4%A';
+    const message = `The path "${path}" is not valid percent-encoded UTF-8.`;
+    const html = await request(app.getHttpServer()).get(path).set('Host', HOST).expect(400);
+    const heading = '400 Bad Request';
+    expect(html.text).toBe(
+      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">' +
+        `<title>${heading}</title></head><body><h1>${heading}</h1><ul><li>${escapeHtml(message)}</li></ul></body></html>\n`,
+    );
+    const json = await request(app.getHttpServer()).get(path).set('Host', HOST).set('Accept', 'application/json');
+    expect(json.status).toBe(400);
+    expect(json.body).toEqual({ type: 'about:blank', title: 'Bad Request', status: 400, detail: message });
   });
 });
 
