@@ -255,7 +255,7 @@ function post(path: string, type: string, body: Buffer, accept = 'application/js
 const TITLES = { 400: 'Bad Request', 415: 'Unsupported Media Type' };
 
 describe.each([
-  { mode: 'debug', env: {}, detailed: true },
+  { mode: 'debug', env: {} as Record<string, string>, detailed: true },
   { mode: 'production', env: { APP_ENV: 'prod', APP_DEBUG: '0' }, detailed: false },
 ])('Request body encodings ($mode)', ({ env, detailed }) => {
   let server: TestServer;
