@@ -177,6 +177,13 @@ describe('Replay of a request whose Host is not one (e2e)', () => {
     );
     // Escaped: the page shows the Host as text.
     expect(res.text).not.toContain('<b>bold</b>');
+    // The profile page says so instead of offering the Replay button.
+    const profile = await request(server.app.getHttpServer()).get(`/_profiler/${token}`).set('Host', HOST).expect(200);
+    const page = parse(profile.text);
+    expect(page.querySelector('form.replay-form')).toBeNull();
+    expect(text(page.querySelector('.replay .not-replayed'))).toBe(
+      `The recorded Host ${shown} is not a valid host name and port, so the request cannot be sent again.`,
+    );
   });
 
   it('replays a request that had an empty Host to the address it was asked on', async () => {
