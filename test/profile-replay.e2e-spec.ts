@@ -1,12 +1,15 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
 import { parse, type HTMLElement } from 'node-html-parser';
 import request from 'supertest';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { ReplayForms } from '../src/profiler/replay/replay-forms.js';
+import { startTestServer, type TestServer } from './support/browser.js';
 import { createTestApp } from './support/create-test-app.js';
 import { profileData } from './support/profile-data.js';
 import { storedProfile } from './support/profiler.js';
+import { rawRequest } from './support/raw-http.js';
 
 const HOST = 'shop.test';
 const SECRET = 'SECRET-REPLAY-4417';
@@ -118,5 +121,82 @@ describe('Copy as cURL and Replay (e2e)', () => {
     );
     const unknown = await replay('abcdef', { _token: app.get(ReplayForms).token('abcdef') }).expect(404);
     expect(text(parse(unknown.text).querySelector('p.empty'))).toBe('No profile "abcdef" in the store.');
+  });
+});
+
+describe('Replay of a request whose Host is not one (e2e)', () => {
+  let server: TestServer;
+  let port: number;
+  const replay = (token: string) =>
+    request(server.app.getHttpServer())
+      .post(`/_profiler/${token}/replay`)
+      .set('Host', HOST)
+      .type('form')
+      .send({ _token: server.app.get(ReplayForms).token(token) });
+
+  /** A GET sent with `host` as its Host field, as bytes (no client to refuse it): the token of its profile. */
+  async function plant(host: string, path = '/products'): Promise<string> {
+    const response = await rawRequest(
+      port,
+      Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\n\r\n`, 'latin1'),
+    );
+    const token = response.headers['x-debug-token'];
+    expect(token).toMatch(/^[0-9a-f]{6}$/);
+    await storedProfile(server.app, token);
+    return token;
+  }
+
+  beforeAll(async () => {
+    // Every Host sees its token, so that the planted profiles can be named.
+    server = await startTestServer({ env: { PROFILER_ALLOWED_HOSTS: '*' } });
+    port = (server.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await server?.app.close();
+  });
+
+  it.each([
+    ['a b', '"a b"'],
+    ['[::1', '"[::1"'],
+    ['a:99999', '"a:99999"'],
+    ['@evil', '"@evil"'],
+    ['shop.test@evil.example', '"shop.test@evil.example"'],
+    ['shop.test:abc', '"shop.test:abc"'],
+    ['a/b', '"a/b"'],
+    ['a\tb', '"a\\tb"'],
+    ['ex\xffample', '"exÿample"'],
+    ['<b>bold</b>', '"<b>bold</b>"'],
+  ])('answers 422 with the reason for a profile whose Host is %j', async (host, shown) => {
+    const token = await plant(host);
+    const res = await replay(token);
+    expect(res.status).toBe(422);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(text(parse(res.text).querySelector('h1'))).toBe('Not replayed');
+    expect(text(parse(res.text).querySelector('p.empty'))).toBe(
+      `The recorded Host ${shown} is not a valid host name and port, so the request cannot be sent again.`,
+    );
+    // Escaped: the page shows the Host as text.
+    expect(res.text).not.toContain('<b>bold</b>');
+    // The profile page says so instead of offering the Replay button.
+    const profile = await request(server.app.getHttpServer()).get(`/_profiler/${token}`).set('Host', HOST).expect(200);
+    const page = parse(profile.text);
+    expect(page.querySelector('form.replay-form')).toBeNull();
+    expect(text(page.querySelector('.replay .not-replayed'))).toBe(
+      `The recorded Host ${shown} is not a valid host name and port, so the request cannot be sent again.`,
+    );
+  });
+
+  it('replays a request that had an empty Host to the address it was asked on', async () => {
+    const token = await plant('');
+    const res = await replay(token);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(new RegExp(`^/_profiler/${token}/compare/[0-9a-f]{6}$`));
+  });
+
+  it('replays a valid Host with a port and an IP literal', async () => {
+    for (const host of ['shop.test:8080', '[::1]:3000', '127.0.0.1']) {
+      const res = await replay(await plant(host, '/products?q=caf%C3%A9%20tea'));
+      expect({ host, status: res.status }).toEqual({ host, status: 303 });
+    }
   });
 });

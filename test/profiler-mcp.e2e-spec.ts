@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,6 +125,70 @@ describe('The profiler over MCP, Streamable HTTP (e2e)', () => {
     const read = await client.readResource({ uri: `profile://${tokens.notFound}` });
     const json = JSON.parse((read.contents[0] as { text: string }).text);
     expect(json).toMatchObject({ token: tokens.notFound, status: 404, exception: { class: 'NotFoundHttpException' } });
+  });
+
+  it('lists the profile template, and each resource with its title and type', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      {
+        name: 'profile',
+        uriTemplate: 'profile://{token}',
+        title: 'Profiled request',
+        description: 'A profiled request: its summary as JSON',
+        mimeType: 'application/json',
+      },
+    ]);
+    const { resources } = await client.listResources();
+    expect(resources.find((r) => r.uri === `profile://${tokens.notFound}`)).toEqual({
+      uri: `profile://${tokens.notFound}`,
+      name: 'GET http://shop.test/no/such/page -> 404',
+      title: 'Profiled request',
+      description: 'A profiled request: its summary as JSON',
+      mimeType: 'application/json',
+    });
+  });
+
+  it.each([
+    ['profile://zzzzzz', 'not a token'],
+    ['profile://', 'no token'],
+    ['profile://ABCDEF', 'a token in upper case'],
+    [`profile://abc`, 'a short token'],
+    ['profile://abcdef/extra', 'a path after the token'],
+    ['not a uri', 'no URI'],
+    ['::::', 'no scheme'],
+    ['http://[::1', 'a URI that does not parse'],
+    ['file:///etc/passwd', 'another scheme'],
+    ['', 'nothing'],
+  ])('answers resources/read of %j (%s) with -32002, Resource not found', async (uri) => {
+    const error = await client.readResource({ uri }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    const { code, message, data } = error as McpError;
+    expect({ code, message, data }).toEqual({
+      code: -32002,
+      message:
+        `MCP error -32002: Resource not found: ${JSON.stringify(uri)} ` +
+        "(the profiler's resources are profile://{token}, a token being 6 lowercase hexadecimal characters).",
+      data: { uri },
+    });
+  });
+
+  it('answers resources/read of a token the store does not have with -32002, saying so', async () => {
+    const error = (await client.readResource({ uri: 'profile://abcdef' }).catch((e: unknown) => e)) as McpError;
+    expect({ code: error.code, message: error.message }).toEqual({
+      code: -32002,
+      message:
+        'MCP error -32002: Resource not found: "profile://abcdef" ' +
+        '(no such profile in the store: it was never recorded, or retention removed it).',
+    });
+  });
+
+  it('advertises no list-changed notifications, which it never sends', () => {
+    const capabilities = client.getServerCapabilities()!;
+    expect(capabilities.tools).toEqual({ listChanged: false });
+    expect(capabilities.resources).toEqual({});
   });
 
   it("summarises the 404: status, route, time, logs and the exception, linking to the profile's page", async () => {

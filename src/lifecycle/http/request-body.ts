@@ -4,6 +4,7 @@ import { BadRequestHttpException } from '../exceptions/bad-request-http.exceptio
 import { KernelHttpException } from '../exceptions/kernel-http.exception.js';
 import { PayloadTooLargeHttpException } from '../exceptions/payload-too-large-http.exception.js';
 import { UnsupportedMediaTypeHttpException } from '../exceptions/unsupported-media-type-http.exception.js';
+import { requireUtf8Body, unsupportedCharsetMessage } from './body-encoding.js';
 import { rejectDeepJson } from './json-depth.js';
 import { jsonSyntaxReason } from './json-syntax-error.js';
 
@@ -14,6 +15,7 @@ interface BodyParserError {
   message: string;
   stack?: string;
   body?: unknown;
+  charset?: string;
 }
 
 /**
@@ -26,8 +28,8 @@ export class RequestBodyReader {
 
   constructor(limit: string | number) {
     this.parsers = [
-      bodyParser.json({ limit, strict: true, verify: rejectDeepJson }),
-      bodyParser.urlencoded({ limit, extended: true, parameterLimit: 1000 }),
+      bodyParser.json({ limit, strict: true, verify: verifyJson }),
+      bodyParser.urlencoded({ limit, extended: true, parameterLimit: 1000, verify: requireUtf8Body }),
     ];
   }
 
@@ -46,16 +48,24 @@ export class RequestBodyReader {
   }
 }
 
-/** body-parser's errors as the kernel's client errors. */
+/** A JSON body's checks, in order: its bytes are UTF-8 before the nesting limit reads them as such. */
+function verifyJson(req: unknown, res: unknown, body: Buffer, charset: string): void {
+  requireUtf8Body(req, res, body, charset);
+  rejectDeepJson(req, res, body);
+}
+
+/** body-parser's errors as the kernel's client errors, without the copy of the body it attaches to them. */
 function bodyError(error: BodyParserError): unknown {
+  if (error.type !== 'entity.parse.failed') delete error.body;
   switch (error.type) {
     case 'entity.parse.failed':
       return new BadRequestHttpException(`Malformed JSON body: ${withoutBodyText(error)}`, error);
     case 'entity.too.large':
     case 'parameters.too.many':
       return new PayloadTooLargeHttpException(error.message, error);
-    case 'encoding.unsupported':
     case 'charset.unsupported':
+      return new UnsupportedMediaTypeHttpException(unsupportedCharsetMessage(error.charset ?? ''), error);
+    case 'encoding.unsupported':
       return new UnsupportedMediaTypeHttpException(error.message, error);
     case 'request.aborted':
     case 'request.size.invalid':

@@ -5,22 +5,10 @@ import { RequestHeaderFieldsTooLargeHttpException } from '../exceptions/request-
 import { SuspiciousOperationException } from '../exceptions/suspicious-operation.exception.js';
 import { UriTooLongHttpException } from '../exceptions/uri-too-long-http.exception.js';
 import { MalformedRequestException } from '../exceptions/malformed-request.exception.js';
+import { isValidHost } from '../http/host-name.js';
 import { parsedTarget } from '../http/kernel-request.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent } from '../kernel.events.js';
-
-/**
- * A Host field (RFC 9110 §7.2): a registered name (letters, digits, '-', '_', dot-separated labels, one trailing
- * dot) or an IP literal in brackets, then an optional port. Stricter than Symfony's Request::getHost(), which lets
- * `shop.test:-1` or `[::1` through, and the kernel builds absolute URLs from it. No nested quantifier can match the
- * same text two ways, so a long bad host fails in linear time instead of backtracking exponentially.
- */
-const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)(?::(\d{0,5}))?$/i;
-
-function isValidHost(host: string): boolean {
-  const match = HOST.exec(host);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535); // an empty port is allowed (RFC 3986)
-}
 
 /**
  * Request validation (Symfony's ValidateRequestListener): first the request's size limits (a request-target over

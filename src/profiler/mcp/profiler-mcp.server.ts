@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
@@ -10,6 +10,7 @@ import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js
 import { comparisonDigest } from './comparison-digest.js';
 import { ms } from '../views/figures.js';
 import { ProfileDigests, type Digest } from './profile-digests.js';
+import { serveProfileResources } from './profile-resources.js';
 
 const VERSION = '1.0.0';
 const token = z
@@ -270,40 +271,15 @@ export class ProfilerMcpServer {
       },
     );
 
-    server.registerResource(
-      'profile',
-      new ResourceTemplate('profile://{token}', {
-        list: async () => {
-          const { rows } = await this.profiler.find({ kinds: ['application'], limit: 20 });
-          return {
-            resources: rows.map((r) => ({
-              uri: `profile://${r.token}`,
-              name: `${r.method} ${r.url} -> ${r.statusCode}`,
-              mimeType: 'application/json',
-            })),
-          };
-        },
-      }),
-      {
-        title: 'Profiled request',
-        description: 'A profiled request: its summary as JSON',
-        mimeType: 'application/json',
+    serveProfileResources(server, {
+      newest: async () => (await this.profiler.find({ kinds: ['application'], limit: 20 })).rows,
+      summary: async (t) => {
+        const record = await this.profiler.load(t);
+        return record && JSON.stringify({ ...this.digests.summary(record).data, profileUrl: link(record.token) });
       },
-      async (uri, { token: t }) => {
-        const record = typeof t === 'string' && /^[0-9a-f]{6}$/.test(t) ? await this.profiler.load(t) : null;
-        if (!record) throw new Error(`No profile ${String(t)} in the store.`);
-        const { data } = this.digests.summary(record);
-        return {
-          contents: [
-            {
-              uri: uri.href,
-              mimeType: 'application/json',
-              text: JSON.stringify({ ...data, profileUrl: link(record.token) }),
-            },
-          ],
-        };
-      },
-    );
+    });
+    // McpServer promises tool list-changed notifications: the tools are fixed before it connects, and none is sent.
+    server.server.registerCapabilities({ tools: { listChanged: false } });
     return server;
   }
 }

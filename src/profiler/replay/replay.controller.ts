@@ -57,7 +57,7 @@ export class ReplayController {
       res.redirect(303, `/_profiler/${token}/compare/${replayed}`);
     } catch (error) {
       if (!(error instanceof ReplayFailure)) throw error;
-      this.message(res, error.status, 'Replay failed', error.message);
+      this.message(res, error.status, error.status === 422 ? 'Not replayed' : 'Replay failed', error.message);
     }
   }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProfileRecord } from '../storage/profile-record.js';
-import { ReplayFailure, RequestReplayer } from './request-replayer.js';
+import { ReplayFailure, replayTarget, RequestReplayer } from './request-replayer.js';
 
 const record = {
   token: 'abc123',
@@ -64,5 +64,57 @@ describe('RequestReplayer', () => {
       status: 502,
       message: expect.stringMatching(/^The replay could not be sent: connect ECONNREFUSED/),
     });
+  });
+
+  it('leaves out a recorded header Node would refuse to send, and refuses a Host with a line break', async () => {
+    answer = (_req, res) => res.writeHead(200, { 'X-Debug-Token': 'def456' }).end('ok');
+    const planted = {
+      ...record,
+      data: {
+        request: { headers: { host: 'shop.test', 'x-note': 'a\r\nx-injected: 1', 'bad name': 'v', accept: '*/*' } },
+      },
+    } as unknown as typeof record;
+    await expect(new RequestReplayer().replay(planted, local())).resolves.toBe('def456');
+    expect(seen!.headers['x-injected']).toBeUndefined();
+    expect(seen!.headers['x-note']).toBeUndefined();
+    expect(seen!.headers.accept).toBe('*/*');
+    const broken = { ...record, data: { request: { headers: { host: 'shop.test\r\nx-injected: 1' } } } };
+    await expect(new RequestReplayer().replay(broken as unknown as typeof record, local())).rejects.toEqual(
+      new ReplayFailure(
+        'The recorded Host "shop.test\\r\\nx-injected: 1" is not a valid host name and port, so the request cannot be sent again.',
+        422,
+      ),
+    );
+  });
+});
+
+describe('replayTarget', () => {
+  it("takes the recorded Host field, else the URL's, and the path and query escaped", () => {
+    expect(replayTarget('http://shop.test/a b?q=x y', undefined)).toEqual({
+      host: 'shop.test',
+      path: '/a%20b?q=x%20y',
+    });
+    expect(replayTarget('http://127.0.0.1:3000', 'shop.test:8080')).toEqual({ host: 'shop.test:8080', path: '/' });
+    expect(replayTarget('https://[::1]:8443/x#frag', undefined)).toEqual({ host: '[::1]:8443', path: '/x' });
+    expect(replayTarget('http:///orders', undefined)).toEqual({ host: '', path: '/orders' });
+  });
+
+  it.each(['a b', '[::1', 'a:99999', '@evil', 'shop.test@evil', 'a\u0000b', 'a\u007fb', 'ünï.test', 'a:-1'])(
+    'refuses the Host %j with a 422 that names it',
+    (host) => {
+      expect(() => replayTarget(`http://${host}/`, undefined)).toThrow(
+        new ReplayFailure(
+          `The recorded Host ${JSON.stringify(host)} is not a valid host name and port, so the request cannot be sent again.`,
+          422,
+        ),
+      );
+      expect(() => replayTarget('http://shop.test/', host)).toThrow(ReplayFailure);
+    },
+  );
+
+  it('refuses a URL that is not absolute', () => {
+    expect(() => replayTarget('/products', undefined)).toThrow(
+      new ReplayFailure('The recorded URL "/products" is not an absolute URL.', 422),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, validateHeaderName, validateHeaderValue } from 'node:http';
+import { isValidHost } from '../../lifecycle/http/host-name.js';
 import { MASK } from '../../lifecycle/redaction/redactor.js';
 import type { RequestData } from '../collectors/request.collector.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
@@ -26,12 +27,18 @@ export interface LocalAddress {
   port: number;
 }
 
+/** An absolute URL's authority (host and port) and what follows it up to the fragment. */
+const AUTHORITY_AND_TARGET = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
+
 /** Why a replay gave no profile: said on the page the developer sees instead of the comparison. */
 export class ReplayFailure extends Error {
   constructor(
     message: string,
-    /** 504 when the application did not answer in time, 502 for anything else. */
-    readonly status: 502 | 504 = 502,
+    /**
+     * 422 when the recorded request cannot be sent again (its Host or URL is not one), 504 when the application did
+     * not answer in time, 502 for anything else.
+     */
+    readonly status: 422 | 502 | 504 = 502,
   ) {
     super(message);
   }
@@ -47,23 +54,24 @@ export class ReplayFailure extends Error {
 export class RequestReplayer {
   replay(record: ProfileRecord, local: LocalAddress, timeoutMs = REPLAY_TIMEOUT_MS): Promise<string> {
     const recorded = record.data.request as RequestData | undefined;
-    const target = new URL(record.url);
     const headers: Record<string, string> = { [REPLAYED_FROM_HEADER]: record.token };
     for (const [name, value] of Object.entries(recorded?.headers ?? {})) {
-      if (NOT_REPLAYED.has(name) || String(value).includes(MASK)) continue;
+      if (NOT_REPLAYED.has(name) || String(value).includes(MASK) || !sendable(name, String(value))) continue;
       headers[name] = String(value);
     }
-    headers.host ??= target.host;
+    let path: string;
+    try {
+      const target = replayTarget(record.url, recorded?.headers?.host);
+      path = target.path;
+      // An empty Host leaves Node to name the address asked, as the kernel did for the recorded request.
+      if (target.host) headers.host = target.host;
+      else delete headers.host;
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return new Promise((resolve, reject) => {
       const outgoing = httpRequest(
-        {
-          host: local.address,
-          port: local.port,
-          method: record.method,
-          path: `${target.pathname}${target.search}`,
-          headers,
-          timeout: timeoutMs,
-        },
+        { host: local.address, port: local.port, method: record.method, path, headers, timeout: timeoutMs },
         (response) => {
           response.resume();
           const token = response.headers['x-debug-token'];
@@ -86,5 +94,35 @@ export class RequestReplayer {
       );
       outgoing.end();
     });
+  }
+}
+
+/**
+ * The Host and path a recorded request is sent again with: its recorded Host field (else its URL's), which must be
+ * empty or one the kernel believes (the same rule), and its path and query as the WHATWG URL parser escapes them. Throws the
+ * 422 ReplayFailure that says why when there is none: a planted profile can hold any Host (`a b`, `[::1`, `@evil`).
+ */
+export function replayTarget(url: string, recordedHost: unknown): { host: string; path: string } {
+  const parts = AUTHORITY_AND_TARGET.exec(url);
+  if (!parts) throw new ReplayFailure(`The recorded URL ${JSON.stringify(url)} is not an absolute URL.`, 422);
+  const host = typeof recordedHost === 'string' ? recordedHost : parts[1];
+  if (host !== '' && !isValidHost(host))
+    throw new ReplayFailure(
+      `The recorded Host ${JSON.stringify(host)} is not a valid host name and port, so the request cannot be sent again.`,
+      422,
+    );
+  const target = URL.parse(parts[2] || '/', 'http://replay.invalid');
+  if (!target) throw new ReplayFailure(`The recorded URL ${JSON.stringify(url)} has no valid path.`, 422);
+  return { host, path: `${target.pathname}${target.search}` };
+}
+
+/** Whether Node's HTTP client accepts a header as recorded (a planted profile's may hold a line break). */
+function sendable(name: string, value: string): boolean {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
   }
 }

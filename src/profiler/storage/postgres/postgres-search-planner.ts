@@ -5,7 +5,7 @@ import { splitByHours } from '../search/hours.js';
 import { MAX_TIME } from '../search-helpers.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import type { PostgresRunningTotals } from './postgres-running-totals.js';
-import { COLUMNS, hasNul, kindCondition, type SummaryRow } from './postgres-sql.js';
+import { COLUMNS, kindCondition, type SummaryRow } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresUrlCounts } from './postgres-url-counts.js';
 import { PostgresTextSearch } from './postgres-text-search.js';
@@ -41,12 +41,7 @@ export class PostgresSearchPlanner {
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
     const pool = this.connection.pool;
     const compiled = compileCriteria(criteria);
-    // PostgreSQL text holds no NUL: no stored value contains one.
-    if (
-      !compiled ||
-      [compiled.ip?.[0], compiled.method, compiled.url?.needle, compiled.token?.[0]].some((v) => v != null && hasNul(v))
-    )
-      return { total: 0, rows: [] };
+    if (!compiled) return { total: 0, rows: [] };
     if (compiled.text !== null) {
       // Kinds, method, status and time are the full-text index's; the others checked on the profile's row.
       const others = conditions({ ...compiled, kinds: null, method: null, status: null, time: null });

@@ -29,13 +29,18 @@ export interface CompiledCriteria {
   limit: number;
 }
 
-/** The criteria as both stores search them; null when nothing can match. */
+/**
+ * The criteria as both stores search them; null when nothing can match. A text filter holding a NUL is one: no
+ * stored address, method, URL or token holds one (Node refuses it in a request line, PostgreSQL in text), and the
+ * stores would read it otherwise (SQLite's LIKE and FTS5 stop at it), so it is decided here, for both alike.
+ */
 export function compileCriteria(criteria: ProfileSearchCriteria): CompiledCriteria | null {
   const ipPrefix = trimmed(criteria.ip);
   const method = trimmed(criteria.method);
   const statusPrefix = trimmed(criteria.statusCode);
   const needle = typeof criteria.url === 'string' && criteria.url !== '' ? criteria.url : null;
   const tokenPrefix = trimmed(criteria.token)?.toLowerCase() ?? null;
+  if ([ipPrefix, method, needle, tokenPrefix].some((value) => value?.includes('\0'))) return null;
   const kinds = kindCodes(criteria.kinds);
   if (kinds?.length === 0) return null;
   const query = trimmed(criteria.text);

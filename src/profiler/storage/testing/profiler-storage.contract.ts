@@ -323,6 +323,39 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       expect(await find({ url: '_off' })).toEqual({ total: 1, tokens: ['0000d1'] });
     });
 
+    it('matches nothing for a filter holding a NUL, which no stored value holds, on every path of the URL search', async () => {
+      const none = { total: 0, tokens: [] };
+      for (const url of [
+        '\0',
+        '#\0abc',
+        '#\0',
+        'a\0b',
+        'cart\0',
+        '\0cart/items',
+        'items/7\0',
+        '100%\0',
+        '\0'.repeat(5),
+      ])
+        expect({ url, found: await find({ url }) }).toEqual({ url, found: none });
+      for (const criteria of [
+        { ip: '\0' },
+        { ip: '127\0' },
+        { method: 'GET\0' },
+        { method: '\0' },
+        { token: '0000\0' },
+      ])
+        expect({ criteria, found: await find(criteria) }).toEqual({ criteria, found: none });
+      // Whatever else the search holds: the NUL decides.
+      expect(await find({ url: 'cart\0', method: 'POST', statusCode: '3', ip: '192' })).toEqual(none);
+    });
+
+    it('takes other control characters in a URL filter literally (no stored URL holds one)', async () => {
+      const none = { total: 0, tokens: [] };
+      for (const url of ['\u0001', '#\u0001abc', 'cart\nitems', '\u001f', '\u007f', '#\t7', 'items/\u00017', '\r\n'])
+        expect({ url, found: await find({ url }) }).toEqual({ url, found: none });
+      expect(await find({ url: '\u0085' })).toEqual(none);
+    });
+
     it('filters by token prefix', async () => {
       expect(await find({ token: '0000c' })).toEqual({ total: 2, tokens: ['0000c2', '0000c1'] });
       expect(await find({ token: '0000b2' })).toEqual({ total: 1, tokens: ['0000b2'] });
