@@ -176,7 +176,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       null,
       request.clientIp,
       request.method,
-      Redactor.text(request.uri),
+      Redactor.url(request.uri),
       context.startedAt,
     );
     profile.ownPage = isProfilerPage(path);

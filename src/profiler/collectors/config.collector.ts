@@ -103,5 +103,5 @@ function readJson(file: string): Record<string, string | undefined> {
 
 /** The store's kind and place, never its credentials (the whole user part, up to the authority's last `@`). */
 function describeDsn(dsn: string): string {
-  return Redactor.text(dsn.replace(/\/\/[^/\s]*@/, `//${MASK}@`));
+  return Redactor.url(dsn.replace(/\/\/[^/\s]*@/, `//${MASK}@`));
 }
