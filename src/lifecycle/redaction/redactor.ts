@@ -83,7 +83,7 @@ export class Redactor {
   static text(text: string): string {
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
     const masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
-    return masked.includes('%') ? masked.replace(ENCODED_WORD, (word) => Redactor.url(word)) : masked;
+    return masked.includes('%') ? masked.replace(ENCODED_WORD, maskEncodedWord) : masked;
   }
 
   /**
@@ -151,6 +151,13 @@ function valueEnd(text: string, start: number): number {
   let closers = punctuation;
   while (closers > start && CLOSERS.has(text[closers - 1]!)) closers--;
   return closers < punctuation ? closers : end;
+}
+
+/** A word of free text as a URL, less the quotes, brackets and punctuation that close the text around it. */
+function maskEncodedWord(word: string): string {
+  let end = word.length;
+  while (end > 0 && (CLOSERS.has(word[end - 1]!) || PUNCTUATION.has(word[end - 1]!))) end--;
+  return Redactor.url(word.slice(0, end)) + word.slice(end);
 }
 
 function secretName(name: string): boolean {
