@@ -22,8 +22,13 @@ const CLOSERS = new Set(['"', "'", '`', ')', ']', '}', '>']);
 const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
 /** A run of text without whitespace that holds percent-encoding: a URL or a part of one, judged decoded. */
 const ENCODED_WORD = /(?<!\S)[^\s%]*%\S*/g;
-/** Environment variable names that say "credential" in the ways configuration spells it (`STRIPE_SK`, `GITHUB_PAT`). */
-const SECRET_VARIABLE = /(?:^|_)(?:SK|PAT|KEY)(?:_|$)|PRIVATE/i;
+/**
+ * Environment variable names that say "credential" in the ways configuration spells it, beyond a secret field's:
+ * `STRIPE_SK`, `GITHUB_PAT`, `APP_KEY(S)`, `SENTRY_DSN`, `SMTP_PASS`, `MYSQL_PWD`, `OTEL_EXPORTER_OTLP_HEADERS`,
+ * `BASIC_AUTH`, `*_CREDS`, `SLACK_WEBHOOK_URL`, `*_CONNECTION_STRING`, `JWT_*`, `*_SALT`, `*_SASL_*`, `*PRIVATE*`.
+ */
+const SECRET_VARIABLE =
+  /(?:^|_)(?:SK|PAT|KEYS?|DSN|PASS|PWD|PW|SALT|JWT|SASL|HEADERS?)(?:_|$)|PRIVATE|AUTH(?!OR)|CREDS|WEBHOOK|CONN(?:ECTION)?_?STR/i;
 
 /**
  * The one redaction of whatever is stored, shown or printed (the profiler's store and panels, the error pages, the
@@ -69,9 +74,20 @@ export class Redactor {
     );
   }
 
-  /** An environment variable's name that says its value is a credential: a secret field's, or `*_KEY`, `*_SK`, `*_PAT`, `*PRIVATE*`. */
+  /** An environment variable's name that says its value is a credential: a secret field's, or one of SECRET_VARIABLE. */
   static isSecretVariable(name: string): boolean {
     return Redactor.isSecretField(name) || SECRET_VARIABLE.test(name);
+  }
+
+  /**
+   * An environment variable's value as it may be shown: masked whole when its name says credential, else with what
+   * free text and URLs are masked of (URL passwords, secret parameters, values shaped like keys and tokens).
+   */
+  static variable(name: string, value: string): string {
+    if (value === '') return value;
+    if (Redactor.isSecretVariable(name)) return MASK;
+    const masked = Redactor.text(value);
+    return masked.includes('://') ? Redactor.url(masked) : masked;
   }
 
   /**

@@ -10,7 +10,7 @@ const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\
 /**
  * Values that are secrets whatever they are called: payment, GitHub, Slack, AWS, GitLab, npm and OpenAI keys (each at
  * its shortest real length, so that identifiers such as `npm_config_cache` stay), JSON Web Tokens, PEM private keys,
- * and the credential after `Bearer` or `Basic` when it holds a digit (so that "Bearer authentication" stays). Each
+ * and the credential after `Bearer` or `Basic` when it holds a digit or is long ("Bearer authentication" stays). Each
  * starts only where no token character precedes, so a long run is tried once (linear).
  */
 const SECRET_VALUE_SOURCE = [
@@ -18,7 +18,7 @@ const SECRET_VALUE_SOURCE = [
   String.raw`(?<![\w-])sk-(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{20,}`,
   String.raw`(?<![\w-])(?:AKIA|ASIA)[0-9A-Z]{16}(?![\w-])`,
   String.raw`(?<![\w-])eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*`,
-  String.raw`(?<=(?<![\w-])(?:[Bb]earer|BEARER|[Bb]asic|BASIC)\s{1,8})(?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*`,
+  String.raw`(?<=(?<![\w-])(?:[Bb]earer|BEARER|[Bb]asic|BASIC)\s{1,8})(?=[\w.~+/-]*\d|[\w.~+/-]{24})[\w.~+/-]{8,}=*`,
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
 ].join('|');
 const SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE, 'g');
