@@ -34,6 +34,9 @@ const CASES: Array<[string, string, string]> = [
   ['a value past a quote', '/p?token=abc"Zq1v', `/p?token=${MASK}`],
   ['a value past an encoded space', '/p?client_secret=abc%20Zq1w+x', `/p?client_secret=${MASK}`],
   ['a value past a question mark', '/p?token=abc?Zq1x', `/p?token=${MASK}`],
+  ['a value past an encoded `&`', '/p?token=abc%26Zq3d&page=7', `/p?token=${MASK}&page=7`],
+  ['a value past an encoded `#`', '/p?token=abc%23Zq3e', `/p?token=${MASK}`],
+  ['a nested value past an encoded `&`', '/p?next=%2Fa%3Ftoken%3Dx%2526Zq3f&q=1', `/p?next=/a?token=${MASK}&q=1`],
   // Fragments and paths.
   ['a fragment', '/p#access_token=Zq1y&state=s', `/p#access_token=${MASK}&state=s`],
   ['a fragment after a query', '/p?q=1#id_token=Zq1z', `/p?q=1#id_token=${MASK}`],
@@ -171,6 +174,7 @@ function plantedUrl(random: () => number, secret: string): string {
     () => `next=/a?${name}=${secret}`,
     () => `next=/a?b=1;${name}=${secret}`,
     () => `q=1;${name}=${secret}`,
+    () => `${name}=abc${pick(['%26', '%23', ';', '?', '%3B', '"', '<'])}${secret}`,
   ])();
   // Each level of encoding is of the whole pair or of its value only, or of random characters of it.
   let pair = planted;

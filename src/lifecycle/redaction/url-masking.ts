@@ -9,8 +9,6 @@ const PERCENT_RUN = /(?:%[0-9a-f]{2})+/gi;
 const STILL_ENCODED = /%[0-9a-f]{2}/i;
 /** A name inside decoded text: after a start, `?`, `&`, `;` or `#`, up to its `=`. */
 const NAME = /(?:^|[?&;#])([^?&;#=]*)=/g;
-/** What ends a value inside decoded text: the next pair or the fragment (a query parser's end; `;` and `?` are not). */
-const VALUE_END = /[&#]/g;
 /** What a masked part keeps unencoded besides letters and digits: readable, and no separator of its place. */
 const KEPT_IN_PATH = /[^\w\-.~!$()*,;:@/=[\]]/gu;
 const KEPT_IN_QUERY = /[^\w\-.~!$()*,;:@/?=[\]]/gu;
@@ -64,24 +62,21 @@ function maskPart(part: string, secretName: (name: string) => boolean, kept: Reg
   return masked.replace(kept, encodedCharacter);
 }
 
-/** Decoded `text` with the value of each pair named as a secret masked, up to where a query parser ends it. */
+/**
+ * A decoded part with the value of its first pair named as a secret masked to the part's end: inside a decoded part
+ * an `&`, `#` or `;` may have been part of the value (`abc%26rest`), so nothing after it is shown.
+ */
 function maskPairs(text: string, secretName: (name: string) => boolean): string {
   if (!text.includes('=')) return text;
-  let out = '';
-  let copied = 0;
   NAME.lastIndex = 0;
   for (let pair = NAME.exec(text); pair !== null; pair = NAME.exec(text)) {
     const start = pair.index + pair[0].length;
-    // A value that is not masked is searched for further pairs (`next=/a?token=…`); a masked one is skipped.
+    // A value that is not masked is searched for further pairs (`next=/a?token=…`).
     if (pair[1] === '' || !secretName(pair[1])) continue;
-    VALUE_END.lastIndex = start;
-    const end = VALUE_END.exec(text)?.index ?? text.length;
-    NAME.lastIndex = end;
-    if (end === start || text.slice(start, end) === MASK) continue;
-    out += text.slice(copied, start) + MASK;
-    copied = end;
+    const value = text.slice(start);
+    return value === '' || value === MASK ? text : text.slice(0, start) + MASK;
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return text;
 }
 
 function decodedOnce(text: string): string {
