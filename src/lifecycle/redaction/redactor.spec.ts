@@ -129,7 +129,14 @@ describe('Redactor', () => {
     expect(Redactor.text(`?token=${MASK}&q=1`)).toBe(`?token=${MASK}&q=1`);
   });
 
-  it('masks the words of free text that hold percent-encoding as URLs, on their decoded form', () => {
+  it('masks the words of free text that hold a query or percent-encoding as URLs, on their decoded form', () => {
+    expect(Redactor.text('fetch http://api.example/x?x"token=abc123 failed')).toBe(
+      `fetch http://api.example/x?x%22token=${MASK} failed`,
+    );
+    expect(Redactor.text('No route found for "GET http://h/p?<token>=abc123": 404')).toBe(
+      `No route found for "GET http://h/p?%3Ctoken%3E=${MASK}": 404`,
+    );
+    expect(Redactor.text('really? yes?')).toBe('really? yes?');
     expect(Redactor.text('went to /a%3Ftoken%3Dabc123 then left')).toBe(`went to /a%3Ftoken=${MASK} then left`);
     expect(Redactor.text('sent Bearer%20ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 twice')).toBe(
       `sent Bearer%20${MASK} twice`,

@@ -20,8 +20,8 @@ const VALUE_END = /[&#\s]/g;
 /** Closing quotes and brackets at the very end of a value (then maybe `:`, `,`…) end the text around a quoted URL. */
 const CLOSERS = new Set(['"', "'", '`', ')', ']', '}', '>']);
 const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
-/** A run of text without whitespace that holds percent-encoding: a URL or a part of one, judged decoded. */
-const ENCODED_WORD = /(?<!\S)[^\s%]*%\S*/g;
+/** A run of text without whitespace that holds a query or percent-encoding: a URL or a part of one, judged as one. */
+const URL_WORD = /(?<!\S)[^\s%?]*[%?]\S*/g;
 /**
  * Environment variable names that say "credential" in the ways configuration spells it, beyond a secret field's:
  * `STRIPE_SK`, `GITHUB_PAT`, `APP_KEY(S)`, `SENTRY_DSN`, `SMTP_PASS`, `MYSQL_PWD`, `OTEL_EXPORTER_OTLP_HEADERS`,
@@ -94,12 +94,12 @@ export class Redactor {
    * Secrets inside free text (a URL, a log message, an exception message): the values of query parameters named like
    * secrets (`?token=…&password=…`, each masked up to where a query parser ends it), the password of URL credentials
    * (`//user:password@host`) and values shaped like well-known keys and tokens (`sk_live_…`, `ghp_…`, JWTs). A word
-   * holding percent-encoding is also masked as a URL (`url()`), on its decoded form.
+   * holding a query or percent-encoding is also masked as a URL (`url()`), on its decoded form.
    */
   static text(text: string): string {
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
     const masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
-    return masked.includes('%') ? masked.replace(ENCODED_WORD, maskEncodedWord) : masked;
+    return masked.includes('%') || masked.includes('?') ? masked.replace(URL_WORD, maskUrlWord) : masked;
   }
 
   /**
@@ -170,7 +170,7 @@ function valueEnd(text: string, start: number): number {
 }
 
 /** A word of free text as a URL, less the quotes, brackets and punctuation that close the text around it. */
-function maskEncodedWord(word: string): string {
+function maskUrlWord(word: string): string {
   let end = word.length;
   while (end > 0 && (CLOSERS.has(word[end - 1]!) || PUNCTUATION.has(word[end - 1]!))) end--;
   return Redactor.url(word.slice(0, end)) + word.slice(end);
