@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { seedCatalogue } from '../src/database/seed/catalogue.seeder.js';
 import { ShopDb } from '../src/database/shop-db.js';
 import { fullyDecoded } from '../src/lifecycle/redaction/url-masking.js';
+import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import { createTestApp } from './support/create-test-app.js';
 import { storedProfile, storedProfiles } from './support/profiler.js';
 import { rawRequest } from './support/raw-http.js';
@@ -40,6 +41,9 @@ const TARGETS: Array<[method: string, target: string, headers?: Record<string, s
   ['GET', '/nowhere?next=%2Fa%3Fb%3D1%3Bsecret%3DZk19a'],
   ['GET', '/products?x%3Cpassword%3E=Zk20a'],
 ];
+
+/** The token of a profile written straight to the store, as an older version wrote it. */
+const LEGACY = 'fedcba';
 
 /** The planted secrets found in `text`, as written or decoded. */
 function leaks(text: string): string[] {
@@ -88,6 +92,11 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
       tokens.push(answer.headers['x-debug-token']);
     }
     for (const token of tokens) await storedProfile(app, token);
+    // A profile an older version stored with its URL raw: it is read masked.
+    const storage = app.get(ProfilerStorage);
+    const stored = (await storage.read(tokens[0]))!;
+    await storage.write([{ ...stored, token: LEGACY, url: 'http://shop.test/legacy?x"token=Zk30a&page=3' }]);
+    tokens.push(LEGACY);
   }, 60_000);
 
   afterAll(async () => {
@@ -107,7 +116,7 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
   };
 
   it('profiles every request', () => {
-    expect(tokens.filter((t) => /^[0-9a-f]{6,}$/.test(t ?? ''))).toHaveLength(TARGETS.length);
+    expect(tokens.filter((t) => /^[0-9a-f]{6,}$/.test(t ?? ''))).toHaveLength(TARGETS.length + 1);
   });
 
   it('prints no secret in the log lines, and still prints the masked URLs', () => {
@@ -123,7 +132,7 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
   });
 
   it('stores no secret in the profiles, and keeps their URLs readable', async () => {
-    const records = await Promise.all(tokens.map((t) => storedProfile(app, t)));
+    const records = await Promise.all(tokens.filter((t) => t !== LEGACY).map((t) => storedProfile(app, t)));
     for (const record of records) expect([record.url, leaks(JSON.stringify(record))]).toEqual([record.url, []]);
     expect(records.map((r) => r.url).slice(0, 7)).toEqual([
       'http://shop.test/products?x%22token=******&page=2',
@@ -159,13 +168,15 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
         answers.push((await client.callTool({ name: 'get_profile', arguments: { token } })) as CallToolResult);
       for (const answer of answers) expect(answer.isError ?? false).toBe(false);
       expect(leaks(JSON.stringify(answers))).toEqual([]);
+      expect(JSON.stringify(answers)).toContain('http://shop.test/legacy?x%22token=******&page=3');
     } finally {
       await client.close();
     }
   });
 
   it('exports no secret to the OTLP collector', async () => {
-    const exportedAll = () => tokens.every((t) => exported.some((body) => body.includes(t)));
+    const exportedAll = () =>
+      tokens.filter((t) => t !== LEGACY).every((t) => exported.some((body) => body.includes(t)));
     // The exporter sends every half second.
     for (let i = 0; i < 400 && !exportedAll(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(exportedAll()).toBe(true);
