@@ -155,7 +155,7 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
         expect([token, panel, leaks(html)]).toEqual([token, panel, []]);
       }
     }
-  });
+  }, 120_000);
 
   it('answers no secret over MCP (search_profiles, get_profile)', async () => {
     const client = new Client({ name: 'url-masking-test', version: '1.0.0' });
@@ -172,7 +172,7 @@ describe('Secrets in URLs, wherever a URL goes (e2e)', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 60_000);
 
   it('exports no secret to the OTLP collector', async () => {
     const exportedAll = () =>
