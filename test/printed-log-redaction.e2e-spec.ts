@@ -159,9 +159,9 @@ describe.each([
     expect(output).toContain('"request_uri":"http://shop.test/products?access_token=******&password=******&page=1"');
     expect(output).toContain('No route found for "GET http://shop.test/nowhere?token=******"');
     expect(output).toContain('No route found for "PUT http://shop.test/products?api_key=******": Method Not Allowed');
-    // The quote that closes the value is shown, as the end of a quoted URL would be.
-    expect(output).toContain('No route found for "GET http://shop.test/nowhere?token=******"&q=1"');
-    expect(output).toContain('No route found for "GET http://shop.test/nowhere?password=******>"');
+    // A quote or a bracket inside a value is part of it: the URL is masked where a query parser cuts it.
+    expect(output).toContain('No route found for "GET http://shop.test/nowhere?token=******&q=1"');
+    expect(output).toContain('No route found for "GET http://shop.test/nowhere?password=******"');
     expect(output).toContain('(from "https://partner:******@partner.example/back")');
     expect(output).toContain('"request_uri":"http://shop.test/products?loyalty_number=******"');
     expect(output).toContain(

@@ -37,8 +37,8 @@ export function describeDatabaseTarget(target: DatabaseTarget): string {
   try {
     const url = new URL(target.connectionString);
     if (url.password !== '') url.password = MASK;
-    return Redactor.text(url.toString());
+    return Redactor.url(url.toString());
   } catch {
-    return Redactor.text(target.connectionString);
+    return Redactor.url(target.connectionString);
   }
 }

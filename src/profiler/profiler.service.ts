@@ -176,7 +176,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       null,
       request.clientIp,
       request.method,
-      Redactor.text(request.uri),
+      Redactor.url(request.uri),
       context.startedAt,
     );
     profile.ownPage = isProfilerPage(path);
@@ -312,12 +312,14 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
         );
       }
     }
-    return { ...record, data };
+    // A profile stored by an older version may hold its URL raw: every reader gets it masked.
+    return { ...record, url: Redactor.url(record.url), data };
   }
 
   async find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult> {
     await this.flushForPages();
-    return this.storage.find(criteria);
+    const found = await this.storage.find(criteria);
+    return { ...found, rows: found.rows.map((row) => ({ ...row, url: Redactor.url(row.url) })) };
   }
 
   /** The newest application request (not a profiler page, not an asset). */

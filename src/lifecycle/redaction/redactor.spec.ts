@@ -129,6 +129,30 @@ describe('Redactor', () => {
     expect(Redactor.text(`?token=${MASK}&q=1`)).toBe(`?token=${MASK}&q=1`);
   });
 
+  it('masks the words of free text that hold a query or percent-encoding as URLs, on their decoded form', () => {
+    expect(Redactor.text('fetch http://api.example/x?x"token=abc123 failed')).toBe(
+      `fetch http://api.example/x?x%22token=${MASK} failed`,
+    );
+    expect(Redactor.text('No route found for "GET http://h/p?<token>=abc123": 404')).toBe(
+      `No route found for "GET http://h/p?%3Ctoken%3E=${MASK}": 404`,
+    );
+    expect(Redactor.text('really? yes?')).toBe('really? yes?');
+    expect(Redactor.text('went to /a%3Ftoken%3Dabc123 then left')).toBe(`went to /a%3Ftoken=${MASK} then left`);
+    expect(Redactor.text('sent Bearer%20ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 twice')).toBe(
+      `sent Bearer%20${MASK} twice`,
+    );
+    expect(Redactor.text('next=https%3A%2F%2Fu%3Apw1%40h')).toBe(`next=https://u:${MASK}@h`);
+    expect(Redactor.text('caf%C3%A9 100% sure')).toBe('caf%C3%A9 100% sure');
+    expect(Redactor.mayHoldSecret('a%3Db')).toBe(true);
+  });
+
+  it('judges a field name decoded too', () => {
+    expect(Redactor.isSecretField('%70assword')).toBe(true);
+    expect(Redactor.isSecretField('%2570assword')).toBe(true);
+    expect(Redactor.isSecretField('x%22token')).toBe(true);
+    expect(Redactor.isSecretField('%2Fpage')).toBe(false);
+  });
+
   it('masks a URL password up to the last @ of its authority', () => {
     expect(Redactor.text('postgres://shop:p@ss:w0rd@db:5432/shop')).toBe(`postgres://shop:${MASK}@db:5432/shop`);
     expect(Redactor.text('redis://:a@b@cache/0 and http://host/x@y')).toBe(

@@ -1,12 +1,15 @@
 import { remembered } from '../remembered.js';
+import { MASK, holdsSecretValue, maskSecretValues } from './secret-values.js';
+import { fullyDecoded, maskUrl } from './url-masking.js';
 
-/** What a secret is replaced by, everywhere request data is shown, stored or printed. */
-export const MASK = '******';
+export { MASK } from './secret-values.js';
 
 const SECRET_HEADERS =
   /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token|api-key|.*-token|.*-secret|.*-key)$/i;
 /** Our own headers that match the secret patterns but name public things (the profile's token). */
 const PUBLIC_HEADERS = new Set(['x-debug-token', 'x-previous-debug-token']);
+/** Headers whose value is a URL: masked as one. */
+const URL_HEADERS = new Set(['referer', 'location', 'content-location', 'origin']);
 const SECRET_FIELDS =
   /pass(word|wd|phrase)?|secret|token|api[-_]?key|card|cvv|cvc|iban|pin$|^pin|authorization|cookie|session|credential|private[-_]?key/i;
 
@@ -17,27 +20,15 @@ const VALUE_END = /[&#\s]/g;
 /** Closing quotes and brackets at the very end of a value (then maybe `:`, `,`…) end the text around a quoted URL. */
 const CLOSERS = new Set(['"', "'", '`', ')', ']', '}', '>']);
 const PUNCTUATION = new Set(['.', ',', ':', ';', '!', '?']);
+/** A run of text without whitespace that holds a query or percent-encoding: a URL or a part of one, judged as one. */
+const URL_WORD = /(?<!\S)[^\s%?]*[%?]\S*/g;
 /**
- * `scheme://user:password@`, the password up to the authority's last `@` (a parser's end of the user part). The
- * lookbehind lets a scheme start only where no scheme character precedes: without it every position of a long run of
- * letters would be tried as a scheme start, each scanning the run to its end (quadratic).
+ * Environment variable names that say "credential" in the ways configuration spells it, beyond a secret field's:
+ * `STRIPE_SK`, `GITHUB_PAT`, `APP_KEY(S)`, `SENTRY_DSN`, `SMTP_PASS`, `MYSQL_PWD`, `OTEL_EXPORTER_OTLP_HEADERS`,
+ * `BASIC_AUTH`, `*_CREDS`, `SLACK_WEBHOOK_URL`, `*_CONNECTION_STRING`, `JWT_*`, `*_SALT`, `*_SASL_*`, `*PRIVATE*`.
  */
-const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s/:@]*):[^\s/]+@/gi;
-/**
- * Values that are secrets whatever they are called: payment, GitHub, Slack, AWS, GitLab and npm keys (each at its
- * shortest real length, so that identifiers such as `npm_config_cache` stay), JSON Web Tokens, PEM private keys.
- * Each starts only where no token character precedes, so a long run is tried once (linear).
- */
-const SECRET_VALUE_SOURCE = [
-  String.raw`(?<![\w-])(?:(?:sk|rk)_(?:live|test)_[\w-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abeprs]-[\w-]{10,}|xapp-[\w-]{10,}|glpat-[\w-]{20,}|npm_[A-Za-z0-9]{36})`,
-  String.raw`(?<![\w-])(?:AKIA|ASIA)[0-9A-Z]{16}(?![\w-])`,
-  String.raw`(?<![\w-])eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*`,
-  String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
-].join('|');
-const SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE, 'g');
-const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE_SOURCE);
-/** Environment variable names that say "credential" in the ways configuration spells it (`STRIPE_SK`, `GITHUB_PAT`). */
-const SECRET_VARIABLE = /(?:^|_)(?:SK|PAT|KEY)(?:_|$)|PRIVATE/i;
+const SECRET_VARIABLE =
+  /(?:^|_)(?:SK|PAT|KEYS?|DSN|PASS|PWD|PW|SALT|JWT|SASL|HEADERS?)(?:_|$)|PRIVATE|AUTH(?!OR)|CREDS|WEBHOOK|CONN(?:ECTION)?_?STR/i;
 
 /**
  * The one redaction of whatever is stored, shown or printed (the profiler's store and panels, the error pages, the
@@ -71,33 +62,57 @@ export class Redactor {
     return remembered(Redactor.fieldVerdicts, name, Redactor.secretField, VERDICTS_KEPT);
   }
 
+  /** A name is judged decoded too: a query parser decodes it once, and `%2570assword` is a password a level down. */
   private static secretField(name: string): boolean {
+    const decoded = name.includes('%') ? (fullyDecoded(name) ?? name) : name;
+    return Redactor.namesSecret(name) || (decoded !== name && Redactor.namesSecret(decoded));
+  }
+
+  private static namesSecret(name: string): boolean {
     return (
       SECRET_FIELDS.test(name) || (Redactor.extraFields.length > 0 && Redactor.extraFields.some((p) => p.test(name)))
     );
   }
 
-  /** An environment variable's name that says its value is a credential: a secret field's, or `*_KEY`, `*_SK`, `*_PAT`, `*PRIVATE*`. */
+  /** An environment variable's name that says its value is a credential: a secret field's, or one of SECRET_VARIABLE. */
   static isSecretVariable(name: string): boolean {
     return Redactor.isSecretField(name) || SECRET_VARIABLE.test(name);
   }
 
   /**
+   * An environment variable's value as it may be shown: masked whole when its name says credential, else with what
+   * free text and URLs are masked of (URL passwords, secret parameters, values shaped like keys and tokens).
+   */
+  static variable(name: string, value: string): string {
+    if (value === '') return value;
+    if (Redactor.isSecretVariable(name)) return MASK;
+    const masked = Redactor.text(value);
+    return masked.includes('://') ? Redactor.url(masked) : masked;
+  }
+
+  /**
    * Secrets inside free text (a URL, a log message, an exception message): the values of query parameters named like
    * secrets (`?token=…&password=…`, each masked up to where a query parser ends it), the password of URL credentials
-   * (`//user:password@host`) and values shaped like well-known keys and tokens (`sk_live_…`, `ghp_…`, JWTs).
+   * (`//user:password@host`) and values shaped like well-known keys and tokens (`sk_live_…`, `ghp_…`, JWTs). A word
+   * holding a query or percent-encoding is also masked as a URL (`url()`), on its decoded form.
    */
   static text(text: string): string {
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
-    let masked = text.includes('=') ? maskQuery(text) : text;
-    if (masked.includes('@'))
-      masked = masked.replace(URL_CREDENTIALS, (_, scheme: string, user: string) => `${scheme}${user}:${MASK}@`);
-    return masked.replace(SECRET_VALUE, MASK);
+    const masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
+    return masked.includes('%') || masked.includes('?') ? masked.replace(URL_WORD, maskUrlWord) : masked;
+  }
+
+  /**
+   * A URL (or a path, a query string, a DSN) with its secrets masked, judged on its decoded form: the one masking of
+   * every URL that is printed, stored, shown or exported (`maskUrl`). Path and other parameters stay readable.
+   */
+  static url(url: string): string {
+    return maskUrl(url, (name) => Redactor.isSecretField(name));
   }
 
   /** Whether `text` would change by `text()`, or may: the test that lets a caller keep a string as it is. */
   static mayHoldSecret(text: string): boolean {
-    return text.includes('=') || text.includes('@') || HAS_SECRET_VALUE.test(text);
+    return text.includes('=') || text.includes('@') || text.includes('%') || holdsSecretValue(text);
   }
 
   static headers(headers: Record<string, unknown>): Record<string, string> {
@@ -105,7 +120,8 @@ export class Redactor {
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const text = Array.isArray(value) ? value.join(', ') : String(value);
-      out[name] = Redactor.isSecretHeader(name) ? MASK : Redactor.text(text);
+      if (Redactor.isSecretHeader(name)) out[name] = MASK;
+      else out[name] = URL_HEADERS.has(name.toLowerCase()) ? Redactor.url(text) : Redactor.text(text);
     }
     return out;
   }
@@ -151,6 +167,13 @@ function valueEnd(text: string, start: number): number {
   let closers = punctuation;
   while (closers > start && CLOSERS.has(text[closers - 1]!)) closers--;
   return closers < punctuation ? closers : end;
+}
+
+/** A word of free text as a URL, less the quotes, brackets and punctuation that close the text around it. */
+function maskUrlWord(word: string): string {
+  let end = word.length;
+  while (end > 0 && (CLOSERS.has(word[end - 1]!) || PUNCTUATION.has(word[end - 1]!))) end--;
+  return Redactor.url(word.slice(0, end)) + word.slice(end);
 }
 
 function secretName(name: string): boolean {

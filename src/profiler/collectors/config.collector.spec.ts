@@ -1,6 +1,7 @@
 import type { ModulesContainer } from '@nestjs/core';
 import { AppConfig } from '../../config/app-config.js';
 import { MASK } from '../../lifecycle/redaction/redactor.js';
+import { CREDENTIALS } from '../../../test/fixtures/credential-variables.js';
 import { ConfigCollector, type ConfigData } from './config.collector.js';
 
 const VARIABLES: Record<string, [value: string, shown: string]> = {
@@ -18,9 +19,9 @@ const VARIABLES: Record<string, [value: string, shown: string]> = {
   AWS_ACCESS: ['AKIAIOSFODNN7EXAMPLE', MASK],
   SESSION_SAMPLE: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln', MASK],
   SIGNING: ['-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----', MASK],
-  // Credentials inside URLs: only the password.
+  // Credentials inside URLs: only the password (a DSN is masked whole by its name).
   SHOP_DATABASE_URL: ['postgres://shop:p@ss@db:5432/shop', `postgres://shop:${MASK}@db:5432/shop`],
-  SHOP_CACHE_DSN: ['redis://:pw@cache:6379/0', `redis://:${MASK}@cache:6379/0`],
+  SHOP_CACHE_DSN: ['redis://:pw@cache:6379/0', MASK],
   SHOP_SEARCH_URL: [
     'https://search.example/?api_key=k1&index=shop',
     `https://search.example/?api_key=${MASK}&index=shop`,
@@ -52,6 +53,34 @@ describe('ConfigCollector environment variables', () => {
       panel.environmentVariables.filter((v) => v.key in VARIABLES).map((v) => [v.key, v.value]),
     );
     expect(shown).toEqual(Object.fromEntries(Object.entries(VARIABLES).map(([name, [, value]]) => [name, value])));
+  });
+
+  it('shows none of thirty credential-looking variables, by name or by value, and keeps plain ones', () => {
+    const planted = { ...CREDENTIALS, SHOP_PUBLIC_URL: 'https://shop.example/?page=2', AUTHOR: 'Ada' };
+    Object.assign(process.env, planted);
+    try {
+      const collector = new ConfigCollector(
+        AppConfig.fromEnv({ APP_ENV: 'test' }),
+        new Map() as unknown as ModulesContainer,
+      );
+      const panel = collector.panel({ modules: [] } as unknown as ConfigData) as {
+        environmentVariables: Array<{ key: string; value: string }>;
+      };
+      const shown = Object.fromEntries(
+        panel.environmentVariables.filter((v) => v.key in planted).map((v) => [v.key, v.value]),
+      );
+      expect(Object.keys(shown)).toHaveLength(Object.keys(planted).length);
+      const leaked = Object.entries(shown).filter(([, value]) => /Zc\d\d/.test(`${value} ${decodeURI(value)}`));
+      expect(leaked).toEqual([]);
+      expect(shown).toMatchObject({
+        DATABASE_URL_PLANTED: `postgres://shop:${MASK}@db:5432/shop`,
+        DEPLOY_NOTE: `Bearer ${MASK}`,
+        SHOP_PUBLIC_URL: 'https://shop.example/?page=2',
+        AUTHOR: 'Ada',
+      });
+    } finally {
+      for (const name of Object.keys(planted)) delete process.env[name];
+    }
   });
 
   it('names the profile store without its credentials', () => {

@@ -79,17 +79,16 @@ export class ConfigCollector extends DataCollector<ConfigData> implements OnAppl
 }
 
 /**
- * The process's environment, as Symfony's Server Parameters show it: values of variables named like secrets masked
- * (`APP_SECRET`, `STRIPE_API_KEY`, `STRIPE_SK`, `GITHUB_PAT`, `JWT_PRIVATE_KEY`, `DB_PASSWORD`, the patterns of
- * PROFILER_REDACT_FIELDS), and in the others what the Redactor masks in any text: URL passwords
- * (`DATABASE_URL=postgres://shop:******@db`), secret query values, values shaped like keys and tokens.
+ * The process's environment, as Symfony's Server Parameters show it, each value as `Redactor.variable` lets it be
+ * shown: masked whole under a credential's name (`APP_SECRET`, `SENTRY_DSN`, `OTEL_EXPORTER_OTLP_HEADERS`, the
+ * patterns of PROFILER_REDACT_FIELDS), else with URL passwords, secret parameters and token-shaped values masked.
  */
 function environmentVariables(): Array<{ key: string; value: string }> {
   return Object.keys(process.env)
     .sort()
     .map((key) => {
       const value = process.env[key] ?? '';
-      return { key, value: value !== '' && Redactor.isSecretVariable(key) ? MASK : Redactor.text(value) };
+      return { key, value: Redactor.variable(key, value) };
     });
 }
 
@@ -103,5 +102,5 @@ function readJson(file: string): Record<string, string | undefined> {
 
 /** The store's kind and place, never its credentials (the whole user part, up to the authority's last `@`). */
 function describeDsn(dsn: string): string {
-  return Redactor.text(dsn.replace(/\/\/[^/\s]*@/, `//${MASK}@`));
+  return Redactor.url(dsn.replace(/\/\/[^/\s]*@/, `//${MASK}@`));
 }

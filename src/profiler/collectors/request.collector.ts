@@ -76,11 +76,11 @@ export class RequestCollector extends DataCollector<RequestData> {
     const { _route, _controller, _route_params, ...others } = attributes;
     return {
       method: request.method,
-      url: Redactor.text(request.uri),
+      url: Redactor.url(request.uri),
       scheme: request.scheme,
       host: request.httpHost,
-      path: request.pathInfo,
-      queryString: request.queryString === null ? null : Redactor.text(`?${request.queryString}`).slice(1),
+      path: Redactor.url(request.pathInfo),
+      queryString: request.queryString === null ? null : Redactor.url(`?${request.queryString}`).slice(1),
       query: toJsonSafe(raw.query ?? {}),
       route: _route ?? null,
       routeParams: (toJsonSafe(_route_params ?? {}) as Record<string, unknown>) ?? {},

@@ -32,7 +32,7 @@ export function requestSummary(request: KernelRequest): RequestSummary {
   }
   return {
     method: request.method,
-    url: Redactor.text(request.uri),
+    url: Redactor.url(request.uri),
     route: request.routeName ?? null,
     controller: request.attributes._controller ?? null,
     headers: Object.entries(Redactor.headers(raw.headers)).map(([name, value]) => ({ name, value })),

@@ -123,7 +123,7 @@ function started(
   const call: OutgoingCall = {
     client,
     method,
-    url: Redactor.text(url),
+    url: Redactor.url(url),
     requestHeaders: Redactor.headers(headers) as Record<string, string>,
     requestBytes,
     status: null,

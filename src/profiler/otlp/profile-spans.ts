@@ -22,6 +22,7 @@ import {
   ATTR_URL_FULL,
   ATTR_URL_PATH,
 } from '@opentelemetry/semantic-conventions';
+import { Redactor } from '../../lifecycle/redaction/redactor.js';
 import type { OutgoingCalls } from '../http-client/outgoing-call.js';
 import { partsOf } from '../profile-parts.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
@@ -91,14 +92,14 @@ export function profileSpans(record: ProfileRecord, origin: SpanOrigin): Readabl
     span(
       trace.spanId,
       parentOfRequest,
-      `${record.method} ${record.route ?? request.path}`,
+      `${record.method} ${record.route ?? Redactor.url(request.path)}`,
       SpanKind.SERVER,
       start,
       end,
       {
         [ATTR_HTTP_REQUEST_METHOD]: record.method,
-        [ATTR_URL_FULL]: record.url,
-        [ATTR_URL_PATH]: request.path,
+        [ATTR_URL_FULL]: Redactor.url(record.url),
+        [ATTR_URL_PATH]: Redactor.url(request.path),
         [ATTR_HTTP_RESPONSE_STATUS_CODE]: record.statusCode,
         [ATTR_CLIENT_ADDRESS]: record.ip,
         [ATTR_SERVER_ADDRESS]: request.host,
@@ -158,7 +159,7 @@ export function profileSpans(record: ProfileRecord, origin: SpanOrigin): Readabl
         start + call.start + (call.duration ?? 0),
         {
           [ATTR_HTTP_REQUEST_METHOD]: call.method,
-          [ATTR_URL_FULL]: call.url,
+          [ATTR_URL_FULL]: Redactor.url(call.url),
           ...(server ? { [ATTR_SERVER_ADDRESS]: server } : {}),
           ...(call.status !== null ? { [ATTR_HTTP_RESPONSE_STATUS_CODE]: call.status } : {}),
           ...(call.error ? { [ATTR_ERROR_TYPE]: call.timedOut ? 'timeout' : 'request_failed' } : {}),

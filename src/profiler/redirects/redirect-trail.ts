@@ -51,7 +51,7 @@ export class RedirectTrail {
       const value = encodeRedirectCookie({
         token: profile.token,
         method: request.method,
-        path: Redactor.text(requestTarget(request) ?? request.pathInfo),
+        path: Redactor.url(requestTarget(request) ?? request.pathInfo),
         status: response.status,
         route: request.routeName ?? null,
         target,

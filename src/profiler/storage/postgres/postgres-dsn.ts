@@ -43,5 +43,5 @@ export function parsePostgresProfilerDsn(dsn: string): PostgresProfilerTarget {
 
 /** The DSN as it may be shown (errors, logs): its password masked, by the one redaction of everything printed. */
 export function maskDsn(dsn: string): string {
-  return Redactor.text(dsn);
+  return Redactor.url(dsn);
 }
