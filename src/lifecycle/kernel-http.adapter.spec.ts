@@ -74,6 +74,9 @@ describe('KernelHttpAdapter: a crashed process (refuseRequests)', () => {
         // The first request is under way when the process crashes; it is answered after.
         release = () => res.writeHead(200, { 'Content-Length': '2' }).end('ok');
       },
+      handleThrowable: () => undefined,
+      commitResponse: (_context, _res, body) => body,
+      terminate: () => undefined,
     } as KernelEntry);
     adapter.initHttpServer({});
     const server: Server = adapter.getHttpServer();
