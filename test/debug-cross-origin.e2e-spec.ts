@@ -12,6 +12,7 @@ const FOREIGN: Array<Record<string, string>> = [
   { Origin: 'https://evil.example' },
   { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors' },
   { Origin: 'null' },
+  { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
   { 'Sec-Fetch-Site': 'cross-site' },
   { Origin: `${OWN}:8080` },
   { Origin: `https://${HOST}` },
@@ -25,6 +26,8 @@ const OWN_PAGES: Array<Record<string, string>> = [
   { Origin: OWN },
   { Origin: OWN, 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'cors' },
   { 'Sec-Fetch-Site': 'none' },
+  // A form post of its own page under Referrer-Policy: no-referrer.
+  { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
 ];
 
 interface Probe {

@@ -20,6 +20,7 @@ describe('isCrossOrigin', () => {
   it.each([
     [{ origin: 'https://evil.example' }],
     [{ origin: 'null' }],
+    [{ origin: 'null', 'sec-fetch-site': 'cross-site' }],
     [{ origin: 'http://shop.example' }],
     [{ origin: 'https://shop.example:8443' }],
     [{ origin: 'https://api.shop.example' }],
@@ -37,6 +38,7 @@ describe('isCrossOrigin', () => {
     [{ origin: 'https://shop.example', 'sec-fetch-site': 'same-origin' }],
     [{ 'sec-fetch-site': 'none' }],
     [{ 'sec-fetch-site': '' }],
+    [{ 'sec-fetch-site': 'same-origin', origin: 'null' }],
   ])('is false for %j', (headers) => {
     expect(isCrossOrigin(request(headers))).toBe(false);
   });

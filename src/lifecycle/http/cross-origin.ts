@@ -7,16 +7,19 @@ export type OriginHeaders = Pick<KernelRequest, 'header' | 'schemeAndHttpHost'>;
 export const OWN_SITE: ReadonlySet<string> = new Set(['same-origin', 'none']);
 
 /**
- * Whether a page of another origin made this request, as a browser states it: an Origin header that is not this
- * scheme, host and port (a literal `null` included), or a Sec-Fetch-Site other than `same-origin` or `none` (a
- * `same-site` sibling on another port or subdomain counts as foreign). Either header suffices, so that one a page
- * can shape never outvotes one it cannot. A request with neither comes from no other page.
+ * Whether a page of another origin made this request, as a browser states it: a Sec-Fetch-Site other than
+ * `same-origin` or `none` (a `same-site` sibling on another port or subdomain counts as foreign), or an Origin
+ * header naming another scheme, host or port. Either suffices, so that one a page can shape never outvotes one it
+ * cannot. A literal `null` Origin (sandboxed frames, `data:` pages) is foreign too, unless Sec-Fetch-Site says
+ * same-origin: the app's own pages send it for their form posts under `Referrer-Policy: no-referrer`. A request
+ * with neither header comes from no other page.
  */
 export function isCrossOrigin(request: OriginHeaders): boolean {
   const origin = request.header('origin');
-  if (origin !== undefined && !isOwnOrigin(origin, request.schemeAndHttpHost)) return true;
+  const foreignOrigin = origin !== undefined && !isOwnOrigin(origin, request.schemeAndHttpHost);
   const site = request.header('sec-fetch-site')?.trim().toLowerCase();
-  return site !== undefined && site !== '' && !OWN_SITE.has(site);
+  if (site === undefined || site === '') return foreignOrigin;
+  return !OWN_SITE.has(site) || (foreignOrigin && origin !== 'null');
 }
 
 /**
