@@ -81,41 +81,29 @@ describe('The JSON API refuses cross-site requests (e2e)', () => {
     );
   });
 
-  const foreignOrigins: Array<[string, Record<string, string>, RegExp]> = [
-    [
-      'another site',
-      { Origin: 'https://evil.example' },
-      /^Cross-origin request refused: the Origin "https:\/\/evil.example" is not this site's\.$/,
-    ],
-    ['an opaque origin (sandboxed frame, data: page)', { Origin: 'null' }, /the Origin "null" is not this site's/],
-    ['the same host over another scheme', { Origin: `https://${HOST}` }, /is not this site's/],
-    ['the same host on another port', { Origin: `${OWN}:8080` }, /is not this site's/],
-    ['a subdomain', { Origin: `http://evil.${HOST}` }, /is not this site's/],
-    ['a host that starts like this one', { Origin: `${OWN}.evil.example` }, /is not this site's/],
-    [
-      'a cross-site fetch',
-      { 'Sec-Fetch-Site': 'cross-site' },
-      /^Cross-site request refused \(Sec-Fetch-Site: cross-site\)\.$/,
-    ],
-    [
-      'a same-site fetch (a sibling subdomain)',
-      { 'Sec-Fetch-Site': 'same-site', Origin: `http://blog.${HOST}` },
-      /Sec-Fetch-Site: same-site, Origin: http:\/\/blog\.shop\.test/,
-    ],
-    [
-      'a cross-site fetch claiming this origin',
-      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
-      /Sec-Fetch-Site: cross-site/,
-    ],
-    ['an unknown Sec-Fetch-Site', { 'Sec-Fetch-Site': 'cross-galaxy' }, /Sec-Fetch-Site: cross-galaxy/],
+  // Why each is refused is foreignSiteReason's (request-origin.spec.ts); the page that sent it learns only the
+  // status, as from a production instance: debug details never go to another origin.
+  const foreignOrigins: Array<[string, Record<string, string>]> = [
+    ['another site', { Origin: 'https://evil.example' }],
+    ['an opaque origin (sandboxed frame, data: page)', { Origin: 'null' }],
+    ['the same host over another scheme', { Origin: `https://${HOST}` }],
+    ['the same host on another port', { Origin: `${OWN}:8080` }],
+    ['a subdomain', { Origin: `http://evil.${HOST}` }],
+    ['a host that starts like this one', { Origin: `${OWN}.evil.example` }],
+    ['a cross-site fetch', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['a same-site fetch (a sibling subdomain)', { 'Sec-Fetch-Site': 'same-site', Origin: `http://blog.${HOST}` }],
+    ['a cross-site fetch claiming this origin', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+    ['an unknown Sec-Fetch-Site', { 'Sec-Fetch-Site': 'cross-galaxy' }],
   ];
 
   it.each(foreignOrigins)(
-    'answers a JSON request from %s with a 403 problem on every state-changing route',
-    async (_, headers, detail) => {
+    'answers a JSON request from %s with a plain 403 problem on every state-changing route',
+    async (_, headers) => {
       for (const route of unsafeRoutes) {
         const res = await call(route).set(headers).send(route.body);
-        expectProblem(res, 403, detail);
+        expectProblem(res, 403, 'Forbidden');
+        expect(res.body.exceptions).toBeUndefined();
+        expect(res.headers['x-debug-token']).toBeUndefined();
         expect(setCookies(res).filter((c) => c.startsWith('SHOPSESSID='))).toEqual([]);
       }
     },

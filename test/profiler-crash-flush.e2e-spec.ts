@@ -249,6 +249,48 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       expect(due.filter((t) => stored.get(t) !== 1)).toEqual([]);
     });
 
+    it('keep-alive clients that go on sending through the crash: every response that carried a token has its profile', async () => {
+      const app = await start({ PROFILER_DSN: dsn(false) });
+      // Each request reaches the application 30 ms after it arrived: the crash finds every connection busy.
+      const load = loadApp(app.port, 6, 'slow=30');
+      const started = Date.now();
+      while (load.sent.length < 60 && Date.now() - started < 20_000) await sleep(50);
+      // The profiles table locked for a while: the crash's write waits for it, and the clients go on meanwhile.
+      await admin.query('BEGIN');
+      let crashToken: string | undefined;
+      let late: request.Response | undefined;
+      try {
+        await admin.query(`LOCK TABLE "${schema}".profiler_profile IN SHARE ROW EXCLUSIVE MODE`);
+        // Sent before the crash, it reaches the application well after it, while the store still waits.
+        const pending = request(`http://127.0.0.1:${app.port}`)
+          .get('/?slow=1500&late=1')
+          .then(
+            (res) => res,
+            () => undefined,
+          );
+        crashToken = await crash(app.port, 'uncaught');
+        late = await pending;
+      } finally {
+        await admin.query('COMMIT');
+      }
+      expect([late?.status, late?.headers.connection, late?.headers['x-debug-token']]).toEqual([
+        503,
+        'close',
+        undefined,
+      ]);
+      expect(await app.exited).toEqual({ code: 1, signal: null });
+      await load.stop();
+      expect(app.output()).toMatch(CRITICAL_UNCAUGHT);
+      expect(load.sent.length).toBeGreaterThanOrEqual(60);
+      // Whatever arrived after the crash was refused (a 503 closing its connection), not answered with a token.
+      expect(load.failures()).toBeGreaterThan(0);
+      // Those answered while the store was being written too: a token once handed out names a stored profile.
+      const handedOut = [...load.sent.map((s) => s.token), ...(crashToken ? [crashToken] : [])];
+      const stored = await storedIn(handedOut);
+      expect(handedOut.filter((t) => stored.get(t) !== 1)).toEqual([]);
+      expect(app.output()).not.toMatch(/profile\(s\) were lost/);
+    });
+
     it('a server that stopped answering: the wait ends at PROFILER_SHUTDOWN_TIMEOUT_MS, the loss is logged, exit 1', async () => {
       const app = await start({ PROFILER_DSN: dsn(true), PROFILER_SHUTDOWN_TIMEOUT_MS: '1000', LOG_LEVEL: 'critical' });
       await answered(app.port, 6, 'stalled');

@@ -378,13 +378,11 @@ describe('The MCP endpoint obeys the profiler access rules (e2e)', () => {
     }
   });
 
-  it('refuses a page of another site (Origin), and answers 405 to a GET (no event stream)', async () => {
+  it('does not exist for a page of another site (Origin), and answers 405 to a GET (no event stream)', async () => {
     const app = await createTestApp({ env: { CORS_ALLOW_ORIGINS: '*' } });
     try {
-      const foreign = await post(app, 'shop.test', { Origin: 'https://evil.example' }).expect(403);
-      expect(foreign.body.detail).toBe(
-        'Cross-origin request refused: the Origin "https://evil.example" is not this site\'s.',
-      );
+      const foreign = await post(app, 'shop.test', { Origin: 'https://evil.example' }).expect(404);
+      expect(foreign.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not Found' });
       expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
       await post(app, 'shop.test', { Origin: 'http://shop.test' }).expect(200);
       const get = await request(app.getHttpServer()).get('/_profiler/mcp').set('Host', 'shop.test').expect(405);

@@ -230,7 +230,7 @@ export class AppConfig implements AppConfigValues {
           m.toUpperCase(),
         ),
         allowHeaders: list(e.CORS_ALLOW_HEADERS, ['Content-Type', 'Authorization', 'X-Requested-With']),
-        exposeHeaders: list(e.CORS_EXPOSE_HEADERS, ['X-Debug-Token', 'X-Debug-Token-Link']),
+        exposeHeaders: list(e.CORS_EXPOSE_HEADERS),
         allowCredentials: bool(e.CORS_ALLOW_CREDENTIALS, false),
         maxAge: e.CORS_MAX_AGE ?? 3600,
       },

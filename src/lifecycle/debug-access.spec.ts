@@ -3,8 +3,15 @@ import { DebugAccess } from './debug-access.js';
 import type { KernelRequest } from './http/kernel-request.js';
 import type { KernelLogger } from './logging/kernel-logger.js';
 
-const from = (clientIp: string, httpHost = '127.0.0.1:3000') =>
-  ({ clientIp, httpHost, attributes: {}, context: undefined }) as unknown as KernelRequest;
+const from = (clientIp: string, httpHost = '127.0.0.1:3000', headers: Record<string, string> = {}) =>
+  ({
+    clientIp,
+    httpHost,
+    schemeAndHttpHost: `http://${httpHost}`,
+    header: (name: string) => headers[name.toLowerCase()],
+    attributes: {},
+    context: undefined,
+  }) as unknown as KernelRequest;
 const warnings: string[] = [];
 const logger = {
   record: (_level: number, _channel: string, _message: string, context: { host: string }) =>
@@ -117,5 +124,46 @@ describe('DebugAccess', () => {
 
   it('refuses a malformed PROFILER_ALLOWED_HOSTS at start', () => {
     expect(() => AppConfig.fromEnv({ PROFILER_ALLOWED_HOSTS: 'http://shop.test' })).toThrow(/PROFILER_ALLOWED_HOSTS/);
+  });
+
+  describe('a request a page of another origin made', () => {
+    const own = 'http://127.0.0.1:3000';
+    it.each([
+      [{ origin: 'https://evil.example' }],
+      [{ origin: 'null' }],
+      [{ origin: 'http://127.0.0.1:3001' }],
+      [{ origin: 'https://127.0.0.1:3000' }],
+      [{ origin: 'http://127.0.0.1' }],
+      [{ origin: 'http://localhost:3000' }],
+      [{ origin: 'http://127.0.0.1:3000.evil.example' }],
+      [{ origin: '' }],
+      [{ 'sec-fetch-site': 'cross-site' }],
+      [{ 'sec-fetch-site': 'same-site' }],
+      [{ 'sec-fetch-site': 'Cross-Site ' }],
+      [{ 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:5173' }],
+      // A page can shape Origin (or have none sent), never Sec-Fetch-Site: either saying "foreign" is enough.
+      [{ 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' }],
+      [{ 'sec-fetch-site': 'cross-site', origin: own }],
+    ])('sees no debug details, its client and host allowed: %j', (headers) => {
+      const request = from('127.0.0.1', '127.0.0.1:3000', headers);
+      expect(access.allows(request)).toBe(false);
+      expect(access.allowsClient(request)).toBe(true);
+    });
+
+    it.each([
+      [{}],
+      [{ origin: own }],
+      [{ origin: 'HTTP://127.0.0.1:3000' }],
+      [{ 'sec-fetch-site': 'same-origin', origin: own }],
+      [{ 'sec-fetch-site': 'same-origin' }],
+      [{ 'sec-fetch-site': 'none' }],
+    ])('sees them from its own origin, or from no page: %j', (headers) => {
+      expect(access.allows(from('127.0.0.1', '127.0.0.1:3000', headers))).toBe(true);
+    });
+
+    it('compares the default port away', () => {
+      expect(access.allows(from('127.0.0.1', 'localhost:80', { origin: 'http://localhost' }))).toBe(true);
+      expect(access.allows(from('127.0.0.1', 'localhost', { origin: 'http://localhost:80' }))).toBe(false);
+    });
   });
 });

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import proxyAddr from 'proxy-addr';
 import { AppConfig } from '../config/app-config.js';
 import { debugHostRule, hostName } from './debug-hosts.js';
+import { isCrossOrigin } from './http/cross-origin.js';
 import type { KernelRequest } from './http/kernel-request.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
 import { remembered } from './remembered.js';
 
 const DECIDED = Symbol('debug access decided');
+const CLIENT_DECIDED = Symbol('debug client decided');
 
 /**
  * Who may see debug details: the profiler's pages, the toolbar, the X-Debug-Token headers, the debug error page and
@@ -15,8 +17,9 @@ const DECIDED = Symbol('debug access decided');
  * PROFILER_ALLOWED_IPS (default: loopback and private ranges), and only under a Host the debug tools answer for
  * (`debugHostRule`: loopback names, IP addresses, the HOST the server listens on, PROFILER_ALLOWED_HOSTS). The
  * address is the trusted-proxy aware client IP, so a forged X-Forwarded-For from a peer that is not a trusted proxy
- * changes nothing. Everyone else gets what a production instance answers: plain 404s for the profiler, generic error
- * pages.
+ * changes nothing. And never for a request a page of another origin made (`isCrossOrigin`): whatever CORS shares,
+ * debug data stays with the developer's own origin. Everyone else gets what a production instance answers: plain
+ * 404s for the profiler, generic error pages.
  */
 @Injectable()
 export class DebugAccess {
@@ -48,13 +51,29 @@ export class DebugAccess {
     this.allowedHost = (host) => remembered(hostVerdicts, host, hostRule, 256);
   }
 
+  /** Whether this response may carry debug data: every debug output asks this, and only this. */
   allows(request: KernelRequest): boolean {
     if (!this.config.debug) return false;
     const attributes = request.attributes as Record<symbol, unknown>;
     let decided = attributes[DECIDED] as boolean | undefined;
     if (decided === undefined) {
-      decided = this.allowedAddress(request.clientIp) && this.hostAllowed(request);
+      decided = this.allowsClient(request) && !isCrossOrigin(request);
       attributes[DECIDED] = decided;
+    }
+    return decided;
+  }
+
+  /**
+   * Whether the client and Host are the developer's, whichever page made the request: for them the profiler's
+   * paths get no CORS header at all, so that no page of another origin is ever told it may read them.
+   */
+  allowsClient(request: KernelRequest): boolean {
+    if (!this.config.debug) return false;
+    const attributes = request.attributes as Record<symbol, unknown>;
+    let decided = attributes[CLIENT_DECIDED] as boolean | undefined;
+    if (decided === undefined) {
+      decided = this.allowedAddress(request.clientIp) && this.hostAllowed(request);
+      attributes[CLIENT_DECIDED] = decided;
     }
     return decided;
   }

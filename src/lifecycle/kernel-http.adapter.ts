@@ -50,6 +50,8 @@ export class KernelHttpAdapter extends ExpressAdapter {
   readonly routes = new RouteCollection();
   private kernel?: KernelEntry;
   private closing = false;
+  /** The process crashed: a request arriving now is refused, not handled (refuseRequests). */
+  private refusing = false;
   private readonly entry: ExpressHandler;
   /** The HTTP server's request listener when it is built with Express's prototypes (initHttpServer). */
   private readonly serverEntry: (req: IncomingMessage, res: ServerResponse) => void;
@@ -74,6 +76,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
         next();
         return;
       }
+      if (this.refusing) return refuse(res);
       // Shutting down: a keep-alive client that always has a request in flight would hold server.close() (and
       // the shutdown behind it) for ever, so every connection ends after the response it carries.
       if (this.closing) res.setHeader('Connection', 'close');
@@ -83,6 +86,7 @@ export class KernelHttpAdapter extends ExpressAdapter {
     instance.use(this.entry);
     this.serverEntry = (req: IncomingMessage, res: ServerResponse) => {
       const kernel = this.kernel;
+      if (this.refusing) return refuse(res);
       if (!kernel || this.expressFirst) {
         instance(req, res);
         return;
@@ -139,6 +143,18 @@ export class KernelHttpAdapter extends ExpressAdapter {
   override close(): Promise<unknown> | undefined {
     this.closing = true;
     return super.close() as Promise<unknown> | undefined;
+  }
+
+  /**
+   * The process crashed (ProcessCrashHandler): stop listening, and answer every request still arriving on an open
+   * keep-alive connection with a bare 503 that closes it, without handling it. Its state is unknown, and a request
+   * handled now would be profiled by a profiler that is being written out: its token would name no stored profile.
+   */
+  refuseRequests(): Promise<unknown> | undefined {
+    this.refusing = true;
+    const closed = this.close();
+    (this.httpServer as Partial<http.Server> | undefined)?.closeIdleConnections?.();
+    return closed;
   }
 
   bindKernel(kernel: KernelEntry): void {
@@ -236,4 +252,17 @@ function failedEntry(error: unknown, res: Response, kernel: KernelEntry): void {
   res.statusCode = 500;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.end('Internal Server Error\n');
+}
+
+/** The answer of a crashed process: no kernel, no profile, and the connection closed after it. */
+function refuse(res: ServerResponse): void {
+  const body = '503 Service Unavailable: the server is stopping.\n';
+  res.shouldKeepAlive = false;
+  res.writeHead(503, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
+  res.end(body);
 }

@@ -27,8 +27,9 @@ export class ProfilerListener {
     const profile = Profile.of(context);
     if (!profile) return;
     this.profiler.collect(context, profile, event.response);
-    // The profile is kept either way; only a client allowed to open it is told where it is.
-    if (!this.access.allows(event.request)) return;
+    // The profile is kept either way; only a client allowed to open it is told where it is, and only while the
+    // store still takes profiles (a crash closes it): a token handed out names a profile that is stored.
+    if (!this.access.allows(event.request) || !this.profiler.storing) return;
     event.response.setHeader('X-Debug-Token', profile.token);
     // Relative when the Host is not one a link could be built on (it failed validation), as Symfony does.
     const link = this.urls.generate('_profiler', { token: profile.token }, SANE_HOST.test(event.request.httpHost));

@@ -131,6 +131,11 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     await this.storage.close().catch((error: unknown) => this.storeFailed(error));
   }
 
+  /** Whether a profile completed now will be stored: not once the store is closed (shutdown, crash). */
+  get storing(): boolean {
+    return this.buffer.open;
+  }
+
   /**
    * The process is crashing (ProcessCrashHandler): every profile collected, the late ones too, goes to the store
    * before the exit, synchronously where the store can (SQLite: nothing else runs meanwhile), otherwise within

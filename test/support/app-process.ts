@@ -202,10 +202,12 @@ export interface Sent {
 /**
  * `concurrency` clients sending GETs one after the other over keep-alive connections until `stop()` is called
  * (or the server stops answering); every response that arrived is recorded with its X-Debug-Token and time.
+ * `query` is added to each URL (a crash fixture's `slow=<ms>`).
  */
 export function loadApp(
   port: number,
   concurrency: number,
+  query = '',
 ): { sent: Sent[]; failures: () => number; stop: () => Promise<void> } {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const sent: Sent[] = [];
@@ -214,19 +216,22 @@ export function loadApp(
   let n = 0;
   const get = () =>
     new Promise<void>((resolve) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: `/?load=${n++}`, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const token = res.headers['x-debug-token'];
-          if (res.statusCode === 200 && typeof token === 'string') sent.push({ token, at: Date.now() });
-          else failures++;
-          resolve();
-        });
-        res.on('error', () => {
-          failures++;
-          resolve();
-        });
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: `/?${query ? `${query}&` : ''}load=${n++}`, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const token = res.headers['x-debug-token'];
+            if (res.statusCode === 200 && typeof token === 'string') sent.push({ token, at: Date.now() });
+            else failures++;
+            resolve();
+          });
+          res.on('error', () => {
+            failures++;
+            resolve();
+          });
+        },
+      );
       req.on('error', () => {
         failures++;
         stopped = true; // connection refused or reset: the server is gone

@@ -40,7 +40,7 @@ export class ExplainController {
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    this.gate.ensureSameSite(req);
+    this.gate.ensureEnabled(req);
     const fields = formFields(body);
     const number = typeof fields.query === 'string' && NUMBER.test(fields.query) ? Number(fields.query) : null;
     if (number === null)

@@ -5,6 +5,7 @@ import type { HttpKernel } from '../http-kernel.js';
 import type { KernelLogger } from '../logging/kernel-logger.js';
 import { LogEntry } from '../logging/log-entry.js';
 import { LogLevel } from '../logging/log-level.js';
+import { KernelHttpAdapter } from '../kernel-http.adapter.js';
 import { CRASH_WAIT_MS, ProcessCrashHandler, type CrashingProcess } from './process-crash.handler.js';
 
 /** `process` as the handler sees it: its listeners, its exit code, and exit() recorded instead of done. */
@@ -83,6 +84,24 @@ describe('ProcessCrashHandler', () => {
     expect(steps).toEqual(['stop listening', 'terminate answered', 'hook 1', 'hook 2']);
     expect(target.exits).toEqual([1]);
     expect(target.exitCode).toBe(1);
+  });
+
+  it("makes the kernel's adapter refuse the requests still arriving on kept-alive connections", () => {
+    const adapter = Object.create(KernelHttpAdapter.prototype) as KernelHttpAdapter;
+    const refuse = jest.fn(() => undefined);
+    const close = jest.fn(() => undefined);
+    Object.assign(adapter, { refuseRequests: refuse, close });
+    const crashing = new ProcessCrashHandler(
+      { record: () => new LogEntry(LogLevel.CRITICAL, 'process', '', {}, 0), printAnyway: () => undefined } as never,
+      { terminateAnswered: () => 0 } as unknown as HttpKernel,
+      { httpAdapter: adapter } as unknown as HttpAdapterHost,
+    );
+    const other = new FakeProcess();
+    crashing.install(other);
+    other.emit('uncaughtException', new Error('boom'), 'uncaughtException');
+    expect([refuse.mock.calls.length, close.mock.calls.length]).toEqual([1, 0]);
+    expect(other.exits).toEqual([1]);
+    crashing.uninstall();
   });
 
   it('names an unhandled rejection (Node hands it over with that origin) and a thrown value that is not an Error', () => {

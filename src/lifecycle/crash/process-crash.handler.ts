@@ -2,6 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { classOf, messageOf } from '../errors/exception-status.js';
 import { HttpKernel } from '../http-kernel.js';
+import { KernelHttpAdapter } from '../kernel-http.adapter.js';
 import { KernelLogger } from '../logging/kernel-logger.js';
 import { LogLevel } from '../logging/log-level.js';
 
@@ -105,10 +106,14 @@ export class ProcessCrashHandler implements OnApplicationShutdown {
     void Promise.allSettled(waits).then(() => target.exit(1));
   }
 
-  /** A crashed process takes no new connection while its hooks wait (it would answer from a state nobody knows). */
+  /**
+   * A crashed process takes no new connection, nor a new request on a kept-alive one, while its hooks wait (it would
+   * answer from a state nobody knows, with profiles the crash hooks no longer write).
+   */
   private stopListening(): void {
     this.attempt(() => {
-      const closed: unknown = this.adapterHost.httpAdapter?.close();
+      const adapter = this.adapterHost.httpAdapter;
+      const closed: unknown = adapter instanceof KernelHttpAdapter ? adapter.refuseRequests() : adapter?.close();
       if (closed instanceof Promise) closed.catch(() => undefined);
     });
   }

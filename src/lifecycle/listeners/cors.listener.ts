@@ -7,11 +7,15 @@ import { RouteTable } from '../routing/route-table.js';
 import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type RequestEvent, type ResponseEvent } from '../kernel.events.js';
 
+/** Headers that carry debug data: a response shared with another origin never has them, so never names them. */
+const DEBUG_HEADERS = new Set(['x-debug-token', 'x-debug-token-link', 'x-debug-exception', 'x-debug-exception-file']);
+
 /**
  * Cross-origin handling (after NelmioCorsBundle): preflight requests are answered here, in kernel.request,
  * from configuration (CORS_*); actual cross-origin requests from an allowed origin get their
  * Access-Control-Allow-Origin in kernel.response. With no allowed origin configured, CORS is off; the debug routes
- * never get it.
+ * never get it, nor any response that carries debug data (DebugAccess already keeps that from other origins; this
+ * keeps `*` off the developer's own pages too), and the debug token headers are never exposed.
  */
 @Injectable()
 export class CorsListener {
@@ -41,12 +45,13 @@ export class CorsListener {
     const origin = event.request.header('origin');
     const cors = this.config.cors;
     if (!origin || cors.allowOrigins.length === 0 || event.response.hasHeader('access-control-allow-origin')) return;
-    if (!this.isAllowedOrigin(origin) || this.isDebugRequest(event.request)) return;
+    if (!this.isAllowedOrigin(origin) || this.isDebugRequest(event.request) || this.access.allows(event.request))
+      return;
     const response = event.response;
     response.setHeader('Access-Control-Allow-Origin', this.allowOriginValue(origin));
     if (cors.allowCredentials) response.setHeader('Access-Control-Allow-Credentials', 'true');
-    if (cors.exposeHeaders.length > 0)
-      response.setHeader('Access-Control-Expose-Headers', cors.exposeHeaders.join(', '));
+    const exposed = cors.exposeHeaders.filter((name) => !DEBUG_HEADERS.has(name.toLowerCase()));
+    if (exposed.length > 0) response.setHeader('Access-Control-Expose-Headers', exposed.join(', '));
     if (this.allowOriginValue(origin) !== '*')
       appendVary(response.getHeader('vary'), 'Origin', (v) => response.setHeader('Vary', v));
   }
@@ -96,7 +101,7 @@ export class CorsListener {
    * unknown paths, and answer as such.)
    */
   private isDebugRequest(request: KernelRequest): boolean {
-    return this.access.allows(request) && this.table.matcher.isDebugPath(request.pathInfo);
+    return this.access.allowsClient(request) && this.table.matcher.isDebugPath(request.pathInfo);
   }
 
   private isAllowedOrigin(origin: string): boolean {

@@ -3,8 +3,6 @@ import type { Request } from 'express';
 import { DebugAccess } from '../../lifecycle/debug-access.js';
 import { NotFoundHttpException } from '../../lifecycle/exceptions/not-found-http.exception.js';
 import { ResourceNotFoundException } from '../../lifecycle/exceptions/resource-not-found.exception.js';
-import { AccessDeniedHttpException } from '../../lifecycle/exceptions/access-denied-http.exception.js';
-import { foreignSiteReason } from '../../security/csrf/request-origin.js';
 import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { noRouteMessage } from '../../lifecycle/routing/no-route-found.js';
 import { ProfilerService } from '../profiler.service.js';
@@ -12,6 +10,8 @@ import { ProfilerService } from '../profiler.service.js';
 /**
  * The check every profiler route makes first (its own and other modules', such as the Database panel's EXPLAIN):
  * with the profiler off, or for a client not allowed to see debug details (DebugAccess), the route does not exist.
+ * DebugAccess refuses every request a page of another origin makes, so no such page can read or act through a
+ * developer's browser either.
  */
 @Injectable()
 export class ProfilerGate {
@@ -29,17 +29,6 @@ export class ProfilerGate {
       noRouteMessage(request),
       new ResourceNotFoundException(`No routes found for "${path.endsWith('/') ? path : `${path}/`}".`),
     );
-  }
-
-  /**
-   * For the routes that act (a form of the profiler's pages, the MCP endpoint): ensureEnabled, then a 403 for a
-   * browser page of another site (Origin, Sec-Fetch-Site), so that a page a developer visits cannot act through
-   * their browser.
-   */
-  ensureSameSite(req: Request): void {
-    this.ensureEnabled(req);
-    const foreign = foreignSiteReason(contextOf(req)!.request, []);
-    if (foreign !== null) throw new AccessDeniedHttpException(foreign);
   }
 }
 

@@ -23,7 +23,7 @@ export class ProfilerMcpController {
   @RouteName('_profiler_mcp')
   @DebugRoute()
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.gate.ensureSameSite(req);
+    this.gate.ensureEnabled(req);
     const request = contextOf(req)!.request;
     const server = this.servers.create({ baseUrl: request.schemeAndHttpHost });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -37,7 +37,7 @@ export class ReplayController {
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    this.gate.ensureSameSite(req);
+    this.gate.ensureEnabled(req);
     const fields = formFields(body);
     if (!TOKEN.test(token) || !this.forms.verify(token, fields._token))
       throw new AccessDeniedHttpException('Invalid CSRF token: open the profile again and use its Replay button.');

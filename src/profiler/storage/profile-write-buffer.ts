@@ -127,6 +127,11 @@ export class ProfileWriteBuffer {
     }
   }
 
+  /** Whether add() still takes profiles (close() and closeNow() end that). */
+  get open(): boolean {
+    return !this.closed;
+  }
+
   /** A profile still waiting for the store, by token. */
   get(token: string): ProfileRecord | undefined {
     return this.byToken.get(token);

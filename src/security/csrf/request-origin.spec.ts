@@ -1,4 +1,4 @@
-import { foreignSiteReason, isOwnOrigin, nonJsonBodyReason, type RequestHeaders } from './request-origin.js';
+import { foreignSiteReason, nonJsonBodyReason, type RequestHeaders } from './request-origin.js';
 
 const request = (headers: Record<string, string>, schemeAndHttpHost = 'https://shop.example'): RequestHeaders => ({
   schemeAndHttpHost,
@@ -68,17 +68,6 @@ describe('foreignSiteReason', () => {
 
   it('trusts no origin for `*`: a wildcard CORS policy does not make other sites this one', () => {
     expect(foreignSiteReason(request({ origin: 'https://evil.example' }), ['*'])).not.toBeNull();
-  });
-});
-
-describe('isOwnOrigin', () => {
-  it('compares the serialised origin a browser sends, default port aside', () => {
-    expect(isOwnOrigin('http://127.0.0.1:3000', 'http://127.0.0.1:3000')).toBe(true);
-    expect(isOwnOrigin('http://[::1]:3000', 'http://[::1]:3000')).toBe(true);
-    expect(isOwnOrigin('http://127.0.0.1:3001', 'http://127.0.0.1:3000')).toBe(false);
-    expect(isOwnOrigin('https://shop.example', 'https://shop.example:443')).toBe(true);
-    expect(isOwnOrigin('null', 'http://shop.example')).toBe(false);
-    expect(isOwnOrigin('https://shop.example', '')).toBe(false);
   });
 });
 

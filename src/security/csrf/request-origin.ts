@@ -1,10 +1,7 @@
-import type { KernelRequest } from '../../lifecycle/http/kernel-request.js';
+import { isOwnOrigin, OWN_SITE, type OriginHeaders } from '../../lifecycle/http/cross-origin.js';
 
 /** What these rules read of a request. */
-export type RequestHeaders = Pick<KernelRequest, 'header' | 'schemeAndHttpHost'>;
-
-/** The values of Sec-Fetch-Site that say the request was made by this site (or typed by the user). */
-const OWN_SITE = new Set(['same-origin', 'none']);
+export type RequestHeaders = OriginHeaders;
 
 /**
  * Why a browser request comes from another site, or null when nothing says it does. A browser states where a
@@ -24,24 +21,6 @@ export function foreignSiteReason(request: RequestHeaders, trustedOrigins: reado
   }
   if (origin === undefined || trusted) return null;
   return `Cross-origin request refused: the Origin "${origin}" is not this site's.`;
-}
-
-/**
- * Whether an Origin header names this scheme, host and port. Browsers send the serialised origin (lower case, no
- * default port, no path), so that exact form is compared.
- */
-export function isOwnOrigin(origin: string, schemeAndHttpHost: string): boolean {
-  const own = originOf(schemeAndHttpHost);
-  return own !== null && origin.toLowerCase() === own;
-}
-
-function originOf(value: string): string | null {
-  try {
-    const url = new URL(value);
-    return url.origin === 'null' ? null : url.origin;
-  } catch {
-    return null;
-  }
 }
 
 /**
