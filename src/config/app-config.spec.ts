@@ -61,17 +61,27 @@ describe('AppConfig.fromEnv: a configuration mistake', () => {
     [
       'DATABASE_URL',
       'mysql://shop:PW@db',
-      'must be sqlite:<file>, sqlite::memory:, postgres://… or postgresql://… (got a "mysql:" URL)',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got a "mysql:" URL)',
     ],
     [
       'PROFILER_DSN',
       'mysql://shop:PW@db',
-      'must be sqlite:<file>, sqlite::memory:, postgres://… or postgresql://… (got a "mysql:" URL)',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got a "mysql:" URL)',
     ],
     [
       'PROFILER_DSN',
       'shop:PW@db',
-      'must be sqlite:<file>, sqlite::memory:, postgres://… or postgresql://… (got something else)',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got something else)',
+    ],
+    [
+      'DATABASE_URL',
+      'postgres://shop:P/W@127.0.0.1:1/db',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got a "postgres:" URL)',
+    ],
+    [
+      'PROFILER_DSN',
+      'postgresql://shop:PW@db:port/x',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got a "postgresql:" URL)',
     ],
     ['ADDRESS_CHECK_URL', 'mysql://shop:PW@db', 'must be an http:// or https:// URL (got a "mysql:" URL)'],
     ['ADDRESS_CHECK_URL', 'ftp://shop:PW/x@db', 'must be an http:// or https:// URL (got a "ftp:" URL)'],
@@ -80,7 +90,7 @@ describe('AppConfig.fromEnv: a configuration mistake', () => {
     [
       'DATABASE_URL',
       '//shop:PW@db',
-      'must be sqlite:<file>, sqlite::memory:, postgres://… or postgresql://… (got something else)',
+      'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL (got something else)',
     ],
   ])('%s=%s is described without its value (a password stays out)', (variable, value, problem) => {
     const error = mistake({ [variable]: value });

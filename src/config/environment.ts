@@ -21,7 +21,19 @@ const Whole = (min: number, max = NO_LIMIT) =>
       max === NO_LIMIT ? `must be a whole number, at least ${min}` : `must be a whole number from ${min} to ${max}`,
   });
 const Pattern = (pattern: RegExp, what: string) => Matches(pattern, { message: `must be ${what}` });
-const Dsn = () => Pattern(DSN, 'sqlite:<file>, sqlite::memory:, postgres://… or postgresql://…');
+/** `sqlite:<file>`, `sqlite::memory:`, or a PostgreSQL URL a URL parser reads (else it is quoted by pg's errors). */
+const Dsn = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'dsn',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && DSN.test(value) && (/^sqlite:/i.test(value) || URL.canParse(value.trim())),
+        defaultMessage: () => 'must be sqlite:<file>, sqlite::memory:, or a valid postgres:// or postgresql:// URL',
+      },
+    },
+    options,
+  );
 const Duration = (pattern = DURATION) => Pattern(pattern, 'a duration such as 90s, 15m, 12h, 7d or 2w');
 
 /** An absolute http:// or https:// URL that a URL parser reads (its host included). */
