@@ -7,8 +7,12 @@ import { KernelHttpAdapter } from './lifecycle/kernel-http.adapter.js';
 import { KernelLogger } from './lifecycle/logging/kernel-logger.js';
 import { ProfilerInterceptor } from './profiler/profiler.interceptor.js';
 
-/** Options every Shopkernel application is created with: the kernel reads bodies itself, after routing. */
-export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+/**
+ * Options every Shopkernel application is created with: the kernel reads bodies itself, after routing. A failure to
+ * start is thrown to the caller (the start-up handler prints it as one line) instead of Nest printing its stack and
+ * exiting: Nest's logs stay buffered until configureApp gives them the kernel's logger.
+ */
+export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false } as const;
 
 export function createHttpAdapter(): KernelHttpAdapter {
   return new KernelHttpAdapter();
@@ -19,6 +23,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const config = app.get(AppConfig);
   limitHttpServer(app.getHttpServer(), config);
   app.useLogger(app.get(KernelLogger));
+  app.flushLogs();
   // Only a profiling application has an interceptor: Nest runs every request of a route with one through an rxjs
   // chain, which cost the profiler-off application a sixth of its throughput for nothing.
   if (config.profiler.enabled) app.useGlobalInterceptors(app.get(ProfilerInterceptor));

@@ -6,6 +6,7 @@ import type { OutgoingCalls } from '../src/profiler/http-client/outgoing-call.js
 import { createTestApp } from './support/create-test-app.js';
 import { formCsrfToken, loggedInCustomer, type Agent } from './support/customers.js';
 import { profileData } from './support/profile-data.js';
+import { describeOnEachDatabase, type TestDatabase } from './support/shop-databases.js';
 import { startStubService, type StubService } from './support/stub-service.js';
 import { storedProfile } from './support/profiler.js';
 
@@ -123,5 +124,80 @@ describe('The checkout asks the address service (e2e)', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+/**
+ * An address service answering 200 with something it should not (JSON of another shape, HTML, broken JSON) is a
+ * service that is down: the order is placed unchecked with the fallback's log line, never a 500.
+ */
+describeOnEachDatabase('An address service answering nonsense', 'address_check', (database) => {
+  let app: NestExpressApplication;
+  let db: TestDatabase;
+  let carrier: StubService;
+  /** What the stub answers next: its body and Content-Type. */
+  let answer: { body: string; type: string } = { body: '{"deliverable":true}', type: 'application/json' };
+
+  beforeAll(async () => {
+    db = await database();
+    carrier = await startStubService((_req, res) => {
+      res.writeHead(200, { 'Content-Type': answer.type, 'Content-Length': String(Buffer.byteLength(answer.body)) });
+      res.end(answer.body);
+    });
+    const env = { ADDRESS_CHECK_URL: `${carrier.base}/check`, ...(db.url ? { DATABASE_URL: db.url } : {}) };
+    app = await createTestApp({ env });
+    await seedCatalogue(app.get(ShopDb));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await carrier?.close();
+    await db?.teardown?.();
+  });
+
+  it.each([
+    ['null', 'application/json', 'it answered null'],
+    ['[]', 'application/json', 'it answered an array'],
+    ['"yes"', 'application/json', 'it answered a string'],
+    ['{}', 'application/json', 'it answered an object without "deliverable": true or false'],
+    ['{"deliverable":"maybe"}', 'application/json', 'it answered an object without "deliverable": true or false'],
+    ['{"deliverable":1}', 'application/json', 'it answered an object without "deliverable": true or false'],
+    ['<html><body>Moved</body></html>', 'text/html', 'it answered something that is not JSON'],
+    ['{"deliverable": tru', 'application/json', 'it answered something that is not JSON'],
+    ['', 'application/json', 'it answered something that is not JSON'],
+  ])('%s (%s): the order is placed, the address unchecked', async (body, type, reason) => {
+    answer = { body, type };
+    const agent = await loggedInCustomer(app);
+    const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
+    await agent
+      .post('/api/cart/lines')
+      .set('Host', HOST)
+      .set('X-CSRF-Token', cart.body.csrfToken)
+      .send({ productId: 1, quantity: 1 })
+      .expect(201);
+    const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+    const res = await agent
+      .post('/api/checkout')
+      .set('Host', HOST)
+      .set('X-CSRF-Token', csrf)
+      .set('Accept', 'application/json')
+      .send({ ...ADDRESS, postcode: '75002' })
+      .expect(201);
+    const profile = await storedProfile(app, res.headers['x-debug-token']);
+    const logs = (profileData(profile).logs as { entries: Array<{ level: number; message: string; context: object }> })
+      .entries;
+    expect(logs.filter((e) => e.level === 300)).toEqual([
+      expect.objectContaining({
+        message: 'Address check unavailable ({reason}): the address was taken unchecked.',
+        context: { reason },
+      }),
+    ]);
+    const orders = await app
+      .get(ShopDb)
+      .selectFrom('orders')
+      .select('shipping_postcode')
+      .where('reference', '=', res.body.order.reference)
+      .execute();
+    expect(orders).toEqual([{ shipping_postcode: '75002' }]);
   });
 });

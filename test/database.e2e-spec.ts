@@ -359,7 +359,7 @@ describe('Data layer on SQLite (e2e)', () => {
 
   it('refuses to start on a PostgreSQL server that does not answer', async () => {
     await expect(createTestApp({ env: { DATABASE_URL: 'postgres://shop:secret@127.0.0.1:1/shop' } })).rejects.toThrow(
-      /^Could not migrate the database postgres:\/\/shop:\*{6}@127\.0\.0\.1:1\/shop: .*ECONNREFUSED/,
+      /^DATABASE_URL: cannot open the shop database postgres:\/\/shop:\*{6}@127\.0\.0\.1:1\/shop: .*ECONNREFUSED/,
     );
   });
 });

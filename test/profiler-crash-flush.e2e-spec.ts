@@ -342,16 +342,16 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       const file = join(dir, 'a-file');
       writeFileSync(file, 'not a directory');
       expect(await refused(`sqlite:${file}/profiler.sqlite`)).toBe(
-        `Cannot open the SQLite profile store ${file}/profiler.sqlite: its directory cannot be created: ${file} is not a directory (EEXIST)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${file}/profiler.sqlite: its directory cannot be created: ${file} is not a directory (EEXIST)`,
       );
       expect(await refused(`sqlite:${file}/deeper/profiler.sqlite`)).toBe(
-        `Cannot open the SQLite profile store ${file}/deeper/profiler.sqlite: its directory cannot be created: ${file} is not a directory (ENOTDIR)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${file}/deeper/profiler.sqlite: its directory cannot be created: ${file} is not a directory (ENOTDIR)`,
       );
     });
 
     it('a directory that cannot be created (mkdir -p would never return there)', async () => {
       expect(await refused('sqlite:/proc/shopkernel-missing/profiler.sqlite')).toBe(
-        'Cannot open the SQLite profile store /proc/shopkernel-missing/profiler.sqlite: its directory /proc/shopkernel-missing cannot be created (ENOENT)',
+        'PROFILER_DSN: Cannot open the SQLite profile store /proc/shopkernel-missing/profiler.sqlite: its directory /proc/shopkernel-missing cannot be created (ENOENT)',
       );
     });
 
@@ -359,12 +359,12 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       const folder = join(dir, 'folder.sqlite');
       mkdirSync(folder);
       expect(await refused(`sqlite:${folder}`)).toBe(
-        `Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${folder}: it is a directory (SQLITE_CANTOPEN)`,
       );
       const text = join(dir, 'text.sqlite');
       writeFileSync(text, 'Just some text, long enough to be read as a database header and refused.\n'.repeat(20));
       expect(await refused(`sqlite:${text}`)).toBe(
-        `Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${text}: file is not a database (SQLITE_NOTADB)`,
       );
     });
 
@@ -381,7 +381,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       }
       try {
         expect(await refused(`sqlite:${file}`)).toBe(
-          `Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
+          `PROFILER_DSN: Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
         );
       } finally {
         execFileSync('chattr', ['-i', file]);
@@ -405,16 +405,16 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       chmodSync(file, 0o444);
       chmodSync(own, 0o777);
       expect(await refused(`sqlite:${file}`, as)).toBe(
-        `Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${file}: attempt to write a readonly database (SQLITE_READONLY)`,
       );
       const closed = join(dir, 'closed');
       mkdirSync(closed, 0o555);
       chmodSync(closed, 0o555);
       expect(await refused(`sqlite:${closed}/profiler.sqlite`, as)).toBe(
-        `Cannot open the SQLite profile store ${closed}/profiler.sqlite: its directory ${closed} is not writable (EACCES, SQLITE_CANTOPEN)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${closed}/profiler.sqlite: its directory ${closed} is not writable (EACCES, SQLITE_CANTOPEN)`,
       );
       expect(await refused(`sqlite:${closed}/sub/profiler.sqlite`, as)).toBe(
-        `Cannot open the SQLite profile store ${closed}/sub/profiler.sqlite: its directory ${closed}/sub cannot be created: permission denied (EACCES)`,
+        `PROFILER_DSN: Cannot open the SQLite profile store ${closed}/sub/profiler.sqlite: its directory ${closed}/sub cannot be created: permission denied (EACCES)`,
       );
     });
 
@@ -424,7 +424,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
       const port = (silent.address() as AddressInfo).port;
       try {
         expect(await refused(`postgres://postgres@127.0.0.1:${port}/test`)).toBe(
-          `Cannot open the PostgreSQL profile store postgres://postgres@127.0.0.1:${port}/test (schema public): Connection terminated due to connection timeout`,
+          `PROFILER_DSN: Cannot open the PostgreSQL profile store postgres://postgres@127.0.0.1:${port}/test (schema public): Connection terminated due to connection timeout`,
         );
       } finally {
         silent.close();
@@ -434,7 +434,7 @@ describe('Profiler: a crash keeps the profiles that explain it (e2e)', () => {
     it('a PostgreSQL server that refuses the connection (the password masked)', async () => {
       const port = await freePort();
       expect(await refused(`postgres://postgres:s3cret@127.0.0.1:${port}/test`)).toBe(
-        `Cannot open the PostgreSQL profile store postgres://postgres:******@127.0.0.1:${port}/test (schema public): connect ECONNREFUSED 127.0.0.1:${port}`,
+        `PROFILER_DSN: Cannot open the PostgreSQL profile store postgres://postgres:******@127.0.0.1:${port}/test (schema public): connect ECONNREFUSED 127.0.0.1:${port}`,
       );
     });
   });

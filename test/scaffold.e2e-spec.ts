@@ -115,17 +115,29 @@ describe('npm run make:module (e2e)', () => {
     expect(beforeLines.filter((line) => !afterLines.includes(line))).toEqual([]);
   });
 
-  it('refuses to write the module a second time, or a module with a taken name', () => {
+  it('refuses to write the module a second time, or a module with a taken or reserved name', () => {
     const again = run('npm', ['run', '--silent', 'make:module', '--', NAME]);
     expect([again.status, again.stderr.trim().split('\n').at(-1)]).toEqual([
-      2,
+      1,
       `src/shop/${NAME}, views/shop/${NAME}, test/shop/${NAME} exist already: nothing was written.`,
     ]);
     const taken = run(process.execPath, [join(project, 'dist-tools', 'scaffold', 'make-module.cli.js'), 'cart']);
     expect([taken.status, taken.stderr]).toEqual([
-      2,
+      1,
       '"cart" is taken by the shop or the profiler: choose another name.\n',
     ]);
+    // A reserved word: one line, no stack, nothing written, AppModule as it was.
+    const appModule = readFileSync(join(project, 'src', 'app.module.ts'), 'utf8');
+    const reserved = run(process.execPath, [join(project, 'dist-tools', 'scaffold', 'make-module.cli.js'), 'delete']);
+    expect([reserved.status, reserved.stdout, reserved.stderr]).toEqual([
+      1,
+      '',
+      '"delete" would be the identifier delete, which JavaScript reserves or every object has: choose another name.\n',
+    ]);
+    expect(
+      ['src/shop/delete', 'views/shop/delete', 'test/shop/delete'].filter((d) => existsSync(join(project, d))),
+    ).toEqual([]);
+    expect(readFileSync(join(project, 'src', 'app.module.ts'), 'utf8')).toBe(appModule);
   }, 60_000);
 
   it('builds with nest build, type-checks, and passes lint and Prettier', () => {

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { Redactor } from '../lifecycle/redaction/redactor.js';
 
 /** Whether the module at `moduleUrl` (its `import.meta.url`) is the script node was started with. */
 export function isMain(moduleUrl: string): boolean {
@@ -12,7 +13,7 @@ export function isMain(moduleUrl: string): boolean {
 
 /**
  * Opens a resource, runs a command on it and always closes it; resolves with the exit code (0, or 1 with the
- * error's message on `err`).
+ * error's message, redacted, on `err`).
  */
 export async function runWith<R>(
   open: () => Promise<R> | R,
@@ -26,7 +27,7 @@ export async function runWith<R>(
     await action(resource);
     return 0;
   } catch (error) {
-    err(`Error: ${(error as Error)?.message ?? String(error)}\n`);
+    err(`Error: ${Redactor.text((error as Error)?.message ?? String(error))}\n`);
     return 1;
   } finally {
     if (resource !== undefined) await close(resource).catch(() => undefined);

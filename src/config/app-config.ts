@@ -21,6 +21,8 @@ export interface ProfilerConfig {
   enabled: boolean;
   /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or `postgres://…`. */
   dsn: string;
+  /** The variable that chose `dsn` (VAR_DIR for the default file): a store that cannot be opened names it. */
+  dsnVariable: 'PROFILER_DSN' | 'VAR_DIR';
   /** Clients (addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`) allowed to see debug details. */
   allowedIps: string[];
   /**
@@ -62,6 +64,8 @@ export interface ProfilerConfig {
 export interface DatabaseConfig {
   /** `sqlite:<file>` (relative to the project), `sqlite::memory:`, or `postgres://…` / `postgresql://…`. */
   url: string;
+  /** The variable that chose `url` (VAR_DIR for the default file): a database that cannot be opened names it. */
+  variable: 'DATABASE_URL' | 'VAR_DIR';
 }
 
 export interface SessionConfig {
@@ -250,6 +254,7 @@ export class AppConfig implements AppConfigValues {
       profiler: {
         enabled: debug && bool(e.PROFILER_ENABLED, true),
         dsn: e.PROFILER_DSN ?? `sqlite:${resolve(varDir, 'profiler.sqlite')}`,
+        dsnVariable: e.PROFILER_DSN === undefined ? 'VAR_DIR' : 'PROFILER_DSN',
         allowedIps: list(e.PROFILER_ALLOWED_IPS, ['loopback', 'uniquelocal']),
         allowedHosts: list(e.PROFILER_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
         redactFields: list(e.PROFILER_REDACT_FIELDS).map((p) => new RegExp(p, 'i')),
@@ -268,6 +273,7 @@ export class AppConfig implements AppConfigValues {
       },
       database: {
         url: e.DATABASE_URL ?? `sqlite:${resolve(varDir, 'shop.sqlite')}`,
+        variable: e.DATABASE_URL === undefined ? 'VAR_DIR' : 'DATABASE_URL',
       },
       addressCheck: { url: e.ADDRESS_CHECK_URL ?? null, timeoutMs: e.ADDRESS_CHECK_TIMEOUT_MS ?? 2000 },
       session: {

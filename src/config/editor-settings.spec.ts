@@ -1,5 +1,5 @@
 import { EDITOR_TEMPLATES, editorTemplate, parsePathMap } from './editor-settings.js';
-import { InvalidEnvironmentError } from './environment.js';
+import { ConfigurationError } from './configuration.error.js';
 
 describe('editorTemplate', () => {
   it('names no editor when unset or empty', () => {
@@ -30,13 +30,13 @@ describe('editorTemplate', () => {
   });
 
   it('refuses anything else, naming the setting, and templates that would run script', () => {
-    expect(() => editorTemplate('notepad')).toThrow(InvalidEnvironmentError);
+    expect(() => editorTemplate('notepad')).toThrow(ConfigurationError);
     expect(() => editorTemplate('notepad')).toThrow(
-      /PROFILER_EDITOR="notepad": use one of vscode, vscode-insiders, cursor/,
+      /^PROFILER_EDITOR: use one of vscode, vscode-insiders, cursor.* \(got "notepad"\)$/,
     );
-    expect(() => editorTemplate('myeditor://open?line=%l')).toThrow(/PROFILER_EDITOR=/);
-    expect(() => editorTemplate('javascript:alert(%f)')).toThrow(/PROFILER_EDITOR=/);
-    expect(() => editorTemplate('data:text/html,%f')).toThrow(/PROFILER_EDITOR=/);
+    expect(() => editorTemplate('myeditor://open?line=%l')).toThrow(/^PROFILER_EDITOR: /);
+    expect(() => editorTemplate('javascript:alert(%f)')).toThrow(/^PROFILER_EDITOR: /);
+    expect(() => editorTemplate('data:text/html,%f')).toThrow(/^PROFILER_EDITOR: /);
   });
 });
 
@@ -54,9 +54,7 @@ describe('parsePathMap', () => {
 
   it('is empty when unset, and refuses what is not a pair of paths', () => {
     expect(parsePathMap(undefined)).toEqual([]);
-    expect(() => parsePathMap('/app')).toThrow(
-      /PROFILER_EDITOR_PATH_MAP="\/app": "\/app" is not a from:to pair of paths/,
-    );
-    expect(() => parsePathMap('app:/home/me')).toThrow(InvalidEnvironmentError);
+    expect(() => parsePathMap('/app')).toThrow(/^PROFILER_EDITOR_PATH_MAP: "\/app" is not a from:to pair of paths/);
+    expect(() => parsePathMap('app:/home/me')).toThrow(ConfigurationError);
   });
 });

@@ -1,4 +1,4 @@
-import { InvalidEnvironmentError } from './environment.js';
+import { ConfigurationError } from './configuration.error.js';
 
 /**
  * The URL each known editor registers with the system, `%f` the absolute file, `%l` the line, `%c` the column
@@ -31,9 +31,10 @@ export function editorTemplate(setting: string | undefined): string | null {
   if (named) return named;
   if (/^[a-z][a-z0-9+.-]*:/i.test(setting) && setting.includes('%f') && !UNSAFE_SCHEME.test(setting))
     return setting.trim();
-  throw new InvalidEnvironmentError([
-    `PROFILER_EDITOR=${JSON.stringify(setting)}: use one of ${Object.keys(EDITOR_TEMPLATES).join(', ')}, or a URL template with %f (file) and %l (line), such as myeditor://open?file=%f&line=%l`,
-  ]);
+  throw new ConfigurationError(
+    'PROFILER_EDITOR',
+    `use one of ${Object.keys(EDITOR_TEMPLATES).join(', ')}, or a URL template with %f (file) and %l (line), such as myeditor://open?file=%f&line=%l (got ${JSON.stringify(setting)})`,
+  );
 }
 
 /** One prefix of the paths this process sees, and the same place on the machine where the editor runs. */
@@ -57,9 +58,10 @@ export function parsePathMap(setting: string | undefined): PathMapping[] {
       const from = colon > 0 ? pair.slice(0, colon).replace(/\/+$/, '') : '';
       const to = colon > 0 ? pair.slice(colon + 1).replace(/[\\/]+$/, '') : '';
       if (!from.startsWith('/') || to === '')
-        throw new InvalidEnvironmentError([
-          `PROFILER_EDITOR_PATH_MAP=${JSON.stringify(setting)}: "${pair}" is not a from:to pair of paths, such as /app:/home/me/shop`,
-        ]);
+        throw new ConfigurationError(
+          'PROFILER_EDITOR_PATH_MAP',
+          `"${pair}" is not a from:to pair of paths, such as /app:/home/me/shop`,
+        );
       return { from, to };
     })
     .sort((a, b) => b.from.length - a.from.length);

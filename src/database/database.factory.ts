@@ -1,13 +1,14 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type Dialect } from 'kysely';
 import { StatementCache } from './statement-cache.js';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import type { AppConfig } from '../config/app-config.js';
+import { ConfigurationError } from '../config/configuration.error.js';
 import type { KernelLogger } from '../lifecycle/logging/kernel-logger.js';
 import { describeDatabaseTarget, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { DatabaseMigrator } from './database-migrator.js';
+import { createDirectory, describeOpenFailure, whyCannotOpen } from './sqlite-file.js';
 import { seedCatalogue } from './seed/catalogue.seeder.js';
 import { queryEntries } from './query-entries.js';
 import { QueryRecorder } from './query-recorder.js';
@@ -70,8 +71,10 @@ export function createShopDb(url: string, options: OpenDatabaseOptions): ShopDb 
  */
 export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger): Promise<ShopDb> {
   const db = createShopDb(config.database.url, { baseDir: config.projectDir, logger });
-  const target = describeDatabaseTarget(parseDatabaseUrl(config.database.url, config.projectDir));
+  const parsed = parseDatabaseUrl(config.database.url, config.projectDir);
+  const target = describeDatabaseTarget(parsed);
   try {
+    await connect(db, parsed, target, config.database.variable);
     const applied = await new DatabaseMigrator(db, target).migrateToLatest();
     for (const migration of applied)
       logger.channel('database').info('Applied migration {migration} to {database}', { migration, database: target });
@@ -90,11 +93,25 @@ export async function openMigratedShopDb(config: AppConfig, logger: KernelLogger
   return db;
 }
 
+/**
+ * A first statement, so that a database that cannot be opened (a path under a file, a server that refuses) is a
+ * configuration mistake naming the variable, told apart from a migration that fails.
+ */
+async function connect(db: ShopDb, parsed: DatabaseTarget, target: string, variable: string): Promise<void> {
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
+    const why =
+      (parsed.dialect === 'sqlite' ? whyCannotOpen(parsed.file, error) : undefined) ?? describeOpenFailure(error);
+    throw new ConfigurationError(variable, `cannot open the shop database ${target}: ${why}`);
+  }
+}
+
 function dialectFor(target: DatabaseTarget, options: OpenDatabaseOptions, driver: { current?: ShopDbDriver }): Dialect {
   if (target.dialect === 'sqlite') {
     return new SqliteDialect({
       database: async () => {
-        if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
+        if (target.file !== ':memory:') await createDirectory(dirname(target.file));
         const database = new SqliteDatabase(target.file);
         database.pragma('journal_mode = WAL');
         database.pragma('synchronous = NORMAL');

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../config/configuration.error.js';
 import { Injectable } from '@nestjs/common';
 import proxyAddr from 'proxy-addr';
 import { AppConfig } from '../config/app-config.js';
@@ -36,8 +37,9 @@ export class DebugAccess {
     try {
       trust = proxyAddr.compile(config.profiler.allowedIps);
     } catch (error) {
-      throw new Error(
-        `PROFILER_ALLOWED_IPS: ${(error as Error).message} (addresses, CIDR ranges, loopback, linklocal or uniquelocal).`,
+      throw new ConfigurationError(
+        'PROFILER_ALLOWED_IPS',
+        `${(error as Error).message} (addresses, CIDR ranges, loopback, linklocal or uniquelocal).`,
       );
     }
     // A verdict per address: a development instance sees a handful of clients, and proxy-addr parses the address

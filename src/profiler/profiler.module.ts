@@ -24,6 +24,7 @@ import { ProfilerListener } from './profiler.listener.js';
 import { ProfilerService } from './profiler.service.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
 import { ProfilerStores } from './storage/profiler-stores.js';
+import { ConfigurationError } from '../config/configuration.error.js';
 import { createProfilerStores } from './storage/storage-factory.js';
 import { logStoreFailure } from './store-failure.js';
 import { LocalTokenAllocator } from './tokens/local-token-allocator.js';
@@ -79,7 +80,7 @@ const COLLECTORS = [
     DebugErrorListener,
     {
       provide: ProfilerStores,
-      useFactory: (config: AppConfig) => createProfilerStores(config.profiler.dsn, { baseDir: config.projectDir }),
+      useFactory: storesFor,
       inject: [AppConfig],
     },
     { provide: ProfilerStorage, useFactory: (stores: ProfilerStores) => stores.storage, inject: [ProfilerStores] },
@@ -125,3 +126,12 @@ const COLLECTORS = [
   ],
 })
 export class ProfilerModule {}
+
+/** The store PROFILER_DSN names; a DSN it cannot read (a bad schema name) is a mistake naming the variable. */
+function storesFor(config: AppConfig): ProfilerStores {
+  try {
+    return createProfilerStores(config.profiler.dsn, { baseDir: config.projectDir });
+  } catch (error) {
+    throw new ConfigurationError(config.profiler.dsnVariable, (error as Error).message);
+  }
+}

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
+import { ConfigurationError } from '../config/configuration.error.js';
 import { ProcessCrashHandler } from '../lifecycle/crash/process-crash.handler.js';
 import { HttpKernel } from '../lifecycle/http-kernel.js';
 import type { KernelContext } from '../lifecycle/kernel-context.js';
@@ -21,6 +22,7 @@ import type {
   ProfileSummary,
 } from './storage/profile-record.js';
 import { ProfilerStorage } from './storage/profiler-storage.js';
+import { ProfilerStorageOpenError } from './storage/profiler-storage-open.error.js';
 import { TokenAllocator } from './tokens/token-allocator.js';
 import { logStoreFailure } from './store-failure.js';
 import { Redactor } from '../lifecycle/redaction/redactor.js';
@@ -100,12 +102,22 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     this.collectorList = this.discoverCollectors();
     if (!this.enabled) return;
-    await this.storage.open();
-    await this.storage.checkWritable();
+    await this.openStorage();
     await this.tokens.start();
     this.retention.start();
     this.kernel.onRequestStart((context) => this.open(context));
     this.crashes.onCrash((timeLeftMs) => this.flushOnCrash(timeLeftMs));
+  }
+
+  /** A store that cannot be opened is a configuration mistake: the variable that named it says where to look. */
+  private async openStorage(): Promise<void> {
+    try {
+      await this.storage.open();
+      await this.storage.checkWritable();
+    } catch (error) {
+      if (!(error instanceof ProfilerStorageOpenError)) throw error;
+      throw new ConfigurationError(this.config.profiler.dsnVariable, error.message);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeModule } from './make-module.cli.js';
@@ -48,10 +48,23 @@ describe('makeModule (the command)', () => {
     ]);
   });
 
-  it('says why a name is refused, with status 2', async () => {
-    expect(await run('Gift_Cards')).toBe(2);
+  it('says why a name is refused, with status 1', async () => {
+    expect(await run('Gift_Cards')).toBe(1);
     expect(err).toBe(
       '"Gift_Cards" is not a module name: lower-case letters and digits, words joined by single hyphens (gift-cards), at most 40 characters.\n',
     );
   });
+
+  it.each(['delete', 'new', 'class', 'constructor', 'prototype', 'await', 'to-string', 'has-own-property', 'app'])(
+    'refuses %s in one line, with status 1, writing nothing and leaving AppModule as it was',
+    async (name) => {
+      const appModule = readFileSync(join(root, 'src', 'app.module.ts'), 'utf8');
+      expect(await run(name)).toBe(1);
+      expect(out).toBe('');
+      expect(err).toMatch(new RegExp(`^"${name}" would be .*: choose another name\\.( Nothing was written\\.)?\\n$`));
+      expect(readdirSync(join(root, 'src'))).toEqual(['app.module.ts']);
+      expect(readdirSync(root).sort()).toEqual(['.prettierrc', 'src']);
+      expect(readFileSync(join(root, 'src', 'app.module.ts'), 'utf8')).toBe(appModule);
+    },
+  );
 });

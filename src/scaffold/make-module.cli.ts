@@ -5,7 +5,8 @@ const USAGE = 'Usage: npm run make:module -- <name>   (lower-case words joined b
 
 /**
  * `npm run make:module -- <name>`: a new feature module in the project at `root` (see docs/EXTENDING.md). Resolves
- * with the exit status: 0 when it was written, 2 for a missing or refused name or an existing module.
+ * with the exit status: 0 when it was written, 2 for a usage mistake (no name, more than one), 1 for a refused
+ * name or an existing module, said in one line.
  */
 export async function makeModule(
   args: string[],
@@ -32,7 +33,7 @@ export async function makeModule(
   } catch (error) {
     if (!(error instanceof ScaffoldRefusal)) throw error;
     err(`${error.message}\n`);
-    return 2;
+    return 1;
   }
 }
 

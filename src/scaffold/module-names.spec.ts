@@ -48,4 +48,32 @@ describe('invalidModuleName', () => {
   it.each(['cart', 'profiler', 'security', 'api', 'login', 'database'])('refuses the taken name %s', (name) => {
     expect(invalidModuleName(name)).toBe(`"${name}" is taken by the shop or the profiler: choose another name.`);
   });
+
+  it.each([
+    ['delete', 'delete'],
+    ['new', 'new'],
+    ['class', 'class'],
+    ['constructor', 'constructor'],
+    ['prototype', 'prototype'],
+    ['let', 'let'],
+    ['yield', 'yield'],
+    ['await', 'await'],
+    ['enum', 'enum'],
+    ['undefined', 'undefined'],
+    ['arguments', 'arguments'],
+    ['to-string', 'toString'],
+    ['value-of', 'valueOf'],
+    ['has-own-property', 'hasOwnProperty'],
+  ])('refuses %s, whose identifier %s JavaScript reserves or every object has', (name, camel) => {
+    expect(invalidModuleName(name)).toBe(
+      `"${name}" would be the identifier ${camel}, which JavaScript reserves or every object has: choose another name.`,
+    );
+  });
+
+  it.each(['news', 'classes', 'deleted', 'constructors', 'gift-cards2', 'type', 'name'])(
+    'accepts %s, which only resembles a reserved word',
+    (name) => {
+      expect(invalidModuleName(name)).toBeNull();
+    },
+  );
 });

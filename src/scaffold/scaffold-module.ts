@@ -31,7 +31,13 @@ export async function scaffoldModule(root: string, name: string): Promise<Scaffo
       `${taken.join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} already: nothing was written.`,
     );
   const appModulePath = join(root, APP_MODULE);
-  const appModule = withModuleImport(readFileSync(appModulePath, 'utf8'), {
+  const appModuleSource = readFileSync(appModulePath, 'utf8');
+  // `app` would be a second AppModule, `profiler-mcp` a second ProfilerMcpModule: AppModule would no longer build.
+  if (new RegExp(`\\b${n.pascal}Module\\b`).test(appModuleSource))
+    throw new ScaffoldRefusal(
+      `"${name}" would be ${n.pascal}Module, a name ${APP_MODULE} already uses: choose another name. Nothing was written.`,
+    );
+  const appModule = withModuleImport(appModuleSource, {
     className: `${n.pascal}Module`,
     from: `./shop/${n.kebab}/${n.kebab}.module.js`,
   });

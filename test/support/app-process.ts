@@ -155,13 +155,16 @@ export async function startApp(
   return { child, port, output: () => output, exited };
 }
 
-/** Runs `node <main>` until it exits by itself (an application that cannot start); `timeoutMs` at most. */
+/**
+ * Runs `node <main>` until it exits by itself (an application that cannot start); `timeoutMs` at most. `output` is
+ * everything printed, `stderr` its standard error alone.
+ */
 export async function runUntilExit(
   main: string,
   env: Record<string, string>,
   timeoutMs = 20_000,
   options: StartOptions = {},
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string; stderr: string }> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     uid: options.uid,
     gid: options.gid,
@@ -178,8 +181,12 @@ export async function runUntilExit(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('close', (c, s) => resolve({ code: c, signal: s }));
@@ -190,7 +197,7 @@ export async function runUntilExit(
     });
   });
   clearTimeout(timer);
-  return { code, signal, output };
+  return { code, signal, output, stderr };
 }
 
 export interface Sent {

@@ -1,4 +1,5 @@
 import { isMain, runWith } from '../../cli/command-line.js';
+import { startUp } from '../../cli/start-up-failure.js';
 import { AppConfig } from '../../config/app-config.js';
 import { createShopDb } from '../database.factory.js';
 import { describeDatabaseTarget, parseDatabaseUrl } from '../database-url.js';
@@ -93,7 +94,8 @@ if (isMain(import.meta.url)) {
   // Loading the application's modules registers their migrations (DatabaseModule.forFeature): `migrate` runs a
   // feature module's tables too, as the application does at start. Imported only when run as a command.
   await import('../../app.module.js');
-  const config = AppConfig.fromEnv();
+  // A configuration mistake is one line naming the variable, as the application's own start says it.
+  const config = await startUp(async () => AppConfig.fromEnv());
   const cli = new DatabaseCli({
     open: () => createShopDb(config.database.url, { baseDir: config.projectDir }),
     target: describeDatabaseTarget(parseDatabaseUrl(config.database.url, config.projectDir)),

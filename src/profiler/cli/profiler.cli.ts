@@ -1,4 +1,5 @@
 import { isMain, runWith } from '../../cli/command-line.js';
+import { startUp } from '../../cli/start-up-failure.js';
 import { parseArgs } from 'node:util';
 import { AppConfig } from '../../config/app-config.js';
 import type { ProfileSummary } from '../storage/profile-record.js';
@@ -154,11 +155,10 @@ function ellipsis(text: string, width: number): string {
 }
 
 if (isMain(import.meta.url)) {
+  // A configuration mistake is one line naming the variable, as the application's own start says it.
+  const config = await startUp(async () => AppConfig.fromEnv());
   const cli = new ProfilerCli({
-    storage: () => {
-      const config = AppConfig.fromEnv();
-      return createProfilerStorage(config.profiler.dsn, { baseDir: config.projectDir });
-    },
+    storage: () => createProfilerStorage(config.profiler.dsn, { baseDir: config.projectDir }),
   });
   process.exitCode = await cli.run(process.argv.slice(2));
 }

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isMain } from '../../cli/command-line.js';
+import { startUp } from '../../cli/start-up-failure.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProfilerMcpServer } from './profiler-mcp.server.js';
 
@@ -35,4 +36,5 @@ export async function serveOverStdio(): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) process.exitCode = await serveOverStdio();
+// A configuration mistake is one line naming the variable, as the application's own start says it.
+if (isMain(import.meta.url)) process.exitCode = await startUp(serveOverStdio);

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { COUNTRIES, type CheckoutDto } from './checkout.dto.js';
 
-/** What the address service answers: whether it delivers there, and why not. */
-interface AddressVerdict {
-  deliverable?: unknown;
-  message?: unknown;
-}
+/** What the address service answers: whether it delivers there, and why not (a message that is no text is ignored). */
+const AddressVerdict = z.object({ deliverable: z.boolean(), message: z.unknown().optional() });
+type AddressVerdict = z.infer<typeof AddressVerdict>;
 
 /**
  * Asks the carrier's address service (ADDRESS_CHECK_URL, off by default) whether it delivers to a checkout's
@@ -34,18 +33,33 @@ export class AddressCheck {
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!answer.ok) throw new Error(`it answered ${answer.status}`);
-      verdict = (await answer.json()) as AddressVerdict;
+      verdict = readVerdict(await answer.text());
     } catch (error) {
       this.logger.channel('orders').warning('Address check unavailable ({reason}): the address was taken unchecked.', {
         reason: error instanceof Error ? error.message : String(error),
       });
       return {};
     }
-    if (verdict.deliverable !== false) return {};
+    if (verdict.deliverable) return {};
     const message =
       typeof verdict.message === 'string' && verdict.message.trim() !== ''
         ? verdict.message.trim()
         : `We cannot deliver to ${address.postcode} ${address.city} (${COUNTRIES[address.country]}): check the postcode.`;
     return { postcode: [message] };
   }
+}
+
+/** The service's answer, checked: anything but `{ "deliverable": true|false }` is the service failing, said how. */
+function readVerdict(body: string): AddressVerdict {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new Error('it answered something that is not JSON');
+  }
+  const verdict = AddressVerdict.safeParse(json);
+  if (verdict.success) return verdict.data;
+  const shape =
+    json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json === 'object' ? null : `a ${typeof json}`;
+  throw new Error(`it answered ${shape ?? 'an object without "deliverable": true or false'}`);
 }

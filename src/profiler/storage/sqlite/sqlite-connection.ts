@@ -7,7 +7,7 @@ import { urlSkeleton } from '../url-skeleton.js';
 import type { Statement } from './sqlite-keys.js';
 import { PRUNE_SETUP_SQL } from './sqlite-prune-sql.js';
 import { checkLayout, migrate } from './sqlite-schema.js';
-import { createDirectory, whyCannotOpen } from './store-file.js';
+import { createDirectory, whyCannotOpen } from '../../../database/sqlite-file.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** How long a statement waits for a lock another connection holds (milliseconds). */

@@ -22,8 +22,8 @@ export async function createDirectory(dir: string): Promise<void> {
 }
 
 /**
- * What a failed mkdir or SQLite's bare "unable to open database file" means for the store's file, found by looking
- * at the file and its directory; undefined when their own words say it.
+ * What a failed mkdir or SQLite's bare "unable to open database file" means for a SQLite file (the shop's database,
+ * the profile store), found by looking at the file and its directory; undefined when their own words say it.
  */
 export function whyCannotOpen(file: string, error: unknown): string | undefined {
   try {
@@ -82,4 +82,14 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A driver's message with its error code (SQLite's `SQLITE_READONLY`), which the message alone does not name. */
+export function describeOpenFailure(error: unknown): string {
+  const { message, code, errors } = (error ?? {}) as { message?: unknown; code?: unknown; errors?: unknown };
+  // A connection refused on every address of a host name: an AggregateError without a message of its own.
+  if ((typeof message !== 'string' || message === '') && Array.isArray(errors) && errors.length > 0)
+    return errors.map(describeOpenFailure).join('; ');
+  const text = typeof message === 'string' && message !== '' ? message : String(error);
+  return typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text;
 }
