@@ -18,6 +18,8 @@ const FOREIGN: Array<Record<string, string>> = [
   { Origin: `https://${HOST}` },
   { Origin: `http://admin.${HOST}`, 'Sec-Fetch-Site': 'same-site' },
   { Origin: 'http://partner.example' },
+  // Framed by another site's page: a navigation, but not a top-level one.
+  { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' },
 ];
 
 /** What the developer's own pages and tools send. */
@@ -208,6 +210,19 @@ describe.each([
       }
     },
   );
+
+  it("opens a profile's link and the debug error page followed from another site (a top-level page no site reads)", async () => {
+    const link = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
+    const profile = await get(app, `/_profiler/${token}`).set(link).expect(200);
+    expect(profile.text).toContain(token);
+    const error = await get(app, '/fixture/boom').set(link).expect(500);
+    expect(error.headers['x-debug-token']).toMatch(/^[0-9a-f]{6}$/);
+    for (const name of Object.keys(error.headers)) expect(name.startsWith('access-control-')).toBe(false);
+    // The same link read by a page's fetch() is another origin's request.
+    await get(app, `/_profiler/${token}`)
+      .set({ ...link, 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty' })
+      .expect(404);
+  });
 
   it('shares the plain answers with the allowed origins, naming no debug header', async () => {
     const res = await get(app, '/fixture/boom').set('Origin', 'https://evil.example').expect(500);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import proxyAddr from 'proxy-addr';
 import { AppConfig } from '../config/app-config.js';
 import { debugHostRule, hostName } from './debug-hosts.js';
-import { isCrossOrigin } from './http/cross-origin.js';
+import { isCrossOrigin, isTopLevelNavigation } from './http/cross-origin.js';
 import type { KernelRequest } from './http/kernel-request.js';
 import { KernelLogger } from './logging/kernel-logger.js';
 import { LogLevel } from './logging/log-level.js';
@@ -59,7 +59,7 @@ export class DebugAccess {
     const attributes = request.attributes as Record<symbol, unknown>;
     let decided = attributes[DECIDED] as boolean | undefined;
     if (decided === undefined) {
-      decided = this.allowsClient(request) && !isCrossOrigin(request);
+      decided = this.allowsClient(request) && (!isCrossOrigin(request) || isTopLevelNavigation(request));
       attributes[DECIDED] = decided;
     }
     return decided;

@@ -1,7 +1,8 @@
-import { isCrossOrigin, isOwnOrigin } from './cross-origin.js';
+import { isCrossOrigin, isOwnOrigin, isTopLevelNavigation } from './cross-origin.js';
 
-const request = (headers: Record<string, string>, schemeAndHttpHost = 'https://shop.example') => ({
+const request = (headers: Record<string, string>, schemeAndHttpHost = 'https://shop.example', method = 'GET') => ({
   schemeAndHttpHost,
+  method,
   header: (name: string) => headers[name.toLowerCase()],
 });
 
@@ -41,5 +42,24 @@ describe('isCrossOrigin', () => {
     [{ 'sec-fetch-site': 'same-origin', origin: 'null' }],
   ])('is false for %j', (headers) => {
     expect(isCrossOrigin(request(headers))).toBe(false);
+  });
+});
+
+describe('isTopLevelNavigation', () => {
+  const link = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
+  it('is true for a link followed from another site, and for an address typed', () => {
+    expect(isTopLevelNavigation(request(link))).toBe(true);
+    expect(isTopLevelNavigation(request(link, 'https://shop.example', 'HEAD'))).toBe(true);
+    expect(isTopLevelNavigation(request({ ...link, 'sec-fetch-site': 'none' }))).toBe(true);
+  });
+
+  it('is false for what a page can read or frame: fetch, frames, forms posted, a foreign Origin', () => {
+    expect(isTopLevelNavigation(request({ ...link, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }))).toBe(false);
+    expect(isTopLevelNavigation(request({ ...link, 'sec-fetch-mode': 'no-cors' }))).toBe(false);
+    expect(isTopLevelNavigation(request({ ...link, 'sec-fetch-dest': 'iframe' }))).toBe(false);
+    expect(isTopLevelNavigation(request(link, 'https://shop.example', 'POST'))).toBe(false);
+    expect(isTopLevelNavigation(request({ ...link, origin: 'https://evil.example' }))).toBe(false);
+    expect(isTopLevelNavigation(request({ 'sec-fetch-site': 'cross-site' }))).toBe(false);
   });
 });

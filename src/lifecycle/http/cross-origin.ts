@@ -23,6 +23,20 @@ export function isCrossOrigin(request: OriginHeaders): boolean {
 }
 
 /**
+ * Whether the browser opens this response as a top-level page (a link followed, an address typed: Sec-Fetch-Mode
+ * `navigate`, Sec-Fetch-Dest `document`, a GET or HEAD without a foreign Origin). Whichever site held the link, its
+ * page cannot read the answer, so a developer may follow a profile's link from a chat or a ticket. A frame is not one:
+ * the page around it could lure clicks.
+ */
+export function isTopLevelNavigation(request: OriginHeaders & Pick<KernelRequest, 'method'>): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (request.header('sec-fetch-mode')?.trim().toLowerCase() !== 'navigate') return false;
+  if (request.header('sec-fetch-dest')?.trim().toLowerCase() !== 'document') return false;
+  const origin = request.header('origin');
+  return origin === undefined || isOwnOrigin(origin, request.schemeAndHttpHost);
+}
+
+/**
  * Whether an Origin header names this scheme, host and port. Browsers send the serialised origin (lower case, no
  * default port, no path), so that exact form is compared.
  */
