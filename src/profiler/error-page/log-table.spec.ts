@@ -55,7 +55,11 @@ describe('LogTable', () => {
     expect(table().render([notified(context)], new Set(), -1, 0)).toContain(
       '".<pre class="context">{"event":"kernel.request","listener":"RouterListener::onKernelRequest"}</pre></td></tr>',
     );
-    const long = { route: 'product', request_uri: 'http://shop.test/products/bamboo-cutting-board?sort=price-ascending', method: 'GET' };
+    const long = {
+      route: 'product',
+      request_uri: 'http://shop.test/products/bamboo-cutting-board?sort=price-ascending',
+      method: 'GET',
+    };
     const html = table().render([new LogEntry(LogLevel.INFO, 'request', 'Matched', long, AT)], new Set(), -1, 0);
     expect(html).toContain(
       `<details><summary>Context</summary><pre class="context">${JSON.stringify(long, null, 2)}</pre></details>`,
