@@ -13,6 +13,20 @@ import { storedProfile } from './support/profiler.js';
 const HOST = 'shop.test';
 const ADDRESS = { name: 'Ada Lovelace', street: '12 Rue de Rivoli', postcode: '75001', city: 'Paris', country: 'FR' };
 
+/** A customer with a product in the cart, and the checkout's CSRF token (of `on`). */
+async function shopper(on: NestExpressApplication): Promise<{ agent: Agent; csrf: string }> {
+  const agent = await loggedInCustomer(on);
+  const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
+  await agent
+    .post('/api/cart/lines')
+    .set('Host', HOST)
+    .set('X-CSRF-Token', cart.body.csrfToken)
+    .send({ productId: 1, quantity: 1 })
+    .expect(201);
+  const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+  return { agent, csrf };
+}
+
 /**
  * The checkout asks the carrier's address service (ADDRESS_CHECK_URL) whether it delivers there: the shop's one
  * outgoing call, off by default. A stub service stands for the carrier: it refuses postcodes starting with 99.
@@ -44,19 +58,6 @@ describe('The checkout asks the address service (e2e)', () => {
     await carrier?.close();
   });
 
-  /** A customer with a product in the cart, and the checkout's CSRF token (of `on`, the test's app by default). */
-  async function shopper(on: NestExpressApplication = app): Promise<{ agent: Agent; csrf: string }> {
-    const agent = await loggedInCustomer(on);
-    const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
-    await agent
-      .post('/api/cart/lines')
-      .set('Host', HOST)
-      .set('X-CSRF-Token', cart.body.csrfToken)
-      .send({ productId: 1, quantity: 1 })
-      .expect(201);
-    const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
-    return { agent, csrf };
-  }
   const checkout = (agent: Agent, csrf: string, address: object) =>
     agent
       .post('/api/checkout')
@@ -66,7 +67,7 @@ describe('The checkout asks the address service (e2e)', () => {
       .send(address);
 
   it('places the order for an address the service delivers to, the call in the HTTP Client panel', async () => {
-    const { agent, csrf } = await shopper();
+    const { agent, csrf } = await shopper(app);
     const res = await checkout(agent, csrf, ADDRESS).expect(201);
     const profile = await storedProfile(app, res.headers['x-debug-token']);
     const { calls } = profile.data.http_client as OutgoingCalls;
@@ -77,7 +78,7 @@ describe('The checkout asks the address service (e2e)', () => {
   });
 
   it('refuses an address the service does not deliver to: 400 for scripts, the form again for people', async () => {
-    const { agent, csrf } = await shopper();
+    const { agent, csrf } = await shopper(app);
     const res = await checkout(agent, csrf, { ...ADDRESS, postcode: '99999' }).expect(400);
     expect(res.body.violations).toEqual([{ property: 'postcode', messages: ['No delivery to 99999.'] }]);
     const form = await agent.get('/checkout').set('Host', HOST).expect(200);
@@ -96,7 +97,7 @@ describe('The checkout asks the address service (e2e)', () => {
   });
 
   it('takes the address unchecked when the service is down, saying so in the log', async () => {
-    const { agent, csrf } = await shopper();
+    const { agent, csrf } = await shopper(app);
     carrierUp = false;
     try {
       const res = await checkout(agent, csrf, ADDRESS).expect(201);
@@ -167,15 +168,7 @@ describeOnEachDatabase('An address service answering nonsense', 'address_check',
     ['', 'application/json', 'it answered something that is not JSON'],
   ])('%s (%s): the order is placed, the address unchecked', async (body, type, reason) => {
     answer = { body, type };
-    const agent = await loggedInCustomer(app);
-    const cart = await agent.get('/api/cart').set('Host', HOST).expect(200);
-    await agent
-      .post('/api/cart/lines')
-      .set('Host', HOST)
-      .set('X-CSRF-Token', cart.body.csrfToken)
-      .send({ productId: 1, quantity: 1 })
-      .expect(201);
-    const csrf = (await agent.get('/api/csrf-token/checkout').set('Host', HOST).expect(200)).body.token;
+    const { agent, csrf } = await shopper(app);
     const res = await agent
       .post('/api/checkout')
       .set('Host', HOST)

@@ -33,6 +33,18 @@ const VARIABLES: Record<string, [value: string, shown: string]> = {
   SHOP_EMPTY_PASSWORD: ['', ''],
 };
 
+/** The Configuration panel's environment table, as shown, for the variables named in `names`. */
+function environmentShown(names: object): Record<string, string> {
+  const collector = new ConfigCollector(
+    AppConfig.fromEnv({ APP_ENV: 'test' }),
+    new Map() as unknown as ModulesContainer,
+  );
+  const panel = collector.panel({ modules: [] } as unknown as ConfigData) as {
+    environmentVariables: Array<{ key: string; value: string }>;
+  };
+  return Object.fromEntries(panel.environmentVariables.filter((v) => v.key in names).map((v) => [v.key, v.value]));
+}
+
 describe('ConfigCollector environment variables', () => {
   beforeAll(() => {
     for (const [name, [value]] of Object.entries(VARIABLES)) process.env[name] = value;
@@ -42,16 +54,7 @@ describe('ConfigCollector environment variables', () => {
   });
 
   it('masks variables named like credentials, values shaped like keys and tokens, and URL passwords', () => {
-    const collector = new ConfigCollector(
-      AppConfig.fromEnv({ APP_ENV: 'test' }),
-      new Map() as unknown as ModulesContainer,
-    );
-    const panel = collector.panel({ modules: [] } as unknown as ConfigData) as {
-      environmentVariables: Array<{ key: string; value: string }>;
-    };
-    const shown = Object.fromEntries(
-      panel.environmentVariables.filter((v) => v.key in VARIABLES).map((v) => [v.key, v.value]),
-    );
+    const shown = environmentShown(VARIABLES);
     expect(shown).toEqual(Object.fromEntries(Object.entries(VARIABLES).map(([name, [, value]]) => [name, value])));
   });
 
@@ -59,16 +62,7 @@ describe('ConfigCollector environment variables', () => {
     const planted = { ...CREDENTIALS, SHOP_PUBLIC_URL: 'https://shop.example/?page=2', AUTHOR: 'Ada' };
     Object.assign(process.env, planted);
     try {
-      const collector = new ConfigCollector(
-        AppConfig.fromEnv({ APP_ENV: 'test' }),
-        new Map() as unknown as ModulesContainer,
-      );
-      const panel = collector.panel({ modules: [] } as unknown as ConfigData) as {
-        environmentVariables: Array<{ key: string; value: string }>;
-      };
-      const shown = Object.fromEntries(
-        panel.environmentVariables.filter((v) => v.key in planted).map((v) => [v.key, v.value]),
-      );
+      const shown = environmentShown(planted);
       expect(Object.keys(shown)).toHaveLength(Object.keys(planted).length);
       const leaked = Object.entries(shown).filter(([, value]) => /Zc\d\d/.test(`${value} ${decodeURI(value)}`));
       expect(leaked).toEqual([]);
