@@ -155,7 +155,7 @@ export function verdicts(rows, mem) {
     const settled = mem.last.settled.rss;
     judge('RSS settles at ≤ 250 MB under load', settled <= 250 * MB, `${f(settled / MB, 1)} MB settled`);
     const partial =
-      mem.last.requests < 100_000 ? ` (only ${f(mem.last.requests)} requests: the full mode runs 100,000)` : '';
+      mem.last.requests < 100_000 ? `; only ${f(mem.last.requests)} requests: the full mode runs 100,000` : '';
     judge(
       `RSS grows ≤ 10 MB from the 10,000th request to the 100,000th`,
       mem.rssGrowth <= 10 * MB && mem.last.requests >= 100_000,
