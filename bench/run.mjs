@@ -11,7 +11,7 @@
 //          --out=FILE (default BENCHMARKS.md) --cpu-prof (profile the targeted scenarios in quick mode too)
 //          --no-cpu-prof --store-scale (full mode: also run bench/store-scale.mjs and paste its output)
 //          --profile=<scenario>[,…] only CPU-profile those scenarios (--cpu-prof-seconds=S) and print the summaries
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -23,18 +23,16 @@ import {
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import http from 'node:http';
-import { askServer } from './lib/ask-server.mjs';
 import { formatSummary, summarise } from './lib/cpuprofile-summary.mjs';
-import { appEnv, cleanEnv } from './lib/app-env.mjs';
+import { appEnv } from './lib/app-env.mjs';
 import { cpuMicros } from './lib/cpu-time.mjs';
 import { load as runLoad } from './lib/load.mjs';
 import { consoleTable, markdownTable, markdownVerdicts } from './lib/results-table.mjs';
+import { childPids, get, getText, HTML, serverStarter, vmRssKb } from './lib/servers.mjs';
 import { MEASURES, NOT_FOUND_PATH, verdicts as judge } from './lib/targets.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -80,23 +78,6 @@ const SERVER_CPU = CPUS - 1; // the servers (one at a time is loaded)
 const LOAD_CPU = 0; // autocannon, in this process
 if (PINNED) spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
 
-/** [command, args] for node on a given core (when pinning is possible). */
-function nodeOn(cpu, args) {
-  return PINNED ? ['taskset', ['-c', String(cpu), process.execPath, ...args]] : [process.execPath, args];
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Building
 
@@ -138,79 +119,13 @@ function build() {
 // Servers
 
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-bench-'));
+const { startServer, killAll } = serverStarter({ root: ROOT, cpu: SERVER_CPU, pinned: PINNED });
 
 const SHOWN_ENV = {
   off: 'APP_ENV=prod APP_DEBUG=0 PROFILER_ENABLED=0 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none',
   profiled:
     'APP_ENV=dev APP_DEBUG=1 PROFILER_ENABLED=1 VIEW_CACHE=1 NODE_ENV=production LOG_LEVEL=none PROFILER_DSN=sqlite:<tmp>/profiler.sqlite DATABASE_URL=sqlite:<tmp>/shop.sqlite',
 };
-
-const children = new Set();
-
-async function startServer(name, { script, env = {}, nodeArgs = [], ipc = false }) {
-  const port = await freePort();
-  const [command, args] = nodeOn(SERVER_CPU, [...nodeArgs, script]);
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...cleanEnv(), ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
-  });
-  children.add(child);
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  child.once('exit', () => children.delete(child));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited at start:\n${output}`);
-    try {
-      await get(`${base}/`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not answer within 90 s:\n${output}`);
-      await sleep(200);
-    }
-  }
-  const server = {
-    name,
-    base,
-    pid: child.pid,
-    child,
-    exited,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  if (ipc)
-    server.ask = askServer(
-      child,
-      (error) => `${name}: ${error.message} (exit ${child.exitCode ?? child.signalCode}):\n${output.slice(-4000)}`,
-    );
-  return server;
-}
-
-/** The server's real node process (under taskset, `child.pid` is node itself: taskset execs it). */
-/** The pids of a process's children (every thread's), from /proc: the store's prune worker is one while it runs. */
-function childPids(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
-    );
-  } catch {
-    return [];
-  }
-}
-
-function vmRssKb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Load
@@ -219,34 +134,6 @@ function vmRssKb(pid) {
 function load(spec) {
   return runLoad({ connections: CONFIG.connections, ...spec });
 }
-
-/** A GET's body as text. */
-function getText(url, headers = HTML) {
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers, agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (d) => (body += d));
-      response.on('end', () => resolve(body));
-    });
-    request.setTimeout(30_000, () => request.destroy(new Error(`GET ${url}: no answer within 30 s`)));
-    request.on('error', reject);
-  });
-}
-
-/** A plain GET on a new connection (no keep-alive pool to go stale between runs). */
-function get(url, headers = HTML) {
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers }));
-    });
-    request.setTimeout(30_000, () => request.destroy(new Error(`GET ${url}: no answer within 30 s`)));
-    request.on('error', reject);
-  });
-}
-
-const HTML = { accept: 'text/html,application/xhtml+xml' };
 
 /** The measures this run takes (a quick run skips the `fullOnly` ones). */
 const RUN_MEASURES = MEASURES.filter((m) => FULL || !m.fullOnly);
@@ -874,7 +761,7 @@ async function main() {
 }
 
 const cleanup = () => {
-  for (const child of children) child.kill('SIGKILL');
+  killAll();
   rmSync(TMP, { recursive: true, force: true });
 };
 process.on('exit', cleanup);
