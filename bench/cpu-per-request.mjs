@@ -9,12 +9,13 @@
 //   e.g. dist-before/), as <scenario>@<dir>, alternated with this one in every round: an A/B of one change (or an
 //   ablation: several builds, each with one more part switched off).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { appEnv, cleanEnv } from './lib/app-env.mjs';
+import { cpuMicros } from './lib/cpu-time.mjs';
 import { load } from './lib/load.mjs';
 import { arg, pinLoadGenerator, SCENARIO_PLAN, serverCommand, urlOf, waitForServer } from './lib/tool-setup.mjs';
 
@@ -26,7 +27,6 @@ const COMPARE = arg('compare', '').split(',').filter(Boolean);
 /** The name a compared build's scenarios carry: `before` for dist-before/ (the usual A/B), else the folder. */
 const tagOf = (dir) => dir.replace(/\/$/, '').replace(/^dist-/, '');
 const TMP = mkdtempSync(join(os.tmpdir(), 'shopkernel-cpr-'));
-const TICK = 100; // USER_HZ
 
 const SERVERS = {
   baseline: { script: 'bench/baseline/dist/main.js', env: {} },
@@ -55,10 +55,6 @@ async function start(kind) {
   });
   return waitForServer(child, `http://127.0.0.1:${p}`, `${kind} (${SERVERS[kind].script})`);
 }
-const cpuTicks = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(f[11]) + Number(f[12]);
-};
 
 for (const s of [...SCENARIOS]) {
   const [kind, path] = PLAN[s];
@@ -88,7 +84,7 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const s of r % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
     const server = servers[PLAN[s][0]];
     await sleep(300);
-    const before = cpuTicks(server.child.pid);
+    const before = cpuMicros(server.child.pid);
     const res = await load({
       url: urlOf(server, PLAN[s][1]),
       connections: 10,
@@ -96,8 +92,8 @@ for (let r = 0; r < ROUNDS; r++) {
       headers: { accept: 'text/html' },
     });
     await sleep(500); // the profiles written after the responses
-    const after = cpuTicks(server.child.pid);
-    results[s].push({ us: (((after - before) / TICK) * 1e6) / res.requests, rps: res.rps });
+    const after = cpuMicros(server.child.pid);
+    results[s].push({ us: (after - before) / res.requests, rps: res.rps });
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
