@@ -188,14 +188,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     if (this.config.profiler.excludedPaths.some((pattern) => pattern.test(path))) return undefined;
     // Sub-requests (none yet: the error page is rendered in place) would pass their parent's token here.
     const token = this.tokens.next();
-    const profile = new Profile(
-      token,
-      null,
-      request.clientIp,
-      request.method,
-      Redactor.url(request.uri),
-      context.startedAt,
-    );
+    const profile = new Profile(token, null, request.clientIp, request.method, request.maskedUri, context.startedAt);
     profile.ownPage = isProfilerPage(path);
     if (profile.ownPage) profile.kind = 'profiler';
     context.set(PROFILE, profile);

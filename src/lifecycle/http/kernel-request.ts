@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import parseurl from 'parseurl';
 import type { KernelContext } from '../kernel-context.js';
+import { Redactor } from '../redaction/redactor.js';
 
 /** Request attributes the kernel and its listeners set, Symfony's names. */
 export interface RequestAttributes {
@@ -20,6 +21,7 @@ export class KernelRequest {
   locale: string;
   defaultLocale: string;
   private cachedUri?: string;
+  private cachedMaskedUri?: string;
   // Express recomputes req.ip, req.protocol and req.host on every read (proxy-addr, the trust function, header
   // parsing), and a request reads them a dozen times (validation, routing, the profiler, the toolbar, links):
   // computed once, as Symfony's Request does.
@@ -108,6 +110,12 @@ export class KernelRequest {
       this.cachedUri = `${this.schemeAndHttpHost}${url?.pathname ?? '/'}${url?.search ?? ''}`;
     }
     return this.cachedUri;
+  }
+
+  /** `uri` with its secrets masked (`Redactor.url`): what the log, the profile and the pages show, worked out once. */
+  get maskedUri(): string {
+    this.cachedMaskedUri ??= Redactor.url(this.uri);
+    return this.cachedMaskedUri;
   }
 
   header(name: string): string | undefined {

@@ -11,7 +11,6 @@ import { KernelListener } from '../kernel-listener.decorator.js';
 import { KernelEvents, type FinishRequestEvent, type RequestEvent } from '../kernel.events.js';
 import { KernelLogger } from '../logging/kernel-logger.js';
 import { LogLevel } from '../logging/log-level.js';
-import { Redactor } from '../redaction/redactor.js';
 import { REDIRECT_CONTROLLER } from '../routing/native-controllers.js';
 import { MATCHED_ROUTE, type RouteMatch } from '../routing/route-match.js';
 import { RouteTable } from '../routing/route-table.js';
@@ -51,7 +50,7 @@ export class RouterListener {
         const allow = error.allowedMethods.join(', ');
         throw new MethodNotAllowedHttpException(
           error.allowedMethods,
-          `No route found for "${request.method} ${Redactor.url(request.uri)}": Method Not Allowed (Allow: ${allow})`,
+          `No route found for "${request.method} ${request.maskedUri}": Method Not Allowed (Allow: ${allow})`,
           error,
         );
       }
@@ -66,7 +65,7 @@ export class RouterListener {
       {
         route: match.route.name,
         route_parameters: parameters,
-        request_uri: Redactor.url(request.uri),
+        request_uri: request.maskedUri,
         method: request.method,
       },
       request.context,

@@ -8,5 +8,5 @@ import type { KernelRequest } from '../http/kernel-request.js';
  */
 export function noRouteMessage(request: KernelRequest): string {
   const referer = request.header('referer');
-  return `No route found for "${request.method} ${Redactor.url(request.uri)}"${referer ? ` (from "${Redactor.url(referer)}")` : ''}`;
+  return `No route found for "${request.method} ${request.maskedUri}"${referer ? ` (from "${Redactor.url(referer)}")` : ''}`;
 }

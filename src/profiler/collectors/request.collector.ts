@@ -76,7 +76,7 @@ export class RequestCollector extends DataCollector<RequestData> {
     const { _route, _controller, _route_params, ...others } = attributes;
     return {
       method: request.method,
-      url: Redactor.url(request.uri),
+      url: request.maskedUri,
       scheme: request.scheme,
       host: request.httpHost,
       path: Redactor.url(request.pathInfo),

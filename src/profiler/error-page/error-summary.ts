@@ -32,7 +32,7 @@ export function requestSummary(request: KernelRequest): RequestSummary {
   }
   return {
     method: request.method,
-    url: Redactor.url(request.uri),
+    url: request.maskedUri,
     route: request.routeName ?? null,
     controller: request.attributes._controller ?? null,
     headers: Object.entries(Redactor.headers(raw.headers)).map(([name, value]) => ({ name, value })),
