@@ -8,6 +8,7 @@ import type { RequestData } from '../collectors/request.collector.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { profiledOn } from '../views/profile-time.js';
 import { ReplayForms } from '../replay/replay-forms.js';
+import { OLDER_FORMAT } from '../storage/profile-codec.js';
 
 /** A profile's page: its summary, the menu of panels with their badges, and the panel asked for. */
 @Injectable()
@@ -53,6 +54,7 @@ export class ProfilePage {
         route: profile.route,
         traceId: (profile.data.request as RequestData | undefined)?.trace?.traceId ?? null,
       },
+      olderFormat: profile.data[OLDER_FORMAT] === true,
       replay: this.replays.offer(profile),
       redirectedFrom: origin,
       redirectedTo: followers.map(neighbour),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ProfileCodec, ProfileFormat } from './profile-codec.js';
+import { OLDER_FORMAT, ProfileCodec, ProfileFormat } from './profile-codec.js';
 import { sampleProfile } from './testing/sample-profile.fixture.js';
 
 describe('ProfileCodec', () => {
@@ -48,18 +48,12 @@ describe('ProfileCodec', () => {
     expect(total / 100).toBeLessThan(1400);
   });
 
-  it('stores data that does not compress as plain JSON (format 0)', async () => {
-    const blob = await codec.encode({});
-    expect(blob).toEqual(Buffer.from('\u0000{}', 'utf8'));
-    expect(await codec.decode(blob)).toEqual({});
-  });
-
-  it('keeps each blob its own while the next profiles are encoded, compressed or stored as plain JSON', async () => {
-    // Random text does not compress: its blob is plain JSON (format 0), made from the same bytes the next encode reuses.
+  it('keeps each blob its own while the next profiles are encoded, one format for all', async () => {
+    // Random text does not compress: its blob is still a zstd frame, made from the same bytes the next encode reuses.
     const noise = (seed: number) => createHash('sha512').update(String(seed)).digest('base64').slice(0, 80);
     const plain = { n: noise(1) };
     const plainBlob = await codec.encode(plain);
-    expect(plainBlob[0]).toBe(ProfileFormat.JSON);
+    expect(plainBlob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
     const { data: realistic } = sampleProfile(7);
     const compressedBlob = await codec.encode(realistic);
     expect(compressedBlob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
@@ -77,26 +71,13 @@ describe('ProfileCodec', () => {
     expect(await roundTrip(data)).toEqual({ big: Number(12345678901234567890n), name: 'x', self: '[Circular]' });
   });
 
-  it('decodes every format ever written', async () => {
+  it('decodes plain JSON (format 0) and marks format 1 as older', async () => {
     expect(await codec.decode(Buffer.concat([Buffer.of(0), Buffer.from('{"a":[1,"é"]}', 'utf8')]))).toEqual({
       a: [1, 'é'],
     });
-    // Written by format 1 when it was introduced: must decode forever.
+    // Format 1's dictionary is gone: its profiles say they came from an older version.
     const v1 = Buffer.from('012377ec323931edf04ac830217a6f8cf68ea659f23634373337333036330081dad8da5a00', 'hex');
-    expect(await codec.decode(v1)).toEqual({
-      request: { method: 'GET', url: 'http://localhost:3000/café' },
-      logs: {
-        entries: [
-          {
-            level: 100,
-            channel: 'event',
-            message: 'Notified event "{event}" to listener "{listener}".',
-            context: { event: 'kernel.request', listener: 'RouterListener::onKernelRequest' },
-            time: 1767603600000,
-          },
-        ],
-      },
-    });
+    expect(await codec.decode(v1)).toEqual({ [OLDER_FORMAT]: true });
   });
 
   it('decodes format 2 as first written (compact collector data)', async () => {
@@ -180,11 +161,7 @@ describe('ProfileCodec', () => {
     await expect(codec.decode(Buffer.of(ProfileFormat.ZSTD_DICTIONARY_V2, 1, 2, 3, 4, 5, 6, 7, 8))).rejects.toThrow();
   });
 
-  it('keeps the dictionaries of formats 1 and 2 byte for byte (a changed dictionary is a new format)', () => {
-    expect(ProfileCodec.dictionaryV1.length).toBe(9235);
-    expect(createHash('sha256').update(ProfileCodec.dictionaryV1).digest('hex')).toBe(
-      '203d84852b84a315b57bdb64162084d9b08836ac6ed44acc4ee898ffa053a1ad',
-    );
+  it('keeps the dictionary of formats 2 and 3 byte for byte (a changed dictionary is a new format)', () => {
     expect(ProfileCodec.dictionaryV2.length).toBe(8345);
     expect(createHash('sha256').update(ProfileCodec.dictionaryV2).digest('hex')).toBe(
       'f51ffd8409320377e193c6c7a8f47a900ea72ffedf68d8e4e210942baa395e47',
