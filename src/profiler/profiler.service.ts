@@ -114,6 +114,8 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
     try {
       await this.storage.open();
       await this.storage.checkWritable();
+      const notice = this.storage.openNotice;
+      if (notice !== null) this.logger.record(LogLevel.WARNING, 'profiler', '{notice}', { notice });
     } catch (error) {
       if (!(error instanceof ProfilerStorageOpenError)) throw error;
       throw new ConfigurationError(this.config.profiler.dsnVariable, error.message);

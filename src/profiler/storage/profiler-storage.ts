@@ -16,6 +16,11 @@ export abstract class ProfilerStorage {
   /** Opens the store (creates or migrates its schema). */
   abstract open(): Promise<void>;
 
+  /** What open() did that an operator should hear of (an older store set aside), for the log; null: nothing. */
+  get openNotice(): string | null {
+    return null;
+  }
+
   /**
    * After open(), fails with a ProfilerStorageOpenError when the store can only be read, so that an application,
    * which writes a profile per request, does not start on it; a reader (the CLI's list) does not ask.

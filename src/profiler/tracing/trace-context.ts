@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { contextKey, type KernelContext } from '../../lifecycle/kernel-context.js';
+import { randomHex } from './random-hex.js';
 
 /** The request's place in a W3C trace: the trace, its own span, and the span of the caller that sent it. */
 export interface TraceContext {
@@ -17,11 +17,11 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const ZERO = /^0+$/;
 
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 export function newSpanId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 /** The caller's trace from a `traceparent` header; null for a missing or malformed one (the spec's: start anew). */
@@ -45,8 +45,8 @@ export function requestTrace(context: KernelContext): TraceContext {
   let trace = context.get(TRACE);
   if (!trace) {
     const parent = parseTraceparent(context.request.header('traceparent'));
-    // One read of the random source per request, for both ids: every profiled request makes a trace.
-    const ids = randomBytes(24).toString('hex');
+    // One read of the random pool per request, for both ids: every profiled request makes a trace.
+    const ids = randomHex(24);
     trace = {
       traceId: parent?.traceId ?? ids.slice(16),
       spanId: ids.slice(0, 16),

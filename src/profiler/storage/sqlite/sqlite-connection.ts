@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import type { Statement } from './sqlite-keys.js';
 import { PRUNE_SETUP_SQL } from './sqlite-prune-sql.js';
-import { checkLayout, migrate } from './sqlite-schema.js';
+import { checkLayout, migrate, OLDEST_MIGRATED, olderStore } from './sqlite-schema.js';
 import { createDirectory, whyCannotOpen } from '../../../database/sqlite-file.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
@@ -22,6 +22,9 @@ export class SqliteConnection {
   private readonly statements = new Map<string, Statement>();
 
   constructor(readonly file: string) {}
+
+  /** What open() did that an operator should hear of (an older store set aside); null: nothing. */
+  notice: string | null = null;
 
   get memory(): boolean {
     return this.file === ':memory:';
@@ -102,6 +105,23 @@ export class SqliteConnection {
     return bytes;
   }
 
+  /**
+   * Moves a store too old to migrate to a file beside it (`<file>.v<version>`, numbered if taken) and says so in
+   * `notice`: its profiles stay on disk for whoever wants them, and a new store takes its place, as Symfony's
+   * profiler starts anew when its cache is cleared. Returns the store's path, now free.
+   */
+  private setAside(version: number): string {
+    let aside = `${this.file}.v${version}`;
+    for (let n = 1; existsSync(aside); n++) aside = `${this.file}.v${version}.${n}`;
+    renameSync(this.file, aside);
+    // Closed cleanly, SQLite has written its WAL back and removed it; a shared-memory index may remain.
+    rmSync(`${this.file}-shm`, { force: true });
+    this.notice =
+      `The profile store ${this.file} was written by an older version of the application (schema ${version}; ` +
+      `this one migrates ${OLDEST_MIGRATED} and later): it was kept as ${aside}, and a new store started.`;
+    return this.file;
+  }
+
   /** Closed at once for every caller; `beforeClosing` (the prune worker's end) runs before the file is. */
   async close(beforeClosing: () => Promise<void>): Promise<void> {
     const db = this.handle;
@@ -122,7 +142,12 @@ export class SqliteConnection {
 
   private async openFile(): Promise<void> {
     if (!this.memory) await createDirectory(dirname(this.file));
-    const db = new Database(this.file);
+    let db = new Database(this.file);
+    const older = this.memory ? null : olderStore(db);
+    if (older !== null) {
+      db.close();
+      db = new Database(this.setAside(older));
+    }
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

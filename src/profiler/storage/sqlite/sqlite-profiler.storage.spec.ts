@@ -12,8 +12,7 @@ import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
 import { appendLines } from './sqlite-retention.js';
-import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
-import { ProfileCodec } from '../profile-codec.js';
+import { OLDEST_MIGRATED, SCHEMA_VERSION } from './sqlite-schema.js';
 
 const require = createRequire(import.meta.url);
 
@@ -262,59 +261,94 @@ describe('SqliteProfilerStorage', () => {
     });
 
     it('refuses a file whose tables are not those of the older version it claims, and leaves it as it was', async () => {
-      const file = join(dir, 'other-v3.sqlite');
-      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
+      const file = join(dir, 'other-v7.sqlite');
+      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 7');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version ${SCHEMA_VERSION} failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 7 (migrating it to version ${SCHEMA_VERSION} failed: no such table: profile_count): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
-        expect(after.pragma('user_version', { simple: true })).toBe(3);
+        expect(after.pragma('user_version', { simple: true })).toBe(7);
         expect(
           after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(),
         ).toEqual(['profile']);
       });
     });
 
-    it('migrates a store of every earlier version: its profiles kept, searchable and pruned, new ones written after them', async () => {
-      const blob = new ProfileCodec().encodeSync({ request: { method: 'POST' } });
-      const [a, b] = [1000n << 20n, 2000n << 20n];
-      for (let version = 1; version < SCHEMA_VERSION; version++) {
+    it(`migrates a store of version ${OLDEST_MIGRATED}: its profiles kept, searchable and pruned, new ones written after them`, async () => {
+      const file = join(dir, 'v7.sqlite');
+      const store = new SqliteProfilerStorage({ file });
+      await store.open();
+      await store.write([
+        record('0000a1', { time: 1000, url: 'http://localhost/cart/12', method: 'POST', statusCode: 303 }),
+        record('0000a2', { time: 2000, url: 'http://localhost/_profiler/abc', kind: 'profiler' }),
+      ]);
+      await store.close();
+      // Back to version 7 as it was: running totals, URL skeletons, no stored count.
+      rewrite(
+        file,
+        `CREATE TABLE profile_count (n INTEGER); CREATE TABLE profile_ip_count (n INTEGER);
+         CREATE TABLE profile_url_count (n INTEGER); CREATE TABLE profile_url_skeleton_count (n INTEGER);
+         CREATE TABLE profile_token_count (n INTEGER); CREATE TABLE profile_text_query (n INTEGER);
+         CREATE TABLE profile_text_count (n INTEGER); CREATE TABLE profile_url_skeleton (id INTEGER PRIMARY KEY);
+         ALTER TABLE profile_url ADD COLUMN skel_id INTEGER NOT NULL DEFAULT 0; CREATE INDEX profile_url_skel ON profile_url (skel_id);
+         ALTER TABLE profile_write DROP COLUMN stored; PRAGMA user_version = 7;`,
+      );
+      const migrated = new SqliteProfilerStorage({ file });
+      await migrated.open();
+      expect(migrated.openNotice).toBeNull();
+      const tokens = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+        (await migrated.find({ limit: 10, ...criteria })).rows.map((r) => r.token);
+      expect(await tokens({ url: 'cart/1', method: 'post', statusCode: '3' })).toEqual(['0000a1']);
+      expect(await tokens({ kinds: ['application'] })).toEqual(['0000a1']);
+      expect((await migrated.read('0000a1'))?.data).toEqual({});
+      await migrated.write([record('0000b1', { time: 3000, url: 'http://localhost/cart/13', text: ['cart'] })]);
+      expect(await tokens({ url: 'cart/' })).toEqual(['0000b1', '0000a1']);
+      expect(await tokens({ text: 'cart' })).toEqual(['0000b1']);
+      expect(await migrated.prune({ maxProfiles: 1, maxAgeMs: 0, now: 0 })).toEqual(['0000a1', '0000a2']);
+      expect(await storedCount(migrated)).toBe(1);
+      await migrated.close();
+      inFile(file, (check) => {
+        expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+        expect(check.prepare('SELECT stored FROM profile_write').pluck().get()).toBe(1);
+        expect(
+          check
+            .prepare("SELECT count(*) FROM sqlite_schema WHERE name GLOB '*_count' OR name GLOB '*skel*'")
+            .pluck()
+            .get(),
+        ).toBe(0);
+      });
+    });
+
+    it('sets a store older than that aside, keeping it whole beside a new one, and says so once', async () => {
+      for (const version of [1, OLDEST_MIGRATED - 1]) {
         const file = join(dir, `v${version}.sqlite`);
-        const db = new Database(file);
-        // Two profiles as version 1 stored them, one of them a profiler page (a kind from version 6 on).
-        migrate(db, file, 1);
-        db.exec(`
-          INSERT INTO profile_url (id, url, n) VALUES (1, 'http://localhost/cart/12', 1), (2, 'http://localhost/_profiler/abc', 1);
-          INSERT INTO profile_url_trigram (rowid, folded) VALUES (1, 'http://localhost/cart/12'), (2, 'http://localhost/_profiler/abc');
-          INSERT INTO profile (id, token, parent, ip, method, url_id, time, status)
-            VALUES (${a}, '0000a1', NULL, '10.0.0.1', 'POST', 1, 1000, 303), (${b}, '0000a2', NULL, '10.0.0.2', 'GET', 2, 2000, 200);
-          INSERT INTO profile_count (hour, method, status, n) VALUES (0, 'POST', 303, 1), (0, 'GET', 200, 1);
-          INSERT INTO profile_ip_count (ip, n) VALUES ('10.0.0.1', 1), ('10.0.0.2', 1);
-        `);
-        db.prepare('INSERT INTO profile_data (id, data) VALUES (?, ?), (?, ?)').run(a, blob, b, blob);
-        migrate(db, file, version);
-        db.close();
+        rewrite(
+          file,
+          `CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT); CREATE TABLE profile_data (id INTEGER PRIMARY KEY, data BLOB);
+           INSERT INTO profile VALUES (1, '0000a1'); PRAGMA user_version = ${version};`,
+        );
+        // A store set aside before keeps its place: this one is numbered.
+        if (version === 1) rewrite(`${file}.v1`, 'CREATE TABLE earlier (n INTEGER)');
+        const aside = version === 1 ? `${file}.v1.1` : `${file}.v${version}`;
         const store = new SqliteProfilerStorage({ file });
         await store.open();
-        const tokens = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
-          (await store.find({ limit: 10, ...criteria })).rows.map((r) => r.token);
-        expect(await tokens({ url: 'cart/1' })).toEqual(['0000a1']);
-        expect(await tokens({ kinds: ['application'] })).toEqual(['0000a1']);
-        expect(await tokens({ method: 'post', ip: '10.0.0', statusCode: '3' })).toEqual(['0000a1']);
-        expect((await store.read('0000a1'))?.data).toEqual({ request: { method: 'POST' } });
-        await store.write([record('0000b1', { time: 3000, url: 'http://localhost/cart/13', text: ['cart'] })]);
-        expect(await tokens({ url: 'cart/' })).toEqual(['0000b1', '0000a1']);
-        expect(await tokens({ text: 'cart' })).toEqual(['0000b1']);
-        expect((await store.tokens.tokensSince(null)).tokens).toEqual(['0000a1', '0000a2', '0000b1']);
-        expect(await store.prune({ maxProfiles: 1, maxAgeMs: 0, now: 0 })).toEqual(['0000a1', '0000a2']);
+        expect(store.openNotice).toBe(
+          `The profile store ${file} was written by an older version of the application (schema ${version}; ` +
+            `this one migrates ${OLDEST_MIGRATED} and later): it was kept as ${aside}, and a new store started.`,
+        );
+        expect(await storedCount(store)).toBe(0);
+        await store.write([record('0000b1')]);
         expect(await storedCount(store)).toBe(1);
         await store.close();
-        inFile(file, (check) =>
-          expect([
-            check.pragma('user_version', { simple: true }),
-            check.prepare('SELECT stored FROM profile_write').pluck().get(),
-          ]).toEqual([SCHEMA_VERSION, 1]),
-        );
+        inFile(aside, (old) => {
+          expect(old.pragma('user_version', { simple: true })).toBe(version);
+          expect(old.prepare('SELECT token FROM profile').pluck().all()).toEqual(['0000a1']);
+        });
+        inFile(file, (current) => expect(current.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION));
+        const reopened = new SqliteProfilerStorage({ file });
+        await reopened.open();
+        expect(reopened.openNotice).toBeNull();
+        await reopened.close();
       }
     });
 

@@ -67,6 +67,10 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.connection.open();
   }
 
+  override get openNotice(): string | null {
+    return this.connection.notice;
+  }
+
   override async checkWritable(): Promise<void> {
     this.connection.checkWritable();
   }
