@@ -71,8 +71,6 @@ export abstract class ProfilerStorage {
   /** Removes every profile; returns how many there were. */
   abstract clear(): Promise<number>;
 
-  abstract count(): Promise<number>;
-
   /** Bytes the store takes (file sizes for SQLite), for the search page and the benchmarks. */
   abstract size(): Promise<number>;
 

@@ -73,3 +73,6 @@ export function cleanDuration(duration: unknown): number | null {
 export function optionalText(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
+
+/** Searches count their matches up to one more than this: a total above it says "more than COUNT_CAP". */
+export const COUNT_CAP = 10_000;

@@ -29,8 +29,6 @@ export interface PostgresProfilerStorageOptions {
    * Default true; without it, or when the extension cannot be created, a URL search scans the profiles.
    */
   trigramIndex?: boolean;
-  /** A full-text query matching this many profiles gets running totals (TRACK_MIN_MATCHES; the tests lower it). */
-  trackTextMatches?: number;
   logger?: PostgresStorageLogger;
 }
 
