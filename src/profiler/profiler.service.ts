@@ -359,7 +359,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       unreserved: this.tokens.unreserved,
     };
     try {
-      return { ...buffered, stored: await this.storage.count(), bytes: await this.storage.size() };
+      return { ...buffered, stored: (await this.storage.find({ limit: 0 })).total, bytes: await this.storage.size() };
     } catch (error) {
       return { ...buffered, stored: null, bytes: null, storeError: `${classOf(error)}: ${messageOf(error)}` };
     }

@@ -6,6 +6,7 @@ import type { ProfileSummary } from '../storage/profile-record.js';
 import type { ProfilerStorage } from '../storage/profiler-storage.js';
 import { createProfilerStorage } from '../storage/storage-factory.js';
 import { listTime } from '../views/profile-time.js';
+import { matchCount } from '../views/figures.js';
 
 export interface ProfilerCliOptions {
   /** Opens the store (the CLI closes it). */
@@ -92,7 +93,7 @@ export class ProfilerCli {
             url: values.url,
           });
           if (rows.length > 0) this.out(this.table(rows));
-          this.out(`${total} results found\n`);
+          this.out(`${matchCount(total)} results found\n`);
         });
       }
       case 'clear': {

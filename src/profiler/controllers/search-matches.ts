@@ -1,6 +1,5 @@
 import type { SearchedText } from '../profile-texts.js';
-import { indexWords, type SearchTerm } from '../storage/search/search-words.js';
-import { matchesWords } from '../storage/search/tracked-queries.js';
+import { indexWords, matchesWords, type SearchTerm } from '../storage/search/search-words.js';
 
 /** Where a full-text query matched a profile: the panel, and the text around the words with those words marked. */
 export interface MatchExcerpt {

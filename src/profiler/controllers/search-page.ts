@@ -11,6 +11,8 @@ import {
   type ProfileSearchResult,
 } from '../storage/profile-record.js';
 import { formTime, listTime } from '../views/profile-time.js';
+import { matchCount } from '../views/figures.js';
+import { COUNT_CAP } from '../storage/search-helpers.js';
 import { ProfilerViews, type RenderedPage } from '../views/profiler-views.js';
 import { parseFormTime, SearchQueryDto } from './search-query.dto.js';
 import { matchExcerpt, type MatchExcerpt } from './search-matches.js';
@@ -50,7 +52,7 @@ export class SearchPage {
     return this.views.page('search', {
       title: 'Profile Search',
       storeError: searchError ?? stats.storeError,
-      total: result.total,
+      total: matchCount(result.total),
       leftOut,
       more: result.total > result.rows.length,
       comparable: result.rows.length > 1,
@@ -62,7 +64,11 @@ export class SearchPage {
         duration: row.duration === null ? null : row.duration.toFixed(1),
         slow: row.duration !== null && row.duration >= slowMs,
       })),
-      stats: { ...stats, size: stats.bytes === null ? null : formatBytes(stats.bytes) },
+      stats: {
+        ...stats,
+        stored: stats.stored === null ? null : matchCount(stats.stored),
+        size: stats.bytes === null ? null : formatBytes(stats.bytes),
+      },
       form: {
         ...query,
         start: criteria.start === undefined ? '' : formTime(criteria.start),
@@ -104,6 +110,7 @@ export class SearchPage {
       .map(({ kind, one, many, param }, i) => ({
         kind,
         count: counts[i].total,
+        shown: matchCount(counts[i].total),
         label: counts[i].total === 1 ? one : many,
         href: searchUrl(query, { [param]: '1' }),
       }))
@@ -111,15 +118,20 @@ export class SearchPage {
     if (parts.length === 0) return null;
     return {
       parts,
-      total: parts.reduce((sum, p) => sum + p.count, 0),
+      total: matchCount(
+        Math.min(
+          COUNT_CAP + 1,
+          parts.reduce((sum, p) => sum + p.count, 0),
+        ),
+      ),
       showAll: parts.length > 1 ? searchUrl(query, { profiler: '1', assets: '1' }) : null,
     };
   }
 }
 
 interface LeftOut {
-  parts: { kind: ProfileKind; count: number; label: string; href: string }[];
-  total: number;
+  parts: { kind: ProfileKind; count: number; shown: string; label: string; href: string }[];
+  total: string;
   showAll: string | null;
 }
 

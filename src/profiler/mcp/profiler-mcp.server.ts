@@ -8,7 +8,7 @@ import { ProfileComparer } from '../comparison/profile-comparer.js';
 import { ProfilerService } from '../profiler.service.js';
 import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js';
 import { comparisonDigest } from './comparison-digest.js';
-import { ms } from '../views/figures.js';
+import { matchCount, ms } from '../views/figures.js';
 import { ProfileDigests, type Digest } from './profile-digests.js';
 import { serveProfileResources } from './profile-resources.js';
 
@@ -121,7 +121,7 @@ export class ProfilerMcpServer {
           (r) =>
             `${r.token} ${r.method} ${r.statusCode} ${r.url} (${r.route ?? 'no route'}) ${r.duration === null ? '' : ms(r.duration)} ${new Date(r.time).toISOString()}`,
         );
-        const heading = `${total} matching request${total === 1 ? '' : 's'}${total > rows.length ? `, the newest ${rows.length}` : ''}:`;
+        const heading = `${matchCount(total)} matching request${total === 1 ? '' : 's'}${total > rows.length ? `, the newest ${rows.length}` : ''}:`;
         return answer({
           text: rows.length === 0 ? 'No profiled request matches.' : [heading, ...lines].join('\n'),
           data: { total, profiles: rows.map((r) => ({ ...summaryOf(r), profileUrl: link(r.token) })) },

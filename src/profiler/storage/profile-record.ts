@@ -70,7 +70,10 @@ export interface ProfileSearchCriteria {
 }
 
 export interface ProfileSearchResult {
-  /** Number of profiles matching the criteria (not capped by the limit). */
+  /**
+   * Number of profiles matching the criteria, not capped by the limit but counted up to COUNT_CAP + 1 only: a
+   * count reads at most that many rows, and "10,000+" is all a person needs of a larger one.
+   */
   total: number;
   /** At most `limit` of them, newest first (ties: the later written first). */
   rows: ProfileSummary[];

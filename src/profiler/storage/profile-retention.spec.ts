@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import type { ProfileRecord, RetentionPolicy } from './profile-record.js';
+import { storedCount } from './testing/profiler-storage.contract.js';
 import { ProfileRetention } from './profile-retention.js';
 import type { ProfilerStorage } from './profiler-storage.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
@@ -42,7 +43,7 @@ describe('ProfileRetention', () => {
     it('removes the oldest beyond maxProfiles and releases their tokens', async () => {
       const retention = new ProfileRetention(storage, tokens, { maxProfiles: 4, maxAgeMs: 0, intervalMs: 0 });
       expect(await retention.run()).toEqual(['000000', '000001']);
-      expect(await storage.count()).toBe(4);
+      expect(await storedCount(storage)).toBe(4);
       expect(tokens.has('000000')).toBe(false);
       expect(tokens.has('000002')).toBe(true);
       expect(tokens.size).toBe(4);

@@ -1,6 +1,9 @@
 /** Helpers both profile stores use to turn search criteria into SQL (one definition, the same semantics). */
 import { PROFILE_KINDS, type ProfileKind } from './profile-record.js';
 
+/** Searches count their matches up to one more than this: a total above it says "more than COUNT_CAP". */
+export const COUNT_CAP = 10_000;
+
 /** The latest time a store keeps (milliseconds since the epoch; 42 bits: year 2109). */
 export const MAX_TIME = 2 ** 42 - 1;
 
@@ -73,6 +76,3 @@ export function cleanDuration(duration: unknown): number | null {
 export function optionalText(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
-
-/** Searches count their matches up to one more than this: a total above it says "more than COUNT_CAP". */
-export const COUNT_CAP = 10_000;

@@ -1,5 +1,6 @@
 import { PostgresProfilerStorage } from './postgres/postgres-profiler.storage.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
+import { storedCount } from './testing/profiler-storage.contract.js';
 import { createProfilerStorage } from './storage-factory.js';
 
 describe('createProfilerStorage', () => {
@@ -8,7 +9,7 @@ describe('createProfilerStorage', () => {
     expect(storage).toBeInstanceOf(SqliteProfilerStorage);
     expect((storage as SqliteProfilerStorage).file).toBe(':memory:');
     await storage.open();
-    expect(await storage.count()).toBe(0);
+    expect(await storedCount(storage)).toBe(0);
     await storage.close();
   });
 

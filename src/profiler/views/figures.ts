@@ -1,4 +1,10 @@
 /** Figures as the profiler's pages and answers write them. */
+import { COUNT_CAP } from '../storage/search-helpers.js';
+
+/** A store's count of matches: exact up to COUNT_CAP, `10,000+` above (stores count no further). */
+export function matchCount(count: number): string {
+  return count > COUNT_CAP ? `${COUNT_CAP.toLocaleString('en')}+` : count.toLocaleString('en');
+}
 
 /** Milliseconds, as people read them: `12.3 ms`, `0.42 ms`, `1.25 s`. */
 export function ms(value: number): string {

@@ -1,4 +1,4 @@
-import { facetWords, indexWords, MAX_TERMS, queryTerms } from './search-words.js';
+import { facetWords, indexWords, matchesWords, MAX_TERMS, queryTerms } from './search-words.js';
 
 describe('indexWords', () => {
   it('keeps each word once, in lower case, accents removed', () => {
@@ -56,5 +56,15 @@ describe('facetWords', () => {
     expect(facetWords('POST', 0)).toEqual(['\uE000mPOST', '\uE000s0', '\uE000s00', '\uE000s000']);
     // A query cannot name one: the mark is no word character.
     expect(queryTerms(facetWords('GET', 200).join(' '))?.map((t) => t.word)).toEqual(['mget', 's2', 's20', 's200']);
+  });
+});
+
+describe('matchesWords', () => {
+  it('matches words as the index does: every term, a prefix any word starting with it', () => {
+    const words = new Set(['delete', 'from', 'cart_lines', 'cart', 'lines']);
+    expect(matchesWords(queryTerms('cart lines')!, words)).toBe(true);
+    expect(matchesWords(queryTerms('cart_l*')!, words)).toBe(true);
+    expect(matchesWords(queryTerms('cart_l')!, words)).toBe(false);
+    expect(matchesWords(queryTerms('delete stock')!, words)).toBe(false);
   });
 });

@@ -111,3 +111,12 @@ export function methodFacet(method: string): string {
 export function statusFacet(prefix: string): string {
   return `${FACET_MARK}s${prefix}`;
 }
+
+/** Whether text with these words matches every term, as the full-text index answers it: a word whole, a prefix any word starting with it. */
+export function matchesWords(terms: readonly SearchTerm[], words: ReadonlySet<string>): boolean {
+  return terms.every((term) => {
+    if (!term.prefix) return words.has(term.word);
+    for (const word of words) if (word.startsWith(term.word)) return true;
+    return false;
+  });
+}

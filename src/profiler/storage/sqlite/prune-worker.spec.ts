@@ -26,7 +26,9 @@ describe('PruneWorker', () => {
 
   const statements = {
     setup: 'CREATE TEMP TABLE IF NOT EXISTS profile_gone (id INTEGER PRIMARY KEY, token TEXT)',
-    take: 'INSERT INTO temp.profile_gone SELECT id, token FROM profile WHERE id <= ? ORDER BY id LIMIT ?',
+    take: `INSERT INTO temp.profile_gone SELECT id, token FROM profile
+      WHERE id <= @maxId AND id <= coalesce((SELECT id FROM profile ORDER BY id DESC LIMIT 1 OFFSET @keep), -1)
+      ORDER BY id LIMIT @atMost`,
     chunk: ['DELETE FROM profile WHERE id IN (SELECT id FROM temp.profile_gone)'],
     sweep: {
       range: 'DELETE FROM swept WHERE token >= ? AND token < ?',
@@ -47,8 +49,8 @@ describe('PruneWorker', () => {
   it('deletes chunks in a process of its own, then stops once idle and starts again for the next chunk', async () => {
     const worker = new PruneWorker(file, statements, -2000, 100);
     expect(worker.running).toBe(false);
-    expect((await worker.chunk(10n, 3)).tokens).toBe('t1\nt2\nt3');
-    expect((await worker.chunk(10n, 3)).tokens).toBe('t4\nt5\nt6');
+    expect((await worker.chunk(10n, 0, 3)).tokens).toBe('t1\nt2\nt3');
+    expect((await worker.chunk(10n, 0, 3)).tokens).toBe('t4\nt5\nt6');
     expect(worker.running).toBe(true);
     const pid = worker.pid!;
     expect(pid).not.toBe(process.pid);
@@ -57,8 +59,9 @@ describe('PruneWorker', () => {
     // Its process, and with it its page cache, is gone between retention runs.
     expect(worker.running).toBe(false);
     expect(alive(pid)).toBe(false);
-    expect((await worker.chunk(5n, 10)).tokens).toBe('');
-    expect((await worker.chunk(10n, 10)).tokens).toBe('t7\nt8\nt9\nt10');
+    expect((await worker.chunk(5n, 0, 10)).tokens).toBe('');
+    expect((await worker.chunk(10n, 2, 10)).tokens).toBe('t7\nt8');
+    expect((await worker.chunk(10n, 0, 10)).tokens).toBe('t9\nt10');
     await worker.stop();
     expect(worker.running).toBe(false);
     const db = new Database(file, { readonly: true });
@@ -93,18 +96,18 @@ describe('PruneWorker', () => {
       -2000,
       100,
     );
-    await expect(worker.chunk(10n, 3)).rejects.toThrow(
+    await expect(worker.chunk(10n, 0, 3)).rejects.toThrow(
       'Pruning the profile store failed: NOT NULL constraint failed: profile.token',
     );
     await worker.stop();
     const working = new PruneWorker(file, statements, -2000, 100);
-    expect((await working.chunk(10n, 2)).tokens).toBe('t1\nt2');
+    expect((await working.chunk(10n, 0, 2)).tokens).toBe('t1\nt2');
     await working.stop();
   });
 
   it('rejects the chunks under way when its process fails, saying why', async () => {
     const worker = new PruneWorker(join(dir, 'missing.sqlite'), statements, -2000, 100);
-    await expect(worker.chunk(10n, 3)).rejects.toThrow(
+    await expect(worker.chunk(10n, 0, 3)).rejects.toThrow(
       /^The profile store's prune worker stopped \(exit code 1\): SqliteError: unable to open database file$/,
     );
     expect(worker.running).toBe(false);

@@ -32,9 +32,9 @@ const sweep = db.transaction((low, high) => {
   sweepDone.run();
   return changes;
 });
-const run = db.transaction((maxId, atMost) => {
+const run = db.transaction((maxId, keep, atMost) => {
   clearGone.run();
-  if (take.run(maxId, atMost).changes === 0) return [];
+  if (take.run({ maxId, keep, atMost }).changes === 0) return [];
   for (const statement of chunk) statement.run();
   return tokens.all();
 });
@@ -51,7 +51,7 @@ process.on('message', (message) => {
       const count = sweep(message.sweep[0], message.sweep[1]);
       return process.send({ id: message.id, tokens: '', count, ms: performance.now() - started });
     }
-    const removed = run(BigInt(message.maxId), message.atMost);
+    const removed = run(BigInt(message.maxId), message.keep, message.atMost);
     // The tokens travel as one string: tens of thousands of strings decoded one by one block the receiving event
     // loop far longer than one string and a split.
     process.send({ id: message.id, tokens: removed.join('\\n'), count: removed.length, ms: performance.now() - started });
@@ -123,9 +123,9 @@ export class PruneWorker {
     return this.worker !== undefined;
   }
 
-  /** Deletes one chunk: the oldest profiles with a key up to `maxId`, at most `atMost`. */
-  chunk(maxId: bigint, atMost: number): Promise<PruneChunkResult> {
-    return this.send({ maxId: String(maxId), atMost });
+  /** Deletes one chunk: the oldest profiles with a key up to `maxId` but the newest `keep` (0: none kept), at most `atMost`. */
+  chunk(maxId: bigint, keep: number, atMost: number): Promise<PruneChunkResult> {
+    return this.send({ maxId: String(maxId), keep, atMost });
   }
 
   /** Sweeps the stale token entries between `low` and `high` (null: no upper bound, and the sweep is done). */

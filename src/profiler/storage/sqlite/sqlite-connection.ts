@@ -2,8 +2,6 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
-import { PROFILER_URL_PATTERN } from '../search-helpers.js';
-import { urlSkeleton } from '../url-skeleton.js';
 import type { Statement } from './sqlite-keys.js';
 import { PRUNE_SETUP_SQL } from './sqlite-prune-sql.js';
 import { checkLayout, migrate } from './sqlite-schema.js';
@@ -13,7 +11,6 @@ import { WalCheckpointer } from './wal-checkpointer.js';
 /** How long a statement waits for a lock another connection holds (milliseconds). */
 export const BUSY_TIMEOUT_MS = 250;
 /** A profiler page's URL (the migration to version 6). */
-const PROFILER_URL = new RegExp(PROFILER_URL_PATTERN);
 
 /**
  * The store's one connection to its file (or to memory), in WAL mode, with its prepared statements; every part of
@@ -135,8 +132,6 @@ export class SqliteConnection {
       // fills as the store grows and stays in the process's RSS.
       db.pragma('cache_size = -8192');
       db.pragma('journal_size_limit = 67108864');
-      db.function('url_skeleton', { deterministic: true }, (url: unknown) => urlSkeleton(String(url)));
-      db.function('profiler_page', { deterministic: true }, (url: unknown) => (PROFILER_URL.test(String(url)) ? 1 : 0));
       migrate(db, this.file);
       db.exec(PRUNE_SETUP_SQL);
       checkLayout(db, this.file);

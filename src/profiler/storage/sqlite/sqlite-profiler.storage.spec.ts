@@ -5,14 +5,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProfileSearchCriteria } from '../profile-record.js';
-import { profilerStorageContract, record, preKindProfiles } from '../testing/profiler-storage.contract.js';
+import { profilerStorageContract, record, storedCount } from '../testing/profiler-storage.contract.js';
 import { fullTextSearchContract } from '../testing/full-text-search.contract.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
 import { ProfilerStorageOpenError } from '../profiler-storage-open.error.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { SqliteProfilerStorage } from './sqlite-profiler.storage.js';
 import { appendLines } from './sqlite-retention.js';
-import { SkeletonMatcher, urlSkeleton } from '../url-skeleton.js';
+import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
+import { ProfileCodec } from '../profile-codec.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,51 +22,6 @@ async function memoryStore(): Promise<SqliteProfilerStorage> {
   await storage.open();
   return storage;
 }
-
-/**
- * Version 6's kinds undone: a file as version 5 left it (no kind, duration, route nor redirect; the hours' and IPs'
- * totals without kind).
- */
-const DOWN_TO_V5 = `
-  DROP TABLE profile_text_query;
-  DROP TABLE profile_text_count;
-  DROP TABLE profile_text_floor;
-  DROP TABLE profile_text_part;
-  DROP INDEX profile_redirected_from;
-  ALTER TABLE profile DROP COLUMN kind;
-  ALTER TABLE profile DROP COLUMN duration;
-  ALTER TABLE profile DROP COLUMN route;
-  ALTER TABLE profile DROP COLUMN redirected_from;
-  DROP TABLE profile_count;
-  CREATE TABLE profile_count (
-    hour INTEGER NOT NULL, method TEXT NOT NULL COLLATE NOCASE, status INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (hour, method, status)
-  ) WITHOUT ROWID;
-  INSERT INTO profile_count (hour, method, status, n) SELECT time / 3600000, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
-  DROP TABLE profile_ip_count;
-  CREATE TABLE profile_ip_count (
-    ip TEXT NOT NULL, method TEXT NOT NULL COLLATE NOCASE, status INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ip, method, status)
-  ) WITHOUT ROWID;
-  INSERT INTO profile_ip_count (ip, method, status, n) SELECT ip, upper(method), status, count(*) FROM profile GROUP BY 1, 2, 3;
-  PRAGMA user_version = 5;
-`;
-
-/** Versions 6 and 5 undone: a file as version 4 left it (a unique index of profile's tokens). */
-const DOWN_TO_V4 = `${DOWN_TO_V5}
-  DROP TABLE profile_token;
-  DROP TABLE profile_token_stale;
-  CREATE UNIQUE INDEX profile_token ON profile (token);
-  PRAGMA user_version = 4;
-`;
-
-/** Versions 5 and 4 undone: a file as version 3 left it (totals per IP alone). */
-const DOWN_TO_V3 = `${DOWN_TO_V4}
-  DROP TABLE profile_url_count;
-  DROP TABLE profile_url_skeleton_count;
-  DROP TABLE profile_ip_count;
-  CREATE TABLE profile_ip_count (ip TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-  INSERT INTO profile_ip_count (ip, n) SELECT ip, count(*) FROM profile GROUP BY ip;
-  PRAGMA user_version = 3;
-`;
 
 /** Runs `sql` on the store's file (closed first) with a connection of its own: a file as another version left it. */
 function rewrite(file: string, sql: string): void {
@@ -90,12 +46,7 @@ function inFile<T>(file: string, look: (db: Database.Database) => T): T {
 describe('SqliteProfilerStorage', () => {
   profilerStorageContract({ open: memoryStore, tokens: (storage) => (storage as SqliteProfilerStorage).tokens });
 
-  describe('full-text search', () =>
-    fullTextSearchContract(memoryStore, async () => {
-      const storage = new SqliteProfilerStorage({ file: ':memory:', trackTextMatches: 2 });
-      await storage.open();
-      return storage;
-    }));
+  describe('full-text search', () => fullTextSearchContract(memoryStore));
 
   it("appends a prune chunk's tokens, a slice at a time, none lost or split at a slice's end", async () => {
     const tokens = Array.from({ length: 12_345 }, (_, i) => i.toString(16).padStart(6, '0'));
@@ -113,24 +64,6 @@ describe('SqliteProfilerStorage', () => {
     expect(none).toEqual([]);
     await appendLines('a', none);
     expect(none).toEqual(['a']);
-  });
-
-  it('folds the digits of a URL path into skeletons, keeping scheme, host and port', () => {
-    expect(urlSkeleton('http://127.0.0.1:3000/product/red-shoe-12?page=3')).toBe(
-      'http://127.0.0.1:3000/product/red-shoe-#?page=#',
-    );
-    expect(urlSkeleton('https://shop.test')).toBe('https://shop.test');
-    expect(urlSkeleton('/orders/42')).toBe('/orders/#');
-  });
-
-  it('tells which URLs of a skeleton may contain a needle with digits', () => {
-    const skeleton = 'http://localhost:3000/Item/#/edit?p=#';
-    expect(new SkeletonMatcher(':3000/item').match(skeleton)).toBe('all');
-    expect(new SkeletonMatcher('item/12/').match(skeleton)).toBe('some');
-    expect(new SkeletonMatcher('2/edit?P=1').match(skeleton)).toBe('some');
-    expect(new SkeletonMatcher(':8080/').match(skeleton)).toBe('none');
-    expect(new SkeletonMatcher('item/1/p').match(skeleton)).toBe('none');
-    expect(new SkeletonMatcher('a.c1').match('http://abc.test/#')).toBe('none');
   });
 
   it('never matches a pruned profile through its token entry, even once its key is reused by another token', async () => {
@@ -174,7 +107,7 @@ describe('SqliteProfilerStorage', () => {
     await expect(closed.find({ limit: 1 })).rejects.toThrow('not open');
     await closed.open();
     await closed.close();
-    await expect(closed.count()).rejects.toThrow('not open');
+    await expect(closed.find({ limit: 0 })).rejects.toThrow('not open');
   });
 
   describe('in a file', () => {
@@ -215,7 +148,7 @@ describe('SqliteProfilerStorage', () => {
       const started = Date.now();
       store.writeSync([record('000003')]);
       expect(Date.now() - started).toBeGreaterThan(100);
-      expect(await store.count()).toBe(3);
+      expect(await storedCount(store)).toBe(3);
       await new Promise((resolve) => holder.once('exit', resolve));
       await store.close();
     });
@@ -270,7 +203,7 @@ describe('SqliteProfilerStorage', () => {
       try {
         // Opened for reading (the CLI's list), refused for writing (the application).
         await readOnly.open();
-        expect(await readOnly.count()).toBe(0);
+        expect(await storedCount(readOnly)).toBe(0);
         const error = await readOnly.checkWritable().then(
           () => null,
           (e: unknown) => e,
@@ -290,14 +223,14 @@ describe('SqliteProfilerStorage', () => {
       await writable.close();
     });
 
-    it('creates the directory, the schema (user_version 7) and uses WAL mode', async () => {
+    it(`creates the directory, the schema (user_version ${SCHEMA_VERSION}) and uses WAL mode`, async () => {
       const file = join(dir, 'nested', 'var', 'profiler.sqlite');
       const store = new SqliteProfilerStorage({ file });
       await store.open();
       await store.write([record('000001')]);
       inFile(file, (db) => {
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(db.pragma('user_version', { simple: true })).toBe(7);
+        expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
         expect(db.prepare('SELECT token FROM profile').pluck().all()).toEqual(['000001']);
       });
       expect(await store.size()).toBeGreaterThan(0);
@@ -319,7 +252,10 @@ describe('SqliteProfilerStorage', () => {
 
     it('refuses a file whose tables are not this schema', async () => {
       const file = join(dir, 'other.sqlite');
-      rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 6');
+      rewrite(
+        file,
+        `CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = ${SCHEMA_VERSION}`,
+      );
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
         `${file} is not a profile store of this version (table profile lacks parent, ip, method, url_id, time, status, kind, duration, route, redirected_from)`,
       );
@@ -329,7 +265,7 @@ describe('SqliteProfilerStorage', () => {
       const file = join(dir, 'other-v3.sqlite');
       rewrite(file, 'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT, seq INTEGER); PRAGMA user_version = 3');
       await expect(new SqliteProfilerStorage({ file }).open()).rejects.toThrow(
-        `${file} is not a profile store of version 3 (migrating it to version 7 failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
+        `${file} is not a profile store of version 3 (migrating it to version ${SCHEMA_VERSION} failed: no such column: ip): point PROFILER_DSN to another file, or delete this one if it only holds profiles.`,
       );
       inFile(file, (after) => {
         expect(after.pragma('user_version', { simple: true })).toBe(3);
@@ -339,134 +275,47 @@ describe('SqliteProfilerStorage', () => {
       });
     });
 
-    it('migrates a version 1 store: write order numbered in key order, then new writes after it', async () => {
-      const file = join(dir, 'v1.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      await store.write([record('000002', { time: 2000 }), record('000001', { time: 1000 })]);
-      await store.close();
-      // Back to version 1 as it was: no seq column, no URL skeletons.
-      rewrite(
-        file,
-        `${DOWN_TO_V3}
-        DROP INDEX profile_seq; ALTER TABLE profile DROP COLUMN seq; DROP TABLE profile_write;
-        DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
-        PRAGMA user_version = 1;`,
-      );
-      const reopened = new SqliteProfilerStorage({ file });
-      await reopened.open();
-      const first = await reopened.tokens.tokensSince(null);
-      expect(first.tokens).toEqual(['000001', '000002']);
-      await reopened.write([record('000003', { time: 500 })]);
-      expect((await reopened.tokens.tokensSince(first.cursor)).tokens).toEqual(['000003']);
-      await reopened.close();
-    });
-
-    it('migrates a version 2 store: URL skeletons counted from the distinct URLs', async () => {
-      const file = join(dir, 'v2.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      await store.write([
-        record('000001', { url: 'http://localhost:3000/product/red-shoe-12' }),
-        record('000002', { url: 'http://localhost:3000/product/red-shoe-12' }),
-        record('000003', { url: 'http://localhost:3000/product/red-shoe-7' }),
-        record('000004', { url: 'http://localhost:3000/cart' }),
-      ]);
-      await store.close();
-      rewrite(
-        file,
-        `${DOWN_TO_V3}
-        DROP INDEX profile_url_skel; ALTER TABLE profile_url DROP COLUMN skel_id; DROP TABLE profile_url_skeleton; DROP TABLE profile_token_count;
-        PRAGMA user_version = 2;`,
-      );
-      const reopened = new SqliteProfilerStorage({ file });
-      await reopened.open();
-      expect((await reopened.find({ limit: 10, url: 'RED-shoe' })).total).toBe(3);
-      expect((await reopened.find({ limit: 10, url: 'shoe-12' })).total).toBe(2);
-      expect((await reopened.find({ limit: 10, token: '0' })).total).toBe(4);
-      expect((await reopened.find({ limit: 10, token: '00' })).total).toBe(4);
-      await reopened.write([record('000005', { url: 'http://localhost:3000/product/red-shoe-99' })]);
-      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(4);
-      await reopened.prune({ maxProfiles: 2, maxAgeMs: 0, now: 0 });
-      expect((await reopened.find({ limit: 10, url: 'red-shoe' })).total).toBe(1);
-      await reopened.close();
-      inFile(file, (check) => {
-        expect(check.prepare('SELECT skeleton, n FROM profile_url_skeleton ORDER BY skeleton').all()).toEqual([
-          { skeleton: 'http://localhost:3000/cart', n: 1 },
-          { skeleton: 'http://localhost:3000/product/red-shoe-#', n: 1 },
-        ]);
-      });
-    });
-
-    it('migrates a version 3 store: totals per IP, URL and skeleton with method and status counted from the profiles', async () => {
-      const file = join(dir, 'v3.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      await store.write([
-        record('000001', {
-          ip: '192.168.1.2',
-          method: 'POST',
-          statusCode: 303,
-          url: 'http://localhost:3000/cart/items',
-        }),
-        record('000002', { ip: '192.168.1.2', method: 'GET', statusCode: 200, url: 'http://localhost:3000/cart' }),
-        record('000003', {
-          ip: '192.168.7.9',
-          method: 'POST',
-          statusCode: 422,
-          url: 'http://localhost:3000/cart/items',
-        }),
-        record('000004', {
-          ip: '10.0.0.1',
-          method: 'GET',
-          statusCode: 404,
-          url: 'http://localhost:3000/product/red-shoe-12',
-        }),
-        record('000005', {
-          ip: '10.0.0.1',
-          method: 'GET',
-          statusCode: 200,
-          url: 'http://localhost:3000/product/red-shoe-7',
-        }),
-      ]);
-      await store.close();
-      rewrite(file, DOWN_TO_V3);
-      const reopened = new SqliteProfilerStorage({ file });
-      await reopened.open();
-      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
-        (await reopened.find({ limit: 10, ...criteria })).total;
-      expect(await total({ ip: '192.168.', method: 'post' })).toBe(2);
-      expect(await total({ ip: '192.168.1', statusCode: '3' })).toBe(1);
-      expect(await total({ ip: '192.168.' })).toBe(3);
-      expect(await total({ url: 'cart', method: 'POST', statusCode: '4' })).toBe(1);
-      expect(await total({ url: 'red-shoe', statusCode: '2' })).toBe(1);
-      expect(await total({ url: 'shoe-12', method: 'GET' })).toBe(1);
-      await reopened.write([
-        record('000006', {
-          ip: '192.168.1.2',
-          method: 'POST',
-          statusCode: 303,
-          url: 'http://localhost:3000/cart/items',
-        }),
-      ]);
-      expect(await total({ ip: '192.168.', method: 'POST', statusCode: '30' })).toBe(2);
-      expect(await total({ url: '/items', method: 'POST' })).toBe(3);
-      await reopened.prune({ maxProfiles: 3, maxAgeMs: 0, now: 0 });
-      expect(await total({ url: '/items', method: 'POST' })).toBe(1);
-      expect(await total({ ip: '192.168.', method: 'POST' })).toBe(1);
-      expect(await total({ ip: '10.', method: 'GET', statusCode: '2' })).toBe(1);
-      await reopened.close();
-      inFile(file, (check) => {
-        expect(
-          check.prepare('SELECT ip, method, status, n FROM profile_ip_count ORDER BY ip, method, status').raw().all(),
-        ).toEqual([
-          ['10.0.0.1', 'GET', 200, 1],
-          ['10.0.0.1', 'GET', 404, 1],
-          ['192.168.1.2', 'POST', 303, 1],
-        ]);
-        expect(check.prepare('SELECT sum(n) FROM profile_url_count').pluck().get()).toBe(3);
-        expect(check.prepare('SELECT sum(n) FROM profile_url_skeleton_count').pluck().get()).toBe(3);
-      });
+    it('migrates a store of every earlier version: its profiles kept, searchable and pruned, new ones written after them', async () => {
+      const blob = new ProfileCodec().encodeSync({ request: { method: 'POST' } });
+      const [a, b] = [1000n << 20n, 2000n << 20n];
+      for (let version = 1; version < SCHEMA_VERSION; version++) {
+        const file = join(dir, `v${version}.sqlite`);
+        const db = new Database(file);
+        // Two profiles as version 1 stored them, one of them a profiler page (a kind from version 6 on).
+        migrate(db, file, 1);
+        db.exec(`
+          INSERT INTO profile_url (id, url, n) VALUES (1, 'http://localhost/cart/12', 1), (2, 'http://localhost/_profiler/abc', 1);
+          INSERT INTO profile_url_trigram (rowid, folded) VALUES (1, 'http://localhost/cart/12'), (2, 'http://localhost/_profiler/abc');
+          INSERT INTO profile (id, token, parent, ip, method, url_id, time, status)
+            VALUES (${a}, '0000a1', NULL, '10.0.0.1', 'POST', 1, 1000, 303), (${b}, '0000a2', NULL, '10.0.0.2', 'GET', 2, 2000, 200);
+          INSERT INTO profile_count (hour, method, status, n) VALUES (0, 'POST', 303, 1), (0, 'GET', 200, 1);
+          INSERT INTO profile_ip_count (ip, n) VALUES ('10.0.0.1', 1), ('10.0.0.2', 1);
+        `);
+        db.prepare('INSERT INTO profile_data (id, data) VALUES (?, ?), (?, ?)').run(a, blob, b, blob);
+        migrate(db, file, version);
+        db.close();
+        const store = new SqliteProfilerStorage({ file });
+        await store.open();
+        const tokens = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+          (await store.find({ limit: 10, ...criteria })).rows.map((r) => r.token);
+        expect(await tokens({ url: 'cart/1' })).toEqual(['0000a1']);
+        expect(await tokens({ kinds: ['application'] })).toEqual(['0000a1']);
+        expect(await tokens({ method: 'post', ip: '10.0.0', statusCode: '3' })).toEqual(['0000a1']);
+        expect((await store.read('0000a1'))?.data).toEqual({ request: { method: 'POST' } });
+        await store.write([record('0000b1', { time: 3000, url: 'http://localhost/cart/13', text: ['cart'] })]);
+        expect(await tokens({ url: 'cart/' })).toEqual(['0000b1', '0000a1']);
+        expect(await tokens({ text: 'cart' })).toEqual(['0000b1']);
+        expect((await store.tokens.tokensSince(null)).tokens).toEqual(['0000a1', '0000a2', '0000b1']);
+        expect(await store.prune({ maxProfiles: 1, maxAgeMs: 0, now: 0 })).toEqual(['0000a1', '0000a2']);
+        expect(await storedCount(store)).toBe(1);
+        await store.close();
+        inFile(file, (check) =>
+          expect([
+            check.pragma('user_version', { simple: true }),
+            check.prepare('SELECT stored FROM profile_write').pluck().get(),
+          ]).toEqual([SCHEMA_VERSION, 1]),
+        );
+      }
     });
 
     it('prunes a file in a worker thread, writes waiting for each chunk, every count exact', async () => {
@@ -488,7 +337,7 @@ describe('SqliteProfilerStorage', () => {
       const removed = await pruning;
       expect(removed).toEqual(profiles.slice(0, removed.length).map((p) => p.token));
       expect(removed.length).toBeGreaterThanOrEqual(5000);
-      expect(await store.count()).toBe(profiles.length + 1 - removed.length);
+      expect(await storedCount(store)).toBe(profiles.length + 1 - removed.length);
       const kept = [...profiles.slice(removed.length), late];
       expect((await store.find({ limit: 1, method: 'POST' })).total).toBe(
         kept.filter((p) => p.method === 'POST').length,
@@ -509,181 +358,6 @@ describe('SqliteProfilerStorage', () => {
         // The token entries of the pruned profiles swept at the end (5,000 or more left behind).
         expect(check.prepare('SELECT count(*) FROM profile_token').pluck().get()).toBe(kept.length);
       });
-    });
-
-    it('migrates a version 4 store: its tokens moved from an index of profile to a table of their own', async () => {
-      const file = join(dir, 'v4.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      await store.write([
-        record('0000aa', { time: 1000 }),
-        record('0000ab', { time: 2000 }),
-        record('0000b1', { time: 3000 }),
-      ]);
-      await store.close();
-      rewrite(file, DOWN_TO_V4);
-      const migrated = new SqliteProfilerStorage({ file });
-      await migrated.open();
-      expect(await migrated.read('0000ab')).toEqual(record('0000ab', { time: 2000 }));
-      expect(await migrated.tokens.taken(['0000aa', '0000b1', '0000ff'])).toEqual(new Set(['0000aa', '0000b1']));
-      expect((await migrated.find({ limit: 10, token: '0000a' })).rows.map((r) => r.token)).toEqual([
-        '0000ab',
-        '0000aa',
-      ]);
-      await migrated.write([record('0000ac', { time: 4000 })]);
-      await expect(migrated.write([record('0000aa', { time: 5000 })])).rejects.toThrow('0000aa');
-      await migrated.close();
-      inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(7);
-        expect(check.prepare('SELECT token FROM profile_token ORDER BY token').pluck().all()).toEqual([
-          '0000aa',
-          '0000ab',
-          '0000ac',
-          '0000b1',
-        ]);
-        expect(
-          check
-            .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'profile_token'")
-            .pluck()
-            .get(),
-        ).toBe(0);
-      });
-    });
-
-    it('migrates a version 5 store: its profiles kept, of kind application (profiler pages by their URL), the totals counted per kind', async () => {
-      const file = join(dir, 'v5.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      const written = preKindProfiles(1_000);
-      await store.write(written);
-      await store.close();
-      rewrite(file, DOWN_TO_V5);
-      const migrated = new SqliteProfilerStorage({ file });
-      await migrated.open();
-      const profilerPages = new Set(['000001', '000002', '000003']);
-      const before = written.map(
-        (p) =>
-          ({
-            ...p,
-            kind: profilerPages.has(p.token) ? 'profiler' : 'application',
-            duration: null,
-            route: null,
-            redirectedFrom: null,
-          }) as const,
-      );
-      expect(await migrated.read('000001')).toEqual(before[1]);
-      expect(await migrated.read('000004')).toEqual(before[4]);
-      expect((await migrated.find({ limit: 10 })).rows).toEqual(
-        [...before].reverse().map(({ data: _data, ...row }) => row),
-      );
-      const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
-        (await migrated.find({ limit: 10, ...criteria })).total;
-      expect(await total({ kinds: ['application'] })).toBe(4);
-      expect(await total({ kinds: ['profiler'] })).toBe(3);
-      expect(await total({ kinds: ['asset'] })).toBe(0);
-      expect(await total({ kinds: ['application'], ip: '10.' })).toBe(1);
-      expect(await total({ kinds: ['profiler'], method: 'POST' })).toBe(1);
-      expect(await total({ kinds: ['application'], start: 500, end: 5_500_000 })).toBe(3);
-      expect(await migrated.redirectsFrom('000000')).toEqual([]);
-      await migrated.write([record('000009', { time: 9_000_000, kind: 'asset', redirectedFrom: '000006' })]);
-      expect(await total({ kinds: ['asset'] })).toBe(1);
-      expect((await migrated.redirectsFrom('000006')).map((r) => r.token)).toEqual(['000009']);
-      await migrated.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
-      expect(await total({ kinds: ['application'] })).toBe(3);
-      expect(await total({ kinds: ['profiler'], ip: '1' })).toBe(1);
-      await migrated.close();
-      inFile(file, (check) => {
-        expect(check.pragma('user_version', { simple: true })).toBe(7);
-        expect(check.prepare('SELECT kind, sum(n) FROM profile_count GROUP BY kind ORDER BY kind').raw().all()).toEqual(
-          [
-            [0, 3],
-            [1, 1],
-            [2, 1],
-          ],
-        );
-        expect(
-          check.prepare('SELECT ip, kind, method, status, n FROM profile_ip_count ORDER BY 1, 2, 3').raw().all(),
-        ).toEqual([
-          ['10.0.0.1', 0, 'GET', 200, 1],
-          ['10.0.0.1', 1, 'POST', 200, 1],
-          ['127.0.0.1', 0, 'GET', 200, 1],
-          ['127.0.0.1', 0, 'POST', 200, 1],
-          ['127.0.0.1', 2, 'GET', 200, 1],
-        ]);
-      });
-    });
-
-    it('migrates a version 6 store: its profiles kept and searchable as before, the full-text index from the next write on', async () => {
-      const file = join(dir, 'v6.sqlite');
-      const store = new SqliteProfilerStorage({ file });
-      await store.open();
-      await store.write([record('000001', { time: 1_000, text: ['insufficient stock'] })]);
-      await store.close();
-      rewrite(
-        file,
-        'DROP TABLE profile_text_0_0; DROP TABLE profile_text_part; DROP TABLE profile_text_query; DROP TABLE profile_text_count; DROP TABLE profile_text_floor; PRAGMA user_version = 6;',
-      );
-      const migrated = new SqliteProfilerStorage({ file });
-      await migrated.open();
-      expect((await migrated.find({ limit: 10 })).rows.map((r) => r.token)).toEqual(['000001']);
-      // Stored before: no text to index.
-      expect((await migrated.find({ limit: 10, text: 'insufficient' })).total).toBe(0);
-      await migrated.write([record('000002', { time: 2_000, text: ['Insufficient stock again'] })]);
-      expect(await migrated.find({ limit: 10, text: 'stock insufficient' })).toMatchObject({
-        total: 1,
-        rows: [{ token: '000002' }],
-      });
-      await migrated.close();
-      inFile(file, (check) => expect(check.pragma('user_version', { simple: true })).toBe(7));
-    });
-
-    it("keeps a tracked full-text query's totals in the file, counted in the background, its floor moved by pruning", async () => {
-      const file = join(dir, 'tracked.sqlite');
-      const store = new SqliteProfilerStorage({ file, trackTextMatches: 3 });
-      await store.open();
-      await store.write(
-        Array.from({ length: 6 }, (_, i) =>
-          record(`00000${i}`, { time: 1_000 + i * 1_800_000, text: [i % 2 ? 'Stock low' : 'stock'] }),
-        ),
-      );
-      expect((await store.find({ limit: 1, text: 'low stock' })).total).toBe(3);
-      expect((await store.find({ limit: 1, text: 'stock' })).total).toBe(6);
-      for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
-      // Tracked: 'low stock' and 'stock' matched three or more; their earlier matches counted by hour.
-      const look = () =>
-        inFile(file, (db) => [
-          db.prepare('SELECT query, pending_seq FROM profile_text_query ORDER BY id').raw().all(),
-          db
-            .prepare(
-              'SELECT q.query, c.hour, c.n FROM profile_text_count c JOIN profile_text_query q ON q.id = c.query_id ORDER BY 1, 2',
-            )
-            .raw()
-            .all(),
-          db.prepare('SELECT time FROM profile_text_floor').pluck().get(),
-        ]);
-      expect(look()).toEqual([
-        [
-          ['low stock', null],
-          ['stock', null],
-        ],
-        [
-          ['low stock', 0, 1],
-          ['low stock', 1, 1],
-          ['low stock', 2, 1],
-          ['stock', 0, 2],
-          ['stock', 1, 2],
-          ['stock', 2, 2],
-        ],
-        -1,
-      ]);
-      await store.write([record('000009', { time: 9_000_000, text: ['stock'] })]);
-      await store.prune({ maxProfiles: 5, maxAgeMs: 0, now: 0 });
-      expect((await store.find({ limit: 1, text: 'stock' })).total).toBe(5);
-      expect((await store.find({ limit: 1, text: 'stock low' })).total).toBe(2);
-      await store.close();
-      const [, counts, floor] = look();
-      expect(floor).toBe(1_800_000 + 1_000);
-      expect(counts).toContainEqual(['stock', 2, 3]);
     });
 
     it("keeps the full-text index by kind and day, drops a day's tables once its profiles are gone, and never matches a pruned profile's row", async () => {

@@ -12,10 +12,7 @@ import { SqliteConnection } from './sqlite-connection.js';
 import { SqliteProfileReader } from './sqlite-profile-reader.js';
 import { SqliteProfileWriter } from './sqlite-profile-writer.js';
 import { SqliteRetention } from './sqlite-retention.js';
-import { SqliteTextTotals } from './sqlite-text-totals.js';
 import { SqliteTextParts } from './sqlite-text-parts.js';
-import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
-import { SqliteRunningTotals } from './sqlite-running-totals.js';
 import { SqliteSearchPlanner } from './sqlite-search-planner.js';
 import { SqliteTokenStore } from './sqlite-token-store.js';
 import { SqliteUrlMatcher } from './sqlite-url-matcher.js';
@@ -23,8 +20,6 @@ import { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
   file: string;
-  /** A full-text query matching this many profiles gets running totals (TRACK_MIN_MATCHES; the tests lower it). */
-  trackTextMatches?: number;
 }
 
 /** A crash's last write waits this long for a lock: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
@@ -40,8 +35,7 @@ const CRASH_BUSY_TIMEOUT_MS = 3000;
  *
  * This class composes the parts, each in a file of its own: the connection and its schema (sqlite-connection.ts,
  * sqlite-schema.ts), the write path (SqliteProfileWriter), reads by token (SqliteProfileReader), search
- * (SqliteSearchPlanner, SqliteUrlMatcher), the running totals (SqliteRunningTotals), retention (SqliteRetention)
- * and the token queries (`tokens`, a SqliteTokenStore on the same connection).
+ * (SqliteSearchPlanner, SqliteUrlMatcher), retention (SqliteRetention) and the token queries (`tokens`, a SqliteTokenStore on the same connection).
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
   /** The token queries on this store, for the token allocator. */
@@ -51,27 +45,17 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   private readonly writer: SqliteProfileWriter;
   private readonly reader: SqliteProfileReader;
   private readonly planner: SqliteSearchPlanner;
-  private readonly totals: SqliteRunningTotals;
   private readonly retention: SqliteRetention;
 
   constructor(options: SqliteProfilerStorageOptions) {
     super();
     this.connection = new SqliteConnection(options.file);
-    this.totals = new SqliteRunningTotals(this.connection);
     this.tokens = new SqliteTokenStore(this.connection);
     const textParts = new SqliteTextParts(this.connection);
-    const textTotals = new SqliteTextTotals(this.connection, textParts);
-    this.writer = new SqliteProfileWriter(this.connection, this.totals, this.tokens, textTotals, textParts);
+    this.writer = new SqliteProfileWriter(this.connection, this.tokens, textParts);
     this.reader = new SqliteProfileReader(this.connection, this.codec);
-    this.planner = new SqliteSearchPlanner(
-      this.connection,
-      this.totals,
-      new SqliteUrlMatcher(this.connection),
-      textParts,
-      textTotals,
-      options.trackTextMatches ?? TRACK_MIN_MATCHES,
-    );
-    this.retention = new SqliteRetention(this.connection, this.totals, textParts);
+    this.planner = new SqliteSearchPlanner(this.connection, new SqliteUrlMatcher(this.connection), textParts);
+    this.retention = new SqliteRetention(this.connection, textParts);
   }
 
   get file(): string {
@@ -142,11 +126,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   clear(): Promise<number> {
     return this.retention.clear();
-  }
-
-  async count(): Promise<number> {
-    this.connection.assertOpen();
-    return this.totals.total();
   }
 
   async size(): Promise<number> {

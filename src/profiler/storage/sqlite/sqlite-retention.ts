@@ -12,7 +12,6 @@ import {
   TOKEN_SWEEP_MIN,
   TOKEN_SWEEP_SQL,
 } from './sqlite-prune-sql.js';
-import type { SqliteRunningTotals } from './sqlite-running-totals.js';
 
 /** Target duration of one prune transaction, in milliseconds. */
 const PRUNE_SLICE_MS = 8;
@@ -47,7 +46,6 @@ export class SqliteRetention {
 
   constructor(
     private readonly connection: SqliteConnection,
-    private readonly totals: SqliteRunningTotals,
     private readonly textParts: SqliteTextParts,
   ) {}
 
@@ -61,17 +59,13 @@ export class SqliteRetention {
     const removed: string[] = [];
     if (policy.maxAgeMs > 0) {
       const below = BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS;
-      while (await this.pruneNext(below - 1n, Number.MAX_SAFE_INTEGER, removed)) await yieldToEventLoop();
+      while (await this.pruneNext(below - 1n, 0, removed)) await yieldToEventLoop();
     }
     if (policy.maxProfiles > 0) {
-      for (;;) {
-        const excess = this.totals.total() - policy.maxProfiles;
-        if (excess <= 0 || !(await this.pruneNext(MAX_ID, excess, removed))) break;
-        await yieldToEventLoop();
-      }
+      while (await this.pruneNext(MAX_ID, policy.maxProfiles, removed)) await yieldToEventLoop();
     }
     if (removed.length > 0) {
-      await this.sweepTokens(removed.length);
+      await this.sweepTokens(removed.length, policy.maxProfiles);
       await this.idle();
       await this.textParts.dropEmptyDays();
     }
@@ -88,15 +82,9 @@ export class SqliteRetention {
         DELETE FROM profile_data;
         INSERT INTO profile_url_trigram (profile_url_trigram) VALUES ('delete-all');
         DELETE FROM profile_url;
-        DELETE FROM profile_url_skeleton;
-        DELETE FROM profile_count;
-        DELETE FROM profile_ip_count;
-        DELETE FROM profile_url_count;
-        DELETE FROM profile_url_skeleton_count;
-        DELETE FROM profile_token_count;
         DELETE FROM profile_token;
         UPDATE profile_token_stale SET n = 0;
-        DELETE FROM profile_text_count;
+        UPDATE profile_write SET stored = 0;
         UPDATE profile_text_floor SET time = -1;
       `);
       this.textParts.dropAll();
@@ -130,18 +118,18 @@ export class SqliteRetention {
 
   /**
    * Counts the `left` profile_token entries a prune left behind, and sweeps them once they are TOKEN_SWEEP_MIN or a
-   * tenth of the store: a pass over the table in token ranges (in the worker for a file), each range's pages written
+   * tenth of the profiles kept (`kept`, 0: no limit): a pass over the table in token ranges (in the worker for a file), each range's pages written
    * once, where deleting each entry with its profile would write every page of the table in every prune chunk.
    * Counted once per prune, not in each chunk, where counting costs a good part of the chunk; should the process end
    * between the chunks and the count, those entries are merely swept later.
    */
-  private async sweepTokens(left: number): Promise<void> {
+  private async sweepTokens(left: number, kept: number): Promise<void> {
     await this.idle();
     const stale = this.connection
       .statement('UPDATE profile_token_stale SET n = n + ? RETURNING n')
       .pluck()
       .get(left) as number;
-    if (stale < Math.max(TOKEN_SWEEP_MIN, this.totals.total() / 10)) return;
+    if (stale < Math.max(TOKEN_SWEEP_MIN, kept / 10)) return;
     const pruner = this.pruner;
     for (const [i, low] of TOKEN_SWEEP_BOUNDS.entries()) {
       const high = TOKEN_SWEEP_BOUNDS[i + 1] ?? null;
@@ -170,11 +158,14 @@ export class SqliteRetention {
     }
   }
 
-  /** Deletes one chunk (in the worker for a file): the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
-  private async pruneNext(maxId: bigint, atMost: number, removed: string[]): Promise<boolean> {
+  /**
+   * Deletes one chunk (in the worker for a file): the oldest profiles up to key `maxId` but the newest `keep` (0:
+   * none kept); false when there was none.
+   */
+  private async pruneNext(maxId: bigint, keep: number, removed: string[]): Promise<boolean> {
     const pruner = this.pruner;
-    if (!pruner) return this.pruneSlice(maxId, atMost, removed);
-    const { tokens, count, ms } = await this.inWorker(() => pruner.chunk(maxId, Math.min(this.workerChunk, atMost)));
+    if (!pruner) return this.pruneSlice(maxId, keep, removed);
+    const { tokens, count, ms } = await this.inWorker(() => pruner.chunk(maxId, keep, this.workerChunk));
     if (count > 0 && ms > 0) {
       this.workerChunk = Math.max(
         100,
@@ -190,12 +181,12 @@ export class SqliteRetention {
     return count > 0;
   }
 
-  /** Deletes one chunk on the event loop: the oldest profiles up to key `maxId`, at most `atMost`; false when there was none. */
-  private pruneSlice(maxId: bigint, atMost: number, removed: string[]): boolean {
+  /** pruneNext() on the event loop. */
+  private pruneSlice(maxId: bigint, keep: number, removed: string[]): boolean {
     const started = performance.now();
     const done = this.connection.db.transaction(() => {
       this.connection.statement('DELETE FROM temp.profile_gone').run();
-      const taken = this.connection.statement(PRUNE_TAKE_SQL).run(maxId, Math.min(this.pruneChunk, atMost)).changes;
+      const taken = this.connection.statement(PRUNE_TAKE_SQL).run({ maxId, keep, atMost: this.pruneChunk }).changes;
       if (taken === 0) return false;
       for (const sql of PRUNE_CHUNK_SQL) this.connection.statement(sql).run();
       for (const token of this.connection

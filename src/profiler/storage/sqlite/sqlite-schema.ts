@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
-import { HOUR } from '../search/hours.js';
+import { PROFILER_URL_PATTERN } from '../search-helpers.js';
+
+/** The hour of the totals of schema versions 1 to 7 (their migrations fill them; version 8 drops them). */
+const HOUR = 3_600_000;
 
 /** The schema version this application reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** The milliseconds of a full-text table's day. */
 export const TEXT_DAY = 86_400_000;
@@ -218,24 +221,46 @@ const MIGRATIONS: string[] = [
   CREATE TABLE profile_text_floor (time INTEGER NOT NULL);
   INSERT INTO profile_text_floor (time) VALUES (-1);
   `,
+  `
+  -- Searches count their matches up to COUNT_CAP + 1 through the indexes: every running total goes, with the URL
+  -- skeletons that made a URL's count cheap. \`profile_write.stored\` is the one count kept (retention and the
+  -- token sweep read it), added to once per write and lowered once per prune chunk.
+  DROP TABLE profile_count;
+  DROP TABLE profile_ip_count;
+  DROP TABLE profile_url_count;
+  DROP TABLE profile_url_skeleton_count;
+  DROP TABLE profile_token_count;
+  DROP TABLE profile_text_query;
+  DROP TABLE profile_text_count;
+  DROP INDEX profile_url_skel;
+  ALTER TABLE profile_url DROP COLUMN skel_id;
+  DROP TABLE profile_url_skeleton;
+  ALTER TABLE profile_write ADD COLUMN stored INTEGER NOT NULL DEFAULT 0;
+  UPDATE profile_write SET stored = (SELECT count(*) FROM profile);
+  `,
 ];
 
 /**
- * Brings a file to SCHEMA_VERSION in one transaction; a newer file, or one whose tables are not those of the
- * version it claims, is refused and left as it was.
+ * Brings a file to SCHEMA_VERSION (the tests: to `target`) in one transaction; a newer file, or one whose tables
+ * are not those of the version it claims, is refused and left as it was.
  */
-export function migrate(db: Database.Database, file: string): void {
+export function migrate(db: Database.Database, file: string, target = SCHEMA_VERSION): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     throw new Error(
       `The profile store has schema version ${version}, newer than this application's (${SCHEMA_VERSION}): use a newer version or another file.`,
     );
   }
-  if (version === SCHEMA_VERSION) return;
+  if (version >= target) return;
+  // Functions older migrations call: which profiles were the profiler's pages (version 6), and the URL skeletons
+  // of versions 3 to 7, which version 8 drops again (any value does meanwhile).
+  const profilerUrl = new RegExp(PROFILER_URL_PATTERN);
+  db.function('profiler_page', { deterministic: true }, (url: unknown) => (profilerUrl.test(String(url)) ? 1 : 0));
+  db.function('url_skeleton', { deterministic: true }, (_url: unknown) => '');
   try {
     db.transaction(() => {
-      for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      for (let v = version; v < target; v++) db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${target}`);
     })();
   } catch (error) {
     // Rolled back: the file is as it was. SQLite's plain SQLITE_ERROR here means its tables are not those of the
@@ -265,21 +290,13 @@ const LAYOUT: Record<string, string[]> = {
     'route',
     'redirected_from',
   ],
-  profile_url: ['id', 'url', 'n', 'skel_id'],
-  profile_url_skeleton: ['id', 'skeleton', 'n'],
+  profile_url: ['id', 'url', 'n'],
   profile_data: ['id', 'data'],
-  profile_count: ['hour', 'kind', 'method', 'status', 'n'],
-  profile_ip_count: ['ip', 'kind', 'method', 'status', 'n'],
-  profile_url_count: ['url_id', 'method', 'status', 'n'],
-  profile_url_skeleton_count: ['skel_id', 'method', 'status', 'n'],
-  profile_token_count: ['prefix', 'n'],
   profile_token: ['token', 'id'],
   profile_token_stale: ['n'],
-  profile_write: ['last'],
+  profile_write: ['last', 'stored'],
   profile_url_trigram: ['folded'],
   profile_text_part: ['kind', 'day'],
-  profile_text_query: ['id', 'query', 'pending_seq', 'pending_key'],
-  profile_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
   profile_text_floor: ['time'],
 };
 

@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 // Test code the adapters' specs import (as profiler-storage.contract.ts).
-import type { ProfileKind, ProfileRecord, ProfileSearchCriteria } from '../profile-record.js';
+import type { ProfileSearchCriteria } from '../profile-record.js';
 import type { ProfilerStorage } from '../profiler-storage.js';
 import { record, T0, tokensOf } from './profiler-storage.contract.js';
 
@@ -10,11 +10,7 @@ const MINUTE = 60_000;
  * What full-text search guarantees on every store (ProfileSearchCriteria.text): call inside an adapter's
  * `describe`, with a fresh empty store per test.
  */
-export function fullTextSearchContract(
-  open: () => Promise<ProfilerStorage>,
-  /** A store that keeps running totals of every query matching two profiles or more (trackTextMatches: 2). */
-  openTracking: () => Promise<ProfilerStorage>,
-): void {
+export function fullTextSearchContract(open: () => Promise<ProfilerStorage>): void {
   let storage: ProfilerStorage;
   const find = async (criteria: Omit<ProfileSearchCriteria, 'limit'>, limit = 50) => {
     const { total, rows } = await storage.find({ limit, ...criteria });
@@ -130,114 +126,5 @@ export function fullTextSearchContract(
     const read = await storage.read('000001');
     expect(read).not.toHaveProperty('text');
     expect(read?.data).toEqual({});
-  });
-
-  describe('a query matching many profiles, counted from its running totals once tracked', () => {
-    const HOUR = 3_600_000;
-    const KINDS: ProfileKind[] = ['application', 'application', 'profiler', 'asset'];
-    let tracking: ProfilerStorage;
-    let live: ProfileRecord[];
-    let next: number;
-
-    const profile = (time: number, text: string[]): ProfileRecord => {
-      const i = next++;
-      return record(i.toString(16).padStart(6, '0'), {
-        time,
-        kind: KINDS[i % KINDS.length],
-        method: i % 3 === 0 ? 'POST' : 'GET',
-        statusCode: i % 4 === 1 ? 404 : 200,
-        text,
-      });
-    };
-    const write = async (profiles: ProfileRecord[]) => {
-      await tracking.write(profiles);
-      live.push(...profiles);
-      live.sort((a, b) => a.time - b.time);
-    };
-    /** A tracked query's first count runs in the background: a few turns of the event loop and timers. */
-    const settle = async () => {
-      for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-    const SEARCHES: Omit<ProfileSearchCriteria, 'limit'>[] = [
-      { text: 'cart' },
-      { text: 'lines CART' },
-      { text: 'car*' },
-      { text: 'cart', statusCode: '4' },
-      { text: 'cart', statusCode: '200', method: 'get' },
-      { text: 'cart', kinds: ['application'] },
-      { text: 'cart', kinds: ['profiler', 'asset'], method: 'POST' },
-      { text: 'cart', start: T0 + HOUR / 2 + 7, end: T0 + 3 * HOUR + 11 },
-      { text: 'cart', start: T0 + HOUR, end: T0 + 2 * HOUR - 1, statusCode: '404' },
-    ];
-    /** Every search's total, as the store says and as the profiles written and not pruned say (every text with `cart` has `lines`). */
-    const totals = async () => {
-      const said: number[] = [];
-      const expected: number[] = [];
-      for (const criteria of SEARCHES) {
-        said.push((await tracking.find({ limit: 5, ...criteria })).total);
-        expected.push(
-          live.filter(
-            (p) =>
-              p.text?.some((t) => /cart/i.test(t)) &&
-              (criteria.statusCode === undefined || String(p.statusCode).startsWith(criteria.statusCode)) &&
-              (criteria.method === undefined || p.method === criteria.method.toUpperCase()) &&
-              (criteria.kinds === undefined || criteria.kinds.includes(p.kind)) &&
-              (criteria.start === undefined || p.time >= criteria.start) &&
-              (criteria.end === undefined || p.time <= criteria.end),
-          ).length,
-        );
-      }
-      return { said, expected };
-    };
-    const expectExact = async () => {
-      const { said, expected } = await totals();
-      expect(said).toEqual(expected);
-    };
-
-    beforeEach(async () => {
-      tracking = await openTracking();
-      live = [];
-      next = 0x100;
-      // Four hours, a profile every 10 minutes; two in three mention the cart.
-      await write(
-        Array.from({ length: 24 }, (_, i) =>
-          profile(T0 + i * 10 * MINUTE + 1000, i % 3 ? ['Cart lines: 2'] : ['other']),
-        ),
-      );
-    });
-
-    afterEach(async () => {
-      await tracking.close();
-    });
-
-    it('counts exactly before and after it is tracked, and as profiles are written, late ones too', async () => {
-      await expectExact();
-      await settle();
-      await expectExact();
-      await write([
-        profile(T0 + 4 * HOUR + 5 * MINUTE, ['cart lines again']),
-        profile(T0 + 5, ['a late profile of the first hour, cart lines']),
-        profile(T0 + 2 * HOUR + 30 * MINUTE, ['no match']),
-      ]);
-      await expectExact();
-    });
-
-    it('counts exactly as pruning removes the oldest, part of an hour then more, and after a clear', async () => {
-      await expectExact();
-      await settle();
-      await tracking.prune({ maxProfiles: 20, maxAgeMs: 0, now: T0 });
-      live = live.slice(-20);
-      await expectExact();
-      await write([profile(T0 + 20 * MINUTE, ['cart lines written late, below what was pruned'])]);
-      await expectExact();
-      await tracking.prune({ maxProfiles: 0, maxAgeMs: 2 * HOUR, now: T0 + 3 * HOUR + 30 * MINUTE });
-      live = live.filter((p) => p.time >= T0 + HOUR + 30 * MINUTE);
-      await expectExact();
-      await tracking.clear();
-      live = [];
-      await expectExact();
-      await write([profile(T0 + 6 * HOUR, ['cart lines after the clear'])]);
-      await expectExact();
-    });
   });
 }

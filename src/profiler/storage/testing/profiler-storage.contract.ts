@@ -2,6 +2,7 @@
 // The build (tsconfig.build.json) compiles src/ with Node's types only; this file is test code that the specs import.
 import type { ProfileKind, ProfileRecord, ProfileSearchCriteria, ProfileSummary } from '../profile-record.js';
 import { DuplicateTokenError, type ProfilerStorage } from '../profiler-storage.js';
+import { COUNT_CAP } from '../search-helpers.js';
 import type { TokenStore } from '../../tokens/token-store.js';
 import { sampleProfile } from './sample-profile.fixture.js';
 
@@ -59,6 +60,8 @@ export function preKindProfiles(t0: number): ProfileRecord[] {
 
 export const summary = ({ data: _data, ...rest }: ProfileRecord): ProfileSummary => rest;
 export const tokensOf = (rows: ProfileSummary[]) => rows.map((r) => r.token);
+/** The profiles a store holds, of every kind, as its searches count them (up to COUNT_CAP + 1). */
+export const storedCount = async (storage: ProfilerStorage) => (await storage.find({ limit: 0 })).total;
 
 export interface ProfilerStorageContractTarget {
   /** An open, empty store (for each test). */
@@ -146,7 +149,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DuplicateTokenError);
       expect((error as DuplicateTokenError).tokens).toEqual(['000001']);
-      expect((await storage.find({ limit: 0 })).total).toBe(1);
+      expect(await storedCount(storage)).toBe(1);
       expect(await storage.read('000002')).toBeNull();
       expect((await storage.find({ limit: 10 })).total).toBe(1);
     });
@@ -157,12 +160,12 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DuplicateTokenError);
       expect((error as DuplicateTokenError).tokens).toEqual(['000004']);
-      expect((await storage.find({ limit: 0 })).total).toBe(0);
+      expect(await storedCount(storage)).toBe(0);
     });
 
     it('accepts an empty batch', async () => {
       await storage.write([]);
-      expect((await storage.find({ limit: 0 })).total).toBe(0);
+      expect(await storedCount(storage)).toBe(0);
     });
   });
 
@@ -399,6 +402,44 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     });
   });
 
+  it(`counts matches up to COUNT_CAP + 1 only, however many there are, and still lists the newest`, async () => {
+    const many = Array.from({ length: COUNT_CAP + 5 }, (_, i) =>
+      record((0x300000 + i).toString(16), {
+        time: T0 + i,
+        method: i % 2 ? 'POST' : 'GET',
+        url: `http://localhost/item/${i % 50}`,
+        ip: `10.1.${i % 7}.1`,
+        statusCode: i < 10 ? 500 : 200,
+        text: [i % 3 === 0 ? 'many cart lines' : 'cart lines'],
+      }),
+    );
+    for (let i = 0; i < many.length; i += 2000) await storage.write(many.slice(i, i + 2000));
+    const total = async (criteria: Omit<ProfileSearchCriteria, 'limit'>) =>
+      (await storage.find({ limit: 3, ...criteria })).total;
+    const more = COUNT_CAP + 1;
+    expect(await total({})).toBe(more);
+    expect(await storedCount(storage)).toBe(more);
+    expect(await total({ kinds: ['application'] })).toBe(more);
+    expect(await total({ url: 'item/' })).toBe(more);
+    expect(await total({ statusCode: '2', ip: '10.1.' })).toBe(COUNT_CAP - 5);
+    expect(await total({ ip: '10.1.', url: 'item' })).toBe(more);
+    expect(await total({ text: 'cart' })).toBe(more);
+    expect(await total({ text: 'many' })).toBe(Math.ceil((COUNT_CAP + 5) / 3));
+    expect(await total({ method: 'POST' })).toBe(Math.floor((COUNT_CAP + 5) / 2));
+    expect(await total({ statusCode: '5' })).toBe(10);
+    expect(await total({ statusCode: '5', method: 'get' })).toBe(5);
+    expect(await total({ url: 'item/7', method: 'POST' })).toBe(Math.ceil((COUNT_CAP + 5 - 7) / 50));
+    expect(await total({ start: T0, end: T0 + 100, ip: '10.1.3' })).toBe(14);
+    expect(await total({ text: 'cart', statusCode: '500' })).toBe(10);
+    const newest = many
+      .slice(-3)
+      .reverse()
+      .map((p) => p.token);
+    expect(tokensOf((await storage.find({ limit: 3 })).rows)).toEqual(newest);
+    expect(tokensOf((await storage.find({ limit: 3, text: 'cart lines' })).rows)).toEqual(newest);
+    expect(tokensOf((await storage.find({ limit: 3, url: 'localhost/item' })).rows)).toEqual(newest);
+  });
+
   describe('order', () => {
     it('puts equal times in reverse write order, within a batch and across batches', async () => {
       await storage.write([
@@ -596,7 +637,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         const left = whole.rows.filter((row) => kept.has(row.token));
         expect(await storage.find(criteria)).toEqual({ total: left.length, rows: left.slice(0, criteria.limit) });
       }
-      expect((await storage.find({ limit: 0 })).total).toBe(350);
+      expect(await storedCount(storage)).toBe(350);
     });
   });
 
@@ -901,7 +942,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       await storage.write(seven());
       const removed = await storage.prune({ maxProfiles: 4, maxAgeMs: 0, now: T0 });
       expect(removed).toEqual(['000000', '000001', '000002']);
-      expect((await storage.find({ limit: 0 })).total).toBe(4);
+      expect(await storedCount(storage)).toBe(4);
       expect(await storage.read('000001')).toBeNull();
       expect(await storage.read('000003')).not.toBeNull();
       expect(tokensOf((await storage.find({ limit: 10 })).rows)).toEqual(['000006', '000005', '000004', '000003']);
@@ -927,14 +968,14 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
         '000003',
         '000004',
       ]);
-      expect((await storage.find({ limit: 0 })).total).toBe(2);
+      expect(await storedCount(storage)).toBe(2);
     });
 
     it('removes nothing within the limits', async () => {
       await storage.write(seven());
       expect(await storage.prune({ maxProfiles: 7, maxAgeMs: 60_000, now: T0 + 6000 })).toEqual([]);
       expect(await storage.prune({ maxProfiles: 0, maxAgeMs: 0, now: T0 })).toEqual([]);
-      expect((await storage.find({ limit: 0 })).total).toBe(7);
+      expect(await storedCount(storage)).toBe(7);
     });
 
     it('keeps exactly the newest maxProfiles across hours, wherever the cut falls (equal times in write order)', async () => {
@@ -972,7 +1013,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
           .map((i) => profiles[i].token);
         const removed = await storage.prune({ maxProfiles: keep, maxAgeMs: 0, now: T0 });
         expect([keep, removed]).toEqual([keep, oldest.slice(0, profiles.length - keep)]);
-        expect((await storage.find({ limit: 0 })).total).toBe(keep);
+        expect(await storedCount(storage)).toBe(keep);
         expect(tokensOf((await storage.find({ limit: 20 })).rows).sort()).toEqual(
           oldest.slice(profiles.length - keep).sort(),
         );
@@ -986,7 +1027,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       for (let i = 0; i < profiles.length; i += 1000) await storage.write(profiles.slice(i, i + 1000));
       const removed = await storage.prune({ maxProfiles: 1000, maxAgeMs: 0, now: T0 });
       expect(removed).toEqual(profiles.slice(0, 5000).map((p) => p.token));
-      expect((await storage.find({ limit: 0 })).total).toBe(1000);
+      expect(await storedCount(storage)).toBe(1000);
       expect((await storage.find({ limit: 1, url: '/p/12' })).total).toBe(
         profiles.slice(5000).filter((p) => p.url.endsWith('/p/12')).length,
       );
@@ -1016,7 +1057,7 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
     await storage.prune({ maxProfiles: 1, maxAgeMs: 0, now: T0 });
     expect((await storage.find({ limit: 10, url: 'checkout' })).total).toBe(1);
     await storage.prune({ maxAgeMs: 1, maxProfiles: 0, now: T0 + 10 });
-    expect((await storage.find({ limit: 0 })).total).toBe(0);
+    expect(await storedCount(storage)).toBe(0);
     expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({ total: 0, rows: [] });
     expect(await storage.find({ limit: 10, url: 'p=' })).toEqual({ total: 0, rows: [] });
     await storage.write([record('000005', { url, time: T0 + 20 })]);
@@ -1026,12 +1067,12 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
   it('clears every profile and says how many there were', async () => {
     await storage.write([record('000001'), record('000002', { url: 'http://localhost/checkout' })]);
     expect(await storage.clear()).toBe(2);
-    expect((await storage.find({ limit: 0 })).total).toBe(0);
+    expect(await storedCount(storage)).toBe(0);
     expect(await storage.find({ limit: 10 })).toEqual({ total: 0, rows: [] });
     expect(await storage.find({ limit: 10, url: 'checkout' })).toEqual({ total: 0, rows: [] });
     expect(await storage.read('000001')).toBeNull();
     await storage.write([record('000002')]);
-    expect((await storage.find({ limit: 0 })).total).toBe(1);
+    expect(await storedCount(storage)).toBe(1);
     expect(await storage.clear()).toBe(1);
   });
 
