@@ -5,6 +5,7 @@ import { describePostgres, POSTGRES_URL } from '../../../../test/support/postgre
 import type { ProfileRecord, ProfileSearchCriteria } from '../profile-record.js';
 import { ProfileWriteBuffer } from '../profile-write-buffer.js';
 import { DuplicateTokenError } from '../profiler-storage.js';
+import { COUNT_CAP } from '../search-helpers.js';
 import { TokenPoller } from '../../tokens/token-poller.js';
 import { TokenRegistry } from '../../tokens/token-registry.js';
 import { TokenReservations } from '../../tokens/token-reservations.js';
@@ -18,6 +19,7 @@ import {
   preKindProfiles,
   storedCount,
 } from '../testing/profiler-storage.contract.js';
+import type { PostgresConnection } from './postgres-connection.js';
 import { PostgresProfilerStorage, type PostgresProfilerStorageOptions } from './postgres-profiler.storage.js';
 
 const describeIfPostgres = describePostgres('PostgresProfilerStorage tests');
@@ -37,6 +39,18 @@ class RecordingLogger {
   warn(message: string): void {
     this.warnings.push(message);
   }
+}
+
+/** The SQL of every query the store's pool runs from now on (appended as they are sent). */
+function recordStatements(storage: PostgresProfilerStorage): string[] {
+  const pool = (storage as unknown as { connection: PostgresConnection }).connection.pool;
+  const statements: string[] = [];
+  const query = pool.query.bind(pool) as (sql: string, values?: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: typeof query }).query = (sql, values) => {
+    statements.push(sql);
+    return query(sql, values);
+  };
+  return statements;
 }
 
 /**
@@ -151,6 +165,58 @@ describeIfPostgres('PostgresProfilerStorage', () => {
     fullTextSearchContract(open({}));
   });
 
+  it('searches the words through their rows when they are rare, else through the profiles of rarer or row-only filters, alike', async () => {
+    const storage = store(newSchema());
+    await storage.open();
+    const profiles = Array.from({ length: COUNT_CAP + 2000 }, (_, i) =>
+      record(i.toString(16).padStart(6, '0'), {
+        time: T0 + i * 1000,
+        method: i % 40 === 1 ? 'DELETE' : i % 3 === 0 ? 'POST' : 'GET',
+        statusCode: i % 100 === 7 ? 500 : i % 10 === 3 ? 404 : 200,
+        ip: i % 1000 === 5 ? `10.9.0.${i % 7}` : i % 2 ? '192.168.1.1' : '127.0.0.1',
+        kind: i % 4 === 2 ? 'asset' : 'application',
+        url: i % 5 === 0 ? `http://localhost/cart/${i % 50}` : `http://localhost/item/${i}`,
+        text: [i % 500 === 0 ? 'common and rare' : 'common'],
+      }),
+    );
+    for (let i = 0; i < profiles.length; i += 2000) await storage.write(profiles.slice(i, i + 2000));
+    const statements = recordStatements(storage);
+    const newestFirst = newestOf(profiles);
+    const cases: [Omit<ProfileSearchCriteria, 'limit'>, 'words' | 'profiles'][] = [
+      [{ text: 'rare', ip: '192.168.' }, 'words'],
+      [{ text: 'rare', statusCode: '2', kinds: ['application'] }, 'words'],
+      [{ text: 'common', statusCode: '500' }, 'profiles'],
+      [{ text: 'common', method: 'delete', kinds: ['application'] }, 'profiles'],
+      [{ text: 'common', ip: '10.9.' }, 'profiles'],
+      // Both common: the text rows' own columns, or the profiles when a filter is the profile's row's only.
+      [{ text: 'common', statusCode: '2' }, 'words'],
+      [{ text: 'common', statusCode: '20', start: T0 + 100_000 }, 'words'],
+      [{ text: 'common', kinds: ['asset'], method: 'GET' }, 'profiles'],
+      [{ text: 'common', ip: '1' }, 'profiles'],
+      [{ text: 'common', url: 'localhost/', statusCode: '4' }, 'profiles'],
+      [{ text: 'common', url: 'cart/', start: T0 + 500_000, end: T0 + 11_500_000 }, 'profiles'],
+    ];
+    for (const [criteria, driver] of cases) {
+      statements.length = 0;
+      const matches = newestFirst.filter(
+        (p) =>
+          matchesCriteria(p, criteria) &&
+          p.text!.some((t) => t.includes(criteria.text!)) &&
+          (criteria.kinds === undefined || criteria.kinds.includes(p.kind)),
+      );
+      const found = await storage.find({ limit: 5, ...criteria });
+      expect({ criteria, found }).toEqual({
+        criteria,
+        found: {
+          total: Math.min(matches.length, COUNT_CAP + 1),
+          rows: matches.slice(0, 5).map((p) => summary({ ...p, text: undefined })),
+        },
+      });
+      const byProfiles = statements.some((sql) => /profiler_profile p CROSS JOIN LATERAL/.test(sql));
+      expect({ criteria, driver: byProfiles ? 'profiles' : 'words' }).toEqual({ criteria, driver });
+    }
+  });
+
   it("keeps the full-text words in a table a day, drops a day's once its profiles are gone, and never matches a pruned profile's", async () => {
     const schema = newSchema();
     const a = store(schema);
@@ -225,6 +291,7 @@ describeIfPostgres('PostgresProfilerStorage', () => {
         'profiler_profile_redirected_from',
         'profiler_profile_status',
         'profiler_profile_text_doc',
+        'profiler_profile_text_kind',
         'profiler_profile_text_time',
         'profiler_profile_time',
         'profiler_profile_token_key',
@@ -247,6 +314,16 @@ describeIfPostgres('PostgresProfilerStorage', () => {
       } finally {
         await admin.query('ROLLBACK');
       }
+    });
+
+    it('runs its statements without JIT compilation or parallel workers', async () => {
+      const storage = store(newSchema());
+      await storage.open();
+      const pool = (storage as unknown as { connection: PostgresConnection }).connection.pool;
+      const { rows } = await pool.query(
+        `SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS workers`,
+      );
+      expect(rows).toEqual([{ jit: 'off', workers: '0' }]);
     });
 
     it('opens again on an existing schema, keeping its profiles', async () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ProfileSummary } from '../profile-record.js';
-import { COUNT_CAP, kindName, optionalText } from '../search-helpers.js';
+import { kindName, optionalText } from '../search-helpers.js';
 
 const INT4_MAX = 2 ** 31 - 1;
 /** pg's type ids of what would otherwise come back as strings. */
@@ -19,28 +19,6 @@ export type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
  */
 export function kindCondition(codes: number[], column = 'p.kind'): string {
   return `${column} IN (${codes.join(', ')})`;
-}
-
-/**
- * The matches of `from` (`<tables> WHERE <conditions>`), counted up to COUNT_CAP + 1: the count stops there, so it
- * reads at most that many rows, however many match.
- */
-export async function countCapped(pool: pg.Pool, from: string, params: unknown[]): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} LIMIT ${COUNT_CAP + 1}) AS capped`,
-    params,
-  );
-  return rows[0].n;
-}
-
-/**
- * The list order, newest first, for `total` matches of rows `alias`: many (above the cap), the time index read
- * backwards finds the newest soon; fewer, they are all read through the filters' indexes and sorted (`time + 0`
- * keeps the planner from walking the time index past rows that do not match, which it does when it misjudges how
- * rare the matches are).
- */
-export function newestFirst(alias: string, total: number): string {
-  return total > COUNT_CAP ? `${alias}.time DESC, ${alias}.id DESC` : `${alias}.time + 0 DESC, ${alias}.id DESC`;
 }
 
 export function quoteIdent(name: string): string {
