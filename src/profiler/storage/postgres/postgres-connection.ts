@@ -29,8 +29,6 @@ export interface PostgresProfilerStorageOptions {
    * Default true; without it, or when the extension cannot be created, a URL search scans the profiles.
    */
   trigramIndex?: boolean;
-  /** A full-text query matching this many profiles gets running totals (TRACK_MIN_MATCHES; the tests lower it). */
-  trackTextMatches?: number;
   logger?: PostgresStorageLogger;
 }
 
@@ -98,6 +96,13 @@ export class PostgresConnection {
       fallback_application_name: 'shopkernel-profiler',
       allowExitOnIdle: true,
       types: { getTypeParser },
+      // Every statement is short (a count stops at COUNT_CAP + 1), but the planner, expecting some to read many
+      // rows, would compile them or start parallel workers first, which takes longer than running them.
+      onConnect: (client) =>
+        client.query('SET jit = off; SET max_parallel_workers_per_gather = 0').then(
+          () => undefined,
+          () => undefined,
+        ),
     });
     // An idle connection lost (server restart, network) must not crash the process: the pool drops it and
     // connects again on the next query; queries in flight reject, and the write buffer retries them later.

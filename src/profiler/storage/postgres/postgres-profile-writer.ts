@@ -6,35 +6,25 @@ import { clampTime, cleanDuration, kindCode } from '../search-helpers.js';
 import { indexWords } from '../search/search-words.js';
 import { inTransaction } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
-import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import { clampStatus, nullableText, pgText } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
-import type { PostgresTextTotals } from './postgres-text-totals.js';
-import type { TextTotalsRow } from '../search/tracked-queries.js';
 import type { PostgresTextParts } from './postgres-text-parts.js';
 
 /** PostgreSQL's check_violation: a row for which no partition exists ("no partition of relation … found for row"). */
 const NO_PARTITION = '23514';
 
-/** A method as the totals keep it: ASCII letters in upper case (upper() of a "C" text). */
-function upperAscii(method: string): string {
-  return method.replace(/[a-z]+/g, (s) => s.toUpperCase());
-}
-
 /**
  * The write path: a batch in one transaction, its tokens claimed first (PostgresTokenStore.claim), then
  * `INSERT … ON CONFLICT (token) DO NOTHING` of the rows, rolled back with a DuplicateTokenError naming the tokens
- * another instance had, then the blobs, the words of their text and the running totals in one statement.
+ * another instance had, then the blobs and the words of their text in one statement.
  */
 export class PostgresProfileWriter {
   constructor(
     private readonly connection: PostgresConnection,
     private readonly tables: PostgresTables,
-    private readonly totals: PostgresRunningTotals,
     private readonly tokens: PostgresTokenStore,
     private readonly codec: ProfileCodec,
-    private readonly textTotals: PostgresTextTotals,
     private readonly textParts: PostgresTextParts,
   ) {}
 
@@ -49,33 +39,16 @@ export class PostgresProfileWriter {
       throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
     }
     const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
-    const ips = profiles.map((p) => pgText(String(p.ip ?? '')));
     const methods = profiles.map((p) => pgText(String(p.method ?? '')));
-    const urls = profiles.map((p) => pgText(String(p.url ?? '')));
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
     // Words joined by spaces (a word never holds one), null for a profile without text: no index entry. Kind,
     // method and status are the text row's columns (postgres-text-rows.ts), not words as in the SQLite store.
-    const found = profiles.map((p) => indexWords(p.text ?? []));
-    const words = found.map((list) => (list.length === 0 ? null : list.join(' ')));
-    const textRows: TextTotalsRow[] = found.flatMap((list, i) =>
-      list.length === 0
-        ? []
-        : [
-            {
-              time: times[i],
-              kind: kinds[i],
-              method: upperAscii(methods[i]),
-              status: statuses[i],
-              words: list,
-            },
-          ],
-    );
+    const words = profiles.map((p) => indexWords(p.text ?? []).join(' ') || null);
     const transaction = () =>
       inTransaction(pool, async (client) => {
         const held = await this.tokens.claim(client, tokens);
-        const tracked = textRows.length === 0 ? [] : await this.textTotals.tracked(client);
         const inserted = await client.query<{ id: number; token: string }>(
           `INSERT INTO ${this.tables.profile} (token, parent, ip, method, url, time, status, kind, duration, route, redirected_from)
          SELECT token, parent, ip, method, url, time, status, kind, duration, route, redirected_from
@@ -87,9 +60,9 @@ export class PostgresProfileWriter {
           [
             tokens.map(pgText),
             profiles.map((p) => (p.parent == null ? null : pgText(String(p.parent)))),
-            ips,
+            profiles.map((p) => pgText(String(p.ip ?? ''))),
             methods,
-            urls,
+            profiles.map((p) => pgText(String(p.url ?? ''))),
             times,
             statuses,
             kinds,
@@ -105,20 +78,15 @@ export class PostgresProfileWriter {
         }
         await this.tokens.settle(client, held);
         const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
-        // The blobs, the words and the running totals, in one statement.
+        // The blobs and the words, in one statement.
         await client.query(
-          `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[])),
-         words AS (INSERT INTO ${this.tables.text} (id, time, kind, method, status, doc)
+          `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[]))
+         INSERT INTO ${this.tables.text} (id, time, kind, method, status, doc)
            SELECT id, time, kind, upper(method COLLATE "C"), status, array_to_tsvector(string_to_array(words, ' '))
-           FROM unnest($1::int8[], $6::int8[], $8::int2[], $4::text[], $7::int4[], $9::text[]) AS w (id, time, kind, method, status, words)
-           WHERE words IS NOT NULL),
-         batch AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int4[], $8::int2[]) AS b (ip, method, url, time, status, kind))
-         ${this.totals.ctes('batch', 1)}
-         SELECT 1`,
-          [tokens.map((t) => ids.get(pgText(t))), blobs, ips, methods, urls, times, statuses, kinds, words],
+           FROM unnest($1::int8[], $3::int8[], $4::int2[], $5::text[], $6::int4[], $7::text[]) AS w (id, time, kind, method, status, words)
+           WHERE words IS NOT NULL`,
+          [tokens.map((t) => ids.get(pgText(t))), blobs, times, kinds, methods, statuses, words],
         );
-        // After the running totals: every writer locks total rows in the same order, these last.
-        await this.textTotals.add(client, tracked, textRows);
       });
     const dayTimes = times.filter((_, i) => words[i] !== null);
     await this.textParts.ensure(pool, dayTimes);

@@ -12,15 +12,11 @@ import { PostgresConnection, type PostgresProfilerStorageOptions } from './postg
 import { PostgresProfileReader } from './postgres-profile-reader.js';
 import { PostgresProfileWriter } from './postgres-profile-writer.js';
 import { PostgresRetention } from './postgres-retention.js';
-import { PostgresRunningTotals } from './postgres-running-totals.js';
 import { PostgresSchema } from './postgres-schema.js';
 import { PostgresSearchPlanner } from './postgres-search-planner.js';
 import { PostgresTables } from './postgres-tables.js';
 import { PostgresTokenStore } from './postgres-token-store.js';
-import { PostgresUrlCounts } from './postgres-url-counts.js';
-import { PostgresTextTotals } from './postgres-text-totals.js';
 import { PostgresTextParts } from './postgres-text-parts.js';
-import { TRACK_MIN_MATCHES } from '../search/tracked-queries.js';
 
 export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './postgres-connection.js';
 
@@ -35,8 +31,8 @@ export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './po
  *
  * This class composes the parts, each in a file of its own: the pool (PostgresConnection), the schema and its
  * upgrades (PostgresSchema), the write path (PostgresProfileWriter), reads by token (PostgresProfileReader), search
- * (PostgresSearchPlanner, PostgresUrlCounts), the running totals (PostgresRunningTotals), retention
- * (PostgresRetention) and the token queries and reservations (PostgresTokenStore).
+ * (PostgresSearchPlanner, PostgresTextSearch), retention (PostgresRetention) and the token queries and reservations
+ * (PostgresTokenStore).
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
   /** The token queries and reservations on this store, for the token allocator. */
@@ -48,7 +44,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
   private readonly writer: PostgresProfileWriter;
   private readonly reader: PostgresProfileReader;
   private readonly planner: PostgresSearchPlanner;
-  private readonly totals: PostgresRunningTotals;
   private readonly retention: PostgresRetention;
 
   constructor(options: PostgresProfilerStorageOptions) {
@@ -57,29 +52,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     const tables = new PostgresTables(this.connection.schema);
     this.tables = tables;
     this.schema = new PostgresSchema(tables, this.connection, options.trigramIndex !== false);
-    this.totals = new PostgresRunningTotals(tables);
     this.tokens = new PostgresTokenStore(this.connection, tables);
-    const textTotals = new PostgresTextTotals(this.connection, tables);
     const textParts = new PostgresTextParts(tables);
-    this.writer = new PostgresProfileWriter(
-      this.connection,
-      tables,
-      this.totals,
-      this.tokens,
-      this.codec,
-      textTotals,
-      textParts,
-    );
+    this.writer = new PostgresProfileWriter(this.connection, tables, this.tokens, this.codec, textParts);
     this.reader = new PostgresProfileReader(this.connection, tables, this.codec);
-    this.planner = new PostgresSearchPlanner(
-      this.connection,
-      tables,
-      this.totals,
-      new PostgresUrlCounts(tables),
-      textTotals,
-      options.trackTextMatches ?? TRACK_MIN_MATCHES,
-    );
-    this.retention = new PostgresRetention(this.connection, tables, this.totals, this.tokens, textParts);
+    this.planner = new PostgresSearchPlanner(this.connection, tables);
+    this.retention = new PostgresRetention(this.connection, tables, this.tokens, textParts);
   }
 
   /** The pg connection string (without the schema parameter). */
@@ -143,16 +121,12 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return this.retention.clear();
   }
 
-  async count(): Promise<number> {
-    return this.totals.total(this.connection.pool);
-  }
-
   /** Bytes of the store's tables with their indexes and TOAST (pg_total_relation_size). */
   async size(): Promise<number> {
     const { rows } = await this.connection.pool.query<{ bytes: number }>(
       `SELECT ((SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)
          + (SELECT coalesce(sum(pg_total_relation_size(relid)), 0) FROM pg_partition_tree(to_regclass($2))))::int8 AS bytes`,
-      [[this.tables.profile, this.tables.data, this.tables.textCount, ...this.tables.totalsTables], this.tables.text],
+      [[this.tables.profile, this.tables.data], this.tables.text],
     );
     return rows[0].bytes;
   }

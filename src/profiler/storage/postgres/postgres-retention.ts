@@ -1,29 +1,26 @@
 import type pg from 'pg';
 import type { RetentionPolicy } from '../profile-record.js';
-import { HOUR } from '../search/hours.js';
 import { clampTime } from '../search-helpers.js';
 import { inTransaction } from './postgres-client.js';
 import type { PostgresConnection } from './postgres-connection.js';
-import type { PostgresRunningTotals } from './postgres-running-totals.js';
 import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
 import type { PostgresTextParts } from './postgres-text-parts.js';
 
 /**
  * Rows deleted per prune statement, each its own transaction: large enough to save commits, plans and round trips,
- * small enough that a writer waits for at most one chunk for the totals' rows it shares.
+ * small enough that no transaction holds many locks for long.
  */
 const PRUNE_CHUNK = 5000;
 
 /**
- * Removes profiles: the oldest beyond the retention policy, PRUNE_CHUNK rows (with their blobs) per statement, the
- * running totals lowered in the same statement; or every profile (clear). Every instance may prune at once.
+ * Removes profiles: the oldest beyond the retention policy, PRUNE_CHUNK rows (with their blobs) per statement; or
+ * every profile (clear). Every instance may prune at once.
  */
 export class PostgresRetention {
   constructor(
     private readonly connection: PostgresConnection,
     private readonly tables: PostgresTables,
-    private readonly totals: PostgresRunningTotals,
     private readonly tokens: PostgresTokenStore,
     private readonly textParts: PostgresTextParts,
   ) {}
@@ -41,48 +38,29 @@ export class PostgresRetention {
       await this.pruneUpTo(pool, 'p.time < $1', [clampTime(policy.now - policy.maxAgeMs)], removed);
     }
     if (policy.maxProfiles > 0) {
-      // The newest profile beyond maxProfiles: the hourly totals say which hour holds it and how many profiles are
-      // newer than that hour, so the index is walked within that hour only (an OFFSET over the whole time index
-      // would read every newer entry). One statement: totals and profiles of one snapshot.
+      // The newest profile beyond maxProfiles: the time index read backwards (only the index, in the background).
       const { rows } = await pool.query<{ time: number; id: number }>(
-        `WITH hours AS (SELECT hour, sum(n) AS n FROM ${this.tables.count} GROUP BY hour)
-         , newer AS (SELECT hour, n, coalesce(sum(n) OVER (ORDER BY hour DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before FROM hours)
-         , cut AS (SELECT hour, before FROM newer WHERE before + n > $1 ORDER BY hour DESC LIMIT 1)
-         SELECT p.time, p.id FROM cut CROSS JOIN LATERAL (
-           SELECT time, id FROM ${this.tables.profile} p WHERE p.time >= cut.hour * ${HOUR} AND p.time < (cut.hour + 1) * ${HOUR}
-           ORDER BY p.time DESC, p.id DESC OFFSET $1 - cut.before LIMIT 1
-         ) AS p`,
+        `SELECT time, id FROM ${this.tables.profile} ORDER BY time DESC, id DESC OFFSET $1 LIMIT 1`,
         [Math.floor(policy.maxProfiles)],
       );
       if (rows.length > 0)
         await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
     await this.tokens.dropAbandoned(pool);
-    if (removed.length > 0) {
-      await this.totals.dropEmpty(pool);
-      // The full-text tables of the days no profile is left of; the tracked queries' totals of the hours before
-      // the floor's, no longer read.
-      await this.textParts.dropEmptyDays(pool);
-      await pool.query(
-        `DELETE FROM ${this.tables.textCount} WHERE query_id IN (SELECT id FROM ${this.tables.textQuery})
-         AND hour < (SELECT max(time) FROM ${this.tables.textFloor}) / ${HOUR}`,
-      );
-    }
+    // The full-text tables of the days no profile is left of.
+    if (removed.length > 0) await this.textParts.dropEmptyDays(pool);
     return removed;
   }
 
   async clear(): Promise<number> {
     return inTransaction(this.connection.pool, async (client) => {
       await client.query(`SET LOCAL lock_timeout = '10s'`);
-      const totals = this.tables.totalsTables.join(', ');
       await client.query(
-        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.token}, ${totals} IN ACCESS EXCLUSIVE MODE`,
+        `LOCK TABLE ${this.tables.profile}, ${this.tables.data}, ${this.tables.text}, ${this.tables.token} IN ACCESS EXCLUSIVE MODE`,
       );
       const { rows } = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.tables.profile}`);
       await this.textParts.dropAll(client);
-      await client.query(
-        `TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.textCount}, ${this.tables.profile}, ${totals}`,
-      );
+      await client.query(`TRUNCATE ${this.tables.data}, ${this.tables.text}, ${this.tables.profile}`);
       await client.query(`UPDATE ${this.tables.textFloor} SET time = -1`);
       await this.tokens.clearStored(client);
       return rows[0].n;
@@ -92,16 +70,15 @@ export class PostgresRetention {
   /** One chunk at a time: delete up to PRUNE_CHUNK of the oldest rows matching `condition`, until none is left. */
   private async pruneUpTo(pool: pg.Pool, condition: string, params: unknown[], removed: string[]): Promise<void> {
     for (;;) {
-      // With the floor of the tracked full-text queries' totals (PostgresTextTotals) moved to the newest time
-      // removed, in the chunk's transaction, its row locked after the totals' as every pruner does.
+      // With the full-text floor (PostgresTables.liveText) moved to the newest time removed, in the chunk's
+      // transaction.
       const rows = await inTransaction(pool, async (client) => {
         const { rows: gone } = await client.query<{ token: string; time: number; id: number }>(
           `WITH doomed AS (
            SELECT p.id FROM ${this.tables.profile} p WHERE ${condition} ORDER BY p.time, p.id LIMIT ${PRUNE_CHUNK} FOR UPDATE SKIP LOCKED
          )
-         , gone AS (DELETE FROM ${this.tables.profile} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id, p.ip, p.method, p.url, p.status, p.kind)
+         , gone AS (DELETE FROM ${this.tables.profile} p USING doomed WHERE p.id = doomed.id RETURNING p.token, p.time, p.id)
          , blobs AS (DELETE FROM ${this.tables.data} d USING gone WHERE d.id = gone.id)
-         ${this.totals.ctes('gone', -1)}
          SELECT token, time, id FROM gone`,
           params,
         );

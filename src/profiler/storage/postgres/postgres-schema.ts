@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { HOUR } from '../search/hours.js';
 import { kindCode, PROFILER_URL_PATTERN } from '../search-helpers.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import { quoteIdent } from './postgres-sql.js';
@@ -8,16 +7,22 @@ import type { PostgresTables } from './postgres-tables.js';
 /** The advisory lock serialising schema creation, database-wide (pg_trgm is too): "PROFSCHM". */
 const SCHEMA_LOCK = '5787213827590357837';
 /**
- * The running totals' pages are kept this full (percent) as they are filled: the updates of a count then find room
- * on its page, and PostgreSQL writes them without touching the indexes (heap-only tuples).
+ * Tables of earlier layouts: running totals (of the list columns, URLs, URL skeletons and full-text queries), which
+ * a store no longer keeps. Dropped when the store opens.
  */
-const TOTALS_FILLFACTOR = 70;
+const DROPPED_TABLES = [
+  'profiler_count',
+  'profiler_ip_count',
+  'profiler_kind_count',
+  'profiler_ip_kind_count',
+  'profiler_url_count',
+  'profiler_skeleton_count',
+  'profiler_skeleton_status_count',
+  'profiler_text_count',
+  'profiler_text_query',
+];
 
-/**
- * The store's tables, indexes and SQL function, created or brought up to date when the store opens (create()),
- * and its running totals counted when they are missing or no longer add up (an instance of an earlier version
- * still writing during an upgrade).
- */
+/** The store's tables and indexes, created or brought up to date when the store opens (create()). */
 export class PostgresSchema {
   /** Whether URL searches use the pg_trgm index (known once create() ran). */
   trigrams = false;
@@ -60,7 +65,7 @@ export class PostgresSchema {
           id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
           data bytea NOT NULL
         )`);
-      // The words of a profile's text and its kind, method and status as marked words (search-words.ts), lexemes
+      // The words of a profile's text (search-words.ts) with its kind, method and status as columns, lexemes
       // as they are (array_to_tsvector: no parser, no stemming, the SQLite store's words exactly), partitioned by
       // day (PostgresTextParts): a prune drops a day once its profiles are gone, where deleting each row would
       // rewrite most of the table's pages. Profiles stored before have no text to index. A plain table of that
@@ -73,29 +78,13 @@ export class PostgresSchema {
         CREATE TABLE IF NOT EXISTS ${this.tables.text} (
           id bigint NOT NULL,                                 -- a profile's
           time bigint NOT NULL,                               -- the profile's: the newest matches first; the day
-          kind smallint NOT NULL,                             -- the profile's, as the totals count them
+          kind smallint NOT NULL,                             -- the profile's
           method text COLLATE "C" NOT NULL,                   -- upper case
           status integer NOT NULL,
           doc tsvector NOT NULL
         ) PARTITION BY RANGE (time)`);
-      // The tracked full-text queries (tracked-queries.ts): each query's terms once, its matches per hour, kind,
-      // method and status, and the newest time pruning has reached (-1: none), whose hour and those before the
-      // totals no longer count whole.
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${this.tables.textQuery} (
-          id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-          query text COLLATE "C" NOT NULL UNIQUE
-        )`);
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${this.tables.textCount} (
-          query_id integer NOT NULL,
-          hour integer NOT NULL,
-          kind smallint NOT NULL,
-          method text COLLATE "C" NOT NULL,
-          status integer NOT NULL,
-          n integer NOT NULL,
-          PRIMARY KEY (query_id, hour, kind, method, status)
-        ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
+      // The newest time pruning has reached (-1: none): full-text rows at or below it are checked against the
+      // profiles (PostgresTables.liveText).
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.tables.textFloor} (time bigint NOT NULL)`);
       await client.query(
         `INSERT INTO ${this.tables.textFloor} (time) SELECT -1 WHERE NOT EXISTS (SELECT FROM ${this.tables.textFloor})`,
@@ -107,12 +96,8 @@ export class PostgresSchema {
           stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
-      const existed = async (table: string) =>
-        (await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
-      const totalsExisted = await existed(this.tables.count);
-      const statusesExisted = await existed(this.tables.skeletonStatusCount);
-      // Stores made before the running totals delete the blobs by a cascading foreign key, a trigger per row that
-      // slows every prune: the prune deletes them itself.
+      // Earlier layouts delete the blobs by a cascading foreign key, a trigger per row that slows every prune: the
+      // prune deletes them itself.
       // Only when there is one: the ALTER locks both tables against every other instance's reads and writes.
       const { rows: cascading } = await client.query(
         `SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = 'profiler_profile_data_id_fkey'`,
@@ -120,8 +105,12 @@ export class PostgresSchema {
       );
       if (cascading.length > 0)
         await client.query(`ALTER TABLE ${this.tables.data} DROP CONSTRAINT profiler_profile_data_id_fkey`);
-      await this.createTotals(client);
       await this.checkLayout(client);
+      await client.query(
+        `DROP TABLE IF EXISTS ${DROPPED_TABLES.map((table) => `${schema}.${table}`).join(', ')};
+         DROP FUNCTION IF EXISTS ${schema}.profiler_url_skeleton(text);
+         DROP INDEX IF EXISTS ${schema}.profiler_profile_url_exact`,
+      );
       // Stores of the older layout keep a row per stored token too (`stored`), which every prune would have to
       // delete. The profiles' unique tokens say which are stored; those rows go, once.
       await client.query(`DELETE FROM ${this.tables.token} WHERE stored`);
@@ -131,42 +120,18 @@ export class PostgresSchema {
         `profiler_profile_ip ON ${this.tables.profile} (ip, time, id)`,
         `profiler_profile_method ON ${this.tables.profile} (upper(method), time, id)`,
         `profiler_profile_status ON ${this.tables.profile} (status, time, id)`,
+        `profiler_profile_kind ON ${this.tables.profile} (kind, time, id)`,
         `profiler_profile_parent ON ${this.tables.profile} (parent, time, id) WHERE parent IS NOT NULL`,
         `profiler_profile_redirected_from ON ${this.tables.profile} (redirected_from, time, id) WHERE redirected_from IS NOT NULL`,
-        // The URL alone: used for a rare URL's few profiles (findUrl), so no (time, id) after it; its equal keys
-        // are then deduplicated, which keeps it small.
-        `profiler_profile_url_exact ON ${this.tables.profile} (url)`,
         // The reservations not written: few (instances × their pool), found without reading the stored ones.
         `profiler_token_reserved ON ${this.tables.token} (owner, reserved_at) WHERE NOT stored`,
         // On every day's table (those made later too).
         `profiler_profile_text_doc ON ${this.tables.text} USING gin (doc)`,
         `profiler_profile_text_time ON ${this.tables.text} (time, id)`,
+        // A kind with few texts (the search page counts those of the kinds it hides) is counted through it.
+        `profiler_profile_text_kind ON ${this.tables.text} (kind, time, id)`,
       ];
       for (const index of indexes) await client.query(`CREATE INDEX IF NOT EXISTS ${index}`);
-      // A store of the version before the running totals is counted once, here; so is one whose totals no longer
-      // match its profiles (an instance of that version, still running during an upgrade, wrote or pruned).
-      if (!totalsExisted) {
-        await this.recountTotals(client);
-      } else {
-        if (!statusesExisted) {
-          // A store of the version before the skeleton × method × status totals: those are counted once.
-          await client.query(`LOCK TABLE ${this.tables.profile} IN SHARE MODE`);
-          await this.countSkeletonStatuses(client);
-        }
-        // An instance of the version before updates every total but the skeletons × method × status: their sum
-        // is compared too.
-        const { rows } = await client.query<{ exact: boolean }>(
-          `WITH stored AS (SELECT count(*) AS n FROM ${this.tables.profile})
-           SELECT (SELECT coalesce(sum(n), 0) FROM ${this.tables.count}) = stored.n
-              AND (SELECT coalesce(sum(n), 0) FROM ${this.tables.skeletonStatusCount}) = stored.n AS exact FROM stored`,
-        );
-        if (!rows[0].exact) {
-          this.connection.logger.warn(
-            `The PostgreSQL profile store ${this.connection.description}'s running totals did not match its profiles (an instance of an earlier version wrote or pruned them): counted again.`,
-          );
-          await this.recountTotals(client);
-        }
-      }
       this.trigrams = this.trigramIndex && (await this.createTrigramIndex(client));
       await client.query('COMMIT');
     } catch (error) {
@@ -178,7 +143,6 @@ export class PostgresSchema {
   /**
    * A store of the version before kinds gets the columns kind, duration, route and redirected_from: its profiles
    * are the application's but for the profiler's pages (by their URL), neither measured nor routed nor redirected.
-   * Its running totals per kind are then missing, and counted (createSchema).
    */
   private async addKinds(client: pg.PoolClient): Promise<void> {
     const { rows } = await client.query<{ column: string }>(
@@ -199,99 +163,6 @@ export class PostgresSchema {
     ]);
   }
 
-  /** The running totals' tables and the URL skeleton function (see the class comment). */
-  private async createTotals(client: pg.PoolClient): Promise<void> {
-    // url-skeleton.ts's urlSkeleton: each run of digits after the first '/' following '//' (or of the whole
-    // text, when it has no '//') becomes one '#'.
-    await client.query(`
-      CREATE OR REPLACE FUNCTION ${this.tables.skeletonOf}(url text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
-        SELECT CASE
-          WHEN a = 0 THEN regexp_replace(url, '[0-9]+', '#', 'g')
-          WHEN p = 0 THEN url
-          ELSE left(url, a + p) || regexp_replace(substr(url, a + p + 1), '[0-9]+', '#', 'g')
-        END
-        FROM (SELECT strpos(url, '//') AS a) AS authority,
-             LATERAL (SELECT CASE WHEN a = 0 THEN 0 ELSE strpos(substr(url, a + 2), '/') END AS p) AS path
-      $fn$`);
-    // Per hour (time / 3,600,000) and per IP, each by kind, method (upper(), as searched) and status. Tables of
-    // their own rather than kind added to the totals before it (profiler_count, profiler_ip_count): instances of
-    // the version before, still running during an upgrade, upsert those by hour or IP, method and status.
-    for (const [table, key] of [
-      [this.tables.count, 'hour bigint'],
-      [this.tables.ipCount, 'ip text COLLATE "C"'],
-    ]) {
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${table} (
-          ${key} NOT NULL,
-          kind smallint NOT NULL,
-          method text COLLATE "C" NOT NULL,
-          status integer NOT NULL,
-          n bigint NOT NULL,
-          PRIMARY KEY (${key.split(' ')[0]}, kind, method, status)
-        ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
-    }
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.tables.urlCount} (
-        url text COLLATE "C" PRIMARY KEY,
-        skeleton text COLLATE "C" NOT NULL,
-        n bigint NOT NULL
-      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
-    await client.query(`CREATE INDEX IF NOT EXISTS profiler_url_count_skeleton ON ${this.tables.urlCount} (skeleton)`);
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.tables.skeletonCount} (
-        skeleton text COLLATE "C" PRIMARY KEY,
-        n bigint NOT NULL
-      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
-    // A table of its own rather than method and status added to the skeletons': instances of the version before,
-    // still running during an upgrade, upsert those by skeleton alone.
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.tables.skeletonStatusCount} (
-        skeleton text COLLATE "C" NOT NULL,
-        method text COLLATE "C" NOT NULL,
-        status integer NOT NULL,
-        n bigint NOT NULL,
-        PRIMARY KEY (skeleton, method, status)
-      ) WITH (fillfactor = ${TOTALS_FILLFACTOR})`);
-  }
-
-  /**
-   * The skeleton × method × status totals, from the profiles: each distinct URL, method and status once, so the
-   * skeleton function runs once per distinct URL rather than once per profile.
-   */
-  private async countSkeletonStatuses(client: pg.PoolClient): Promise<void> {
-    await client.query(`
-      INSERT INTO ${this.tables.skeletonStatusCount}
-      SELECT ${this.tables.skeletonOf}(url), method, status, sum(n) FROM (
-        SELECT url, upper(method) AS method, status, count(*) AS n FROM ${this.tables.profile} GROUP BY 1, 2, 3
-      ) AS distinct_urls GROUP BY 1, 2, 3`);
-  }
-
-  /**
-   * The running totals of the profiles stored, counted again. The profiles are locked against writes meanwhile
-   * (reads go on), so that no instance writes one between the count and the commit. Blobs whose profile is gone
-   * (pruned by an instance of the version that deleted them through a foreign key, dropped since) go too.
-   */
-  private async recountTotals(client: pg.PoolClient): Promise<void> {
-    await client.query(`LOCK TABLE ${this.tables.profile}, ${this.tables.data} IN SHARE MODE`);
-    await client.query(`TRUNCATE ${this.tables.totalsTables.join(', ')}`);
-    await client.query(
-      `INSERT INTO ${this.tables.count} SELECT time / ${HOUR}, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`,
-    );
-    await client.query(
-      `INSERT INTO ${this.tables.ipCount} SELECT ip, kind, upper(method), status, count(*) FROM ${this.tables.profile} GROUP BY 1, 2, 3, 4`,
-    );
-    await client.query(
-      `INSERT INTO ${this.tables.urlCount} SELECT url, ${this.tables.skeletonOf}(url), count(*) FROM ${this.tables.profile} GROUP BY url`,
-    );
-    await client.query(
-      `INSERT INTO ${this.tables.skeletonCount} SELECT skeleton, sum(n) FROM ${this.tables.urlCount} GROUP BY skeleton`,
-    );
-    await this.countSkeletonStatuses(client);
-    await client.query(
-      `DELETE FROM ${this.tables.data} d WHERE NOT EXISTS (SELECT FROM ${this.tables.profile} p WHERE p.id = d.id)`,
-    );
-  }
-
   /** The GIN trigram index of the URLs; false (logged) when pg_trgm is neither installed nor installable. */
   private async createTrigramIndex(client: pg.PoolClient): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
@@ -309,11 +180,6 @@ export class PostgresSchema {
         if (extensionSchema === null) throw new Error('pg_trgm is not installed');
         await client.query(
           `CREATE INDEX IF NOT EXISTS profiler_profile_url ON ${this.tables.profile} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`,
-        );
-        // The distinct URLs' too: counting a needle with digits checks the URLs of the skeletons that may hold it,
-        // which can be many (countUrl).
-        await client.query(
-          `CREATE INDEX IF NOT EXISTS profiler_url_count_url ON ${this.tables.urlCount} USING gin (url ${quoteIdent(extensionSchema)}.gin_trgm_ops)`,
         );
         await client.query('RELEASE SAVEPOINT trigrams');
         return true;
@@ -349,15 +215,8 @@ export class PostgresSchema {
       ],
       profiler_profile_data: ['id', 'data'],
       profiler_profile_text: ['id', 'time', 'kind', 'method', 'status', 'doc'],
-      profiler_text_query: ['id', 'query'],
-      profiler_text_count: ['query_id', 'hour', 'kind', 'method', 'status', 'n'],
       profiler_text_floor: ['time'],
       profiler_token: ['token', 'owner', 'stored', 'reserved_at'],
-      profiler_kind_count: ['hour', 'kind', 'method', 'status', 'n'],
-      profiler_ip_kind_count: ['ip', 'kind', 'method', 'status', 'n'],
-      profiler_url_count: ['url', 'skeleton', 'n'],
-      profiler_skeleton_count: ['skeleton', 'n'],
-      profiler_skeleton_status_count: ['skeleton', 'method', 'status', 'n'],
     };
     const { rows } = await client.query<{ table: string; column: string }>(
       `SELECT table_name AS table, column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,

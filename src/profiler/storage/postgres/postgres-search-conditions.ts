@@ -1,0 +1,47 @@
+import type { CompiledCriteria } from '../search/compiled-criteria.js';
+import type { SearchTerm } from '../search/search-words.js';
+import { kindCondition } from './postgres-sql.js';
+
+/**
+ * The conditions of a search on the profile `p` (every filter but the full-text terms), its values pushed to
+ * `params` ($n numbered after those already there); `true` when there is none.
+ */
+export function profileConditions(f: CompiledCriteria, params: unknown[]): string {
+  const where: string[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const range = (column: string, [low, high]: [string, string | null]) => {
+    where.push(`${column} >= ${param(low)}`);
+    if (high !== null) where.push(`${column} < ${param(high)}`);
+  };
+  if (f.time) where.push(`p.time BETWEEN ${param(f.time[0])} AND ${param(f.time[1])}`);
+  if (f.kinds !== null) where.push(kindCondition(f.kinds));
+  if (f.ip) range('p.ip', f.ip);
+  if (f.method !== null) where.push(`upper(p.method) = ${param(f.method)}`);
+  if (f.status) where.push(`p.status BETWEEN ${param(f.status[0])} AND ${param(f.status[1])}`);
+  if (f.token) range('p.token', f.token);
+  if (f.url !== null) where.push(`p.url ILIKE ${param(f.url.like)}`);
+  return where.length === 0 ? 'true' : where.join(' AND ');
+}
+
+/**
+ * The kinds, method and status conditions on a full-text row `t` (its own columns), their values pushed to
+ * `params`: checked on the rows the words' GIN lookup finds, where the facets' words (common to most profiles)
+ * would make the lookup read long posting lists in every day's index.
+ */
+export function textRowConditions(f: CompiledCriteria, params: unknown[]): string[] {
+  const where: string[] = [];
+  if (f.kinds !== null) where.push(kindCondition(f.kinds, 't.kind'));
+  if (f.method !== null) where.push(`t.method = $${params.push(f.method)}`);
+  if (f.status !== null) where.push(`t.status BETWEEN $${params.push(f.status[0])} AND $${params.push(f.status[1])}`);
+  return where;
+}
+
+/** The tsquery of the terms: every one, a prefix `:*`. */
+export function termsTsquery(terms: readonly SearchTerm[]): string {
+  return terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`).join(' & ');
+}
+
+/** A lexeme of tsquery's input syntax, taken as it is: quoted, quotes and backslashes escaped. */
+function lexeme(word: string): string {
+  return `'${word.replace(/['\\]/g, (c) => `\\${c}`)}'`;
+}
