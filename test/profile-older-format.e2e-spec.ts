@@ -1,5 +1,11 @@
+import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
+import { ProfilerService } from '../src/profiler/profiler.service.js';
 import { ProfileFormat } from '../src/profiler/storage/profile-codec.js';
 import { ProfilerStorage } from '../src/profiler/storage/profiler-storage.js';
 import type { SqliteConnection } from '../src/profiler/storage/sqlite/sqlite-connection.js';
@@ -20,6 +26,7 @@ describe('A profile stored in a format this version no longer reads (e2e)', () =
   it('opens with its summary and says it came from an older version', async () => {
     const token = (await request(app.getHttpServer()).get('/').expect(200)).headers['x-debug-token'];
     await storedProfile(app, token);
+    await app.get(ProfilerService).flush();
     // Format 1 (deflate with a dictionary this version no longer carries), as an older version wrote it.
     const db = (app.get(ProfilerStorage) as unknown as { connection: SqliteConnection }).connection.db;
     const v1 = Buffer.from('012377ec323931edf04ac830217a6f8cf68ea659f23634373337333036330081dad8da5a00', 'hex');
@@ -37,5 +44,34 @@ describe('A profile stored in a format this version no longer reads (e2e)', () =
     await storedProfile(app, fresh.headers['x-debug-token']);
     const other = await request(app.getHttpServer()).get(`/_profiler/${fresh.headers['x-debug-token']}`).expect(200);
     expect(other.text).not.toContain('older-format');
+  });
+
+  it('sets a profile store too old to migrate aside at start, and says where in one warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'older-store-'));
+    const file = join(dir, 'profiler.sqlite');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE profile (id INTEGER PRIMARY KEY, token TEXT); CREATE TABLE profile_data (id INTEGER PRIMARY KEY, data BLOB); PRAGMA user_version = 5',
+    );
+    old.close();
+    let printed = '';
+    const keep = (chunk: string | Uint8Array) => ((printed += String(chunk)), true);
+    const spies = [process.stdout, process.stderr].map((stream) =>
+      jest.spyOn(stream, 'write').mockImplementation(keep),
+    );
+    const started = await createTestApp({ env: { PROFILER_DSN: `sqlite:${file}`, LOG_LEVEL: 'warning' } });
+    try {
+      for (const spy of spies) spy.mockRestore();
+      expect(printed).toContain(
+        `profiler.WARNING: The profile store ${file} was written by an older version of the application (schema 5; this one migrates 7 and later): it was kept as ${file}.v5, and a new store started.`,
+      );
+      expect(existsSync(`${file}.v5`)).toBe(true);
+      const token = (await request(started.getHttpServer()).get('/').expect(200)).headers['x-debug-token'];
+      expect((await storedProfile(started, token)).token).toBe(token);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await started.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
