@@ -34,16 +34,16 @@ export class SqliteProfileWriter {
        RETURNING id`,
     ).safeIntegers(true);
     const insertData = statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
-    // An entry left by a pruned profile is taken over; one of a live profile is not (duplicates() has refused the
-    // batch before, this is the constraint's backstop).
+    // An entry left by a pruned profile is taken over; one of a live profile is not: the batch is refused. Tokens
+    // are drawn free (TokenRegistry), so this is checked here, as the rows go in, not by a query before them.
     const mapToken = statement(
       `INSERT INTO profile_token (token, id) VALUES (?, ?) ON CONFLICT (token) DO UPDATE SET id = excluded.id
        WHERE NOT EXISTS (SELECT 1 FROM profile WHERE id = profile_token.id AND token = profile_token.token)`,
     );
     const tokenId = statement('SELECT id FROM profile_token WHERE token = ?').safeIntegers(true).pluck();
     const transaction = this.connection.db.transaction(() => {
-      const duplicates = this.duplicates(profiles);
-      if (duplicates.length > 0) throw new DuplicateTokenError(duplicates);
+      const repeated = repeatedTokens(profiles.map((profile) => profile.token));
+      if (repeated.length > 0) throw new DuplicateTokenError(repeated);
       const lastSeq = statement('UPDATE profile_write SET last = last + @n, stored = stored + @n RETURNING last - @n')
         .pluck()
         .get({ n: profiles.length }) as number;
@@ -100,8 +100,14 @@ export class SqliteProfileWriter {
         }
       });
     });
-    if (immediate) transaction.immediate();
-    else transaction();
+    try {
+      if (immediate) transaction.immediate();
+      else transaction();
+    } catch (error) {
+      // Rolled back: every token of the batch the store has, or that it holds twice, named at once.
+      if (error instanceof DuplicateTokenError) throw new DuplicateTokenError(this.duplicates(profiles));
+      throw error;
+    }
   }
 
   /** Tokens of the batch already stored, or present twice in it. */
