@@ -1,8 +1,16 @@
-import { format, type SqlLanguage } from 'sql-formatter';
+import { createRequire } from 'node:module';
+import type { SqlLanguage } from 'sql-formatter';
 import { highlighter } from '../../profiler/views/highlighter.js';
 import type { DialectName } from '../database-url.js';
 
 const LANGUAGES: Record<DialectName, SqlLanguage> = { sqlite: 'sqlite', postgres: 'postgresql' };
+
+/**
+ * sql-formatter, loaded the first time a Database panel is opened (synchronously, its CommonJS build): some 20 MB
+ * that a process serving requests never needs.
+ */
+let formatter: typeof import('sql-formatter') | undefined;
+const require = createRequire(import.meta.url);
 
 /**
  * A statement laid out by sql-formatter for its dialect, then highlighted as HTML (`hljs-*` spans, every piece of
@@ -12,7 +20,8 @@ const LANGUAGES: Record<DialectName, SqlLanguage> = { sqlite: 'sqlite', postgres
 export function highlightedSql(sql: string, dialect: DialectName): string {
   let text = sql;
   try {
-    text = format(sql, { language: LANGUAGES[dialect], tabWidth: 2 });
+    formatter ??= require('sql-formatter') as typeof import('sql-formatter');
+    text = formatter.format(sql, { language: LANGUAGES[dialect], tabWidth: 2 });
   } catch {
     // kept as recorded
   }

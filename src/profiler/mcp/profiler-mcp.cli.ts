@@ -28,7 +28,7 @@ export async function serveOverStdio(): Promise<number> {
     await app.close();
     return 1;
   }
-  const server = app.get(ProfilerMcpServer).create({ baseUrl: `http://${config.host}:${config.port}` });
+  const server = await app.get(ProfilerMcpServer).create({ baseUrl: `http://${config.host}:${config.port}` });
   const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
   await server.connect(new StdioServerTransport());
   await closed;

@@ -1,10 +1,10 @@
 import { All, Controller, Post, Req, Res } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { MethodNotAllowedHttpException } from '../../lifecycle/exceptions/method-not-allowed-http.exception.js';
 import { contextOf } from '../../lifecycle/kernel-symbols.js';
 import { DebugRoute, RouteName } from '../../lifecycle/routing/route-name.decorator.js';
 import { ProfilerGate } from '../controllers/profiler-gate.js';
+import { mcpSdk } from './mcp-sdk.js';
 import { ProfilerMcpServer } from './profiler-mcp.server.js';
 
 /**
@@ -25,7 +25,8 @@ export class ProfilerMcpController {
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.gate.ensureEnabled(req);
     const request = contextOf(req)!.request;
-    const server = this.servers.create({ baseUrl: request.schemeAndHttpHost });
+    const server = await this.servers.create({ baseUrl: request.schemeAndHttpHost });
+    const { StreamableHTTPServerTransport } = await mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { LogLevel, parseLogLevel } from '../../lifecycle/logging/log-level.js';
 import { compareProfiles } from '../comparison/profile-comparison.js';
 import { ProfileComparer } from '../comparison/profile-comparer.js';
@@ -10,13 +9,9 @@ import type { ProfileRecord, ProfileSummary } from '../storage/profile-record.js
 import { comparisonDigest } from './comparison-digest.js';
 import { matchCount, ms } from '../views/figures.js';
 import { ProfileDigests, type Digest } from './profile-digests.js';
-import { serveProfileResources } from './profile-resources.js';
+import { mcpSdk } from './mcp-sdk.js';
 
 const VERSION = '1.0.0';
-const token = z
-  .string()
-  .regex(/^[0-9a-f]{6}$/, 'a profile token is 6 lowercase hexadecimal characters')
-  .describe('The profile token (X-Debug-Token of the response), 6 hex characters');
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
 /** Where the profiler's pages are, when the server knows (HTTP): its answers then link to them. */
@@ -38,7 +33,16 @@ export class ProfilerMcpServer {
     private readonly comparer: ProfileComparer,
   ) {}
 
-  create(context: McpContext = {}): McpServer {
+  async create(context: McpContext = {}): Promise<McpServer> {
+    const [{ McpServer, z }, { serveProfileResources }] = await Promise.all([
+      mcpSdk(),
+      // It loads the SDK's protocol types: with it, only when an assistant connects.
+      import('./profile-resources.js'),
+    ]);
+    const token = z
+      .string()
+      .regex(/^[0-9a-f]{6}$/, 'a profile token is 6 lowercase hexadecimal characters')
+      .describe('The profile token (X-Debug-Token of the response), 6 hex characters');
     const server = new McpServer(
       { name: 'shopkernel-profiler', version: VERSION },
       {

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { ExportResult } from '@opentelemetry/core';
+import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
@@ -30,6 +29,8 @@ const EXPORT_TIMEOUT_MS = 5000;
 export class OtlpProfileExporter implements OnModuleInit, OnApplicationShutdown {
   private readonly queue: ProfileRecord[] = [];
   private exporter: OTLPTraceExporter | undefined;
+  /** ExportResultCode.SUCCESS, once the exporter's modules are loaded. */
+  private success: ExportResult['code'] | undefined;
   private origin: SpanOrigin | undefined;
   private timer: NodeJS.Timeout | undefined;
   private sending = false;
@@ -45,9 +46,16 @@ export class OtlpProfileExporter implements OnModuleInit, OnApplicationShutdown 
     private readonly logger: KernelLogger,
   ) {}
 
-  onModuleInit(): void {
+  /** The exporter's modules are loaded only when an endpoint is set: some 25 MB a process without one never needs. */
+  async onModuleInit(): Promise<void> {
     const { endpoint, serviceName } = this.config.profiler.otlp;
     if (endpoint === null || !this.profiler.enabled) return;
+    const [{ OTLPTraceExporter }, { resourceFromAttributes }, { ExportResultCode }] = await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/core'),
+    ]);
+    this.success = ExportResultCode.SUCCESS;
     const url = endpoint.replace(/\/+$/, '').endsWith('/v1/traces')
       ? endpoint
       : `${endpoint.replace(/\/+$/, '')}/v1/traces`;
@@ -84,7 +92,7 @@ export class OtlpProfileExporter implements OnModuleInit, OnApplicationShutdown 
     try {
       const spans = batch.flatMap((record) => profileSpans(this.profiler.expand(record), this.origin!));
       const result = await new Promise<ExportResult>((resolve) => this.exporter!.export(spans, resolve));
-      if (result.code !== ExportResultCode.SUCCESS) throw result.error ?? new Error('the collector refused the spans');
+      if (result.code !== this.success) throw result.error ?? new Error('the collector refused the spans');
       this.exported += batch.length;
       if (this.failing) this.logger.record(LogLevel.INFO, 'profiler', 'The OTLP collector takes spans again.');
       this.failing = false;

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppConfig } from '../../config/app-config.js';
 import { KernelLogger } from '../../lifecycle/logging/kernel-logger.js';
 import { COUNTRIES, type CheckoutDto } from './checkout.dto.js';
 
 /** What the address service answers: whether it delivers there, and why not (a message that is no text is ignored). */
-const AddressVerdict = z.object({ deliverable: z.boolean(), message: z.unknown().optional() });
-type AddressVerdict = z.infer<typeof AddressVerdict>;
+const verdictSchema = (zod: typeof z) => zod.object({ deliverable: zod.boolean(), message: zod.unknown().optional() });
+type AddressVerdict = z.infer<ReturnType<typeof verdictSchema>>;
+
+let schema: Promise<ReturnType<typeof verdictSchema>> | undefined;
+/** zod, loaded when a checkout is first checked: a shop without ADDRESS_CHECK_URL never needs it. */
+function addressVerdict(): Promise<ReturnType<typeof verdictSchema>> {
+  schema ??= import('zod').then(({ z: zod }) => verdictSchema(zod));
+  return schema;
+}
 
 /**
  * Asks the carrier's address service (ADDRESS_CHECK_URL, off by default) whether it delivers to a checkout's
@@ -27,13 +34,14 @@ export class AddressCheck {
     if (url === null) return {};
     const query = new URLSearchParams({ country: address.country, postcode: address.postcode, city: address.city });
     let verdict: AddressVerdict;
+    const AddressVerdict = await addressVerdict();
     try {
       const answer = await fetch(`${url}?${query}`, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!answer.ok) throw new Error(`it answered ${answer.status}`);
-      verdict = readVerdict(await answer.text());
+      verdict = readVerdict(AddressVerdict, await answer.text());
     } catch (error) {
       this.logger.channel('orders').warning('Address check unavailable ({reason}): the address was taken unchecked.', {
         reason: error instanceof Error ? error.message : String(error),
@@ -50,7 +58,7 @@ export class AddressCheck {
 }
 
 /** The service's answer, checked: anything but `{ "deliverable": true|false }` is the service failing, said how. */
-function readVerdict(body: string): AddressVerdict {
+function readVerdict(AddressVerdict: ReturnType<typeof verdictSchema>, body: string): AddressVerdict {
   let json: unknown;
   try {
     json = JSON.parse(body);
