@@ -85,7 +85,7 @@ export class ProfilerCli {
         if (!Number.isInteger(limit) || limit < 1)
           return this.usageError(`--limit must be a positive whole number, got "${values.limit}".`);
         return this.withStorage(async (storage) => {
-          const { total, rows } = await storage.find({
+          const { total, atLeast, rows } = await storage.find({
             limit,
             ip: values.ip,
             method: values.method,
@@ -93,7 +93,7 @@ export class ProfilerCli {
             url: values.url,
           });
           if (rows.length > 0) this.out(this.table(rows));
-          this.out(`${matchCount(total)} results found\n`);
+          this.out(`${matchCount(total, atLeast)} results found\n`);
         });
       }
       case 'clear': {

@@ -52,7 +52,7 @@ export class SearchPage {
     return this.views.page('search', {
       title: 'Profile Search',
       storeError: searchError ?? stats.storeError,
-      total: matchCount(result.total),
+      total: matchCount(result.total, result.atLeast),
       leftOut,
       more: result.total > result.rows.length,
       comparable: result.rows.length > 1,
@@ -110,7 +110,7 @@ export class SearchPage {
       .map(({ kind, one, many, param }, i) => ({
         kind,
         count: counts[i].total,
-        shown: matchCount(counts[i].total),
+        shown: matchCount(counts[i].total, counts[i].atLeast),
         label: counts[i].total === 1 ? one : many,
         href: searchUrl(query, { [param]: '1' }),
       }))

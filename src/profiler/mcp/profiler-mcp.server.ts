@@ -109,7 +109,7 @@ export class ProfilerMcpServer {
         annotations: readOnly,
       },
       async ({ method, status, text, url, ip, token: prefix, since, until, limit }) => {
-        const { total, rows } = await this.profiler.find({
+        const { total, atLeast, rows } = await this.profiler.find({
           text,
           method,
           statusCode: status,
@@ -125,7 +125,7 @@ export class ProfilerMcpServer {
           (r) =>
             `${r.token} ${r.method} ${r.statusCode} ${r.url} (${r.route ?? 'no route'}) ${r.duration === null ? '' : ms(r.duration)} ${new Date(r.time).toISOString()}`,
         );
-        const heading = `${matchCount(total)} matching request${total === 1 ? '' : 's'}${total > rows.length ? `, the newest ${rows.length}` : ''}:`;
+        const heading = `${matchCount(total, atLeast)} matching request${total === 1 ? '' : 's'}${total > rows.length ? `, the newest ${rows.length}` : ''}:`;
         return answer({
           text: rows.length === 0 ? 'No profiled request matches.' : [heading, ...lines].join('\n'),
           data: { total, profiles: rows.map((r) => ({ ...summaryOf(r), profileUrl: link(r.token) })) },

@@ -72,9 +72,14 @@ export interface ProfileSearchCriteria {
 export interface ProfileSearchResult {
   /**
    * Number of profiles matching the criteria, not capped by the limit but counted up to COUNT_CAP + 1 only: a
-   * count reads at most that many rows, and "10,000+" is all a person needs of a larger one.
+   * count reads at most that many matches, and "10,000+" is all a person needs of a larger one.
    */
   total: number;
+  /**
+   * The count stopped at what a store reads for one (filters common alone, rare together): `total` matches were
+   * found, more may exist. Absent: `total` is exact (up to the cap).
+   */
+  atLeast?: boolean;
   /** At most `limit` of them, newest first (ties: the later written first). */
   rows: ProfileSummary[];
 }

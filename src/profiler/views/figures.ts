@@ -1,9 +1,13 @@
 /** Figures as the profiler's pages and answers write them. */
 import { COUNT_CAP } from '../storage/search-helpers.js';
 
-/** A store's count of matches: exact up to COUNT_CAP, `10,000+` above (stores count no further). */
-export function matchCount(count: number): string {
-  return count > COUNT_CAP ? `${COUNT_CAP.toLocaleString('en')}+` : count.toLocaleString('en');
+/**
+ * A store's count of matches: exact up to COUNT_CAP, `10,000+` above (stores count no further), `1,234+` when the
+ * store stopped counting before (`atLeast`: ProfileSearchResult).
+ */
+export function matchCount(count: number, atLeast = false): string {
+  if (count > COUNT_CAP) return `${COUNT_CAP.toLocaleString('en')}+`;
+  return `${count.toLocaleString('en')}${atLeast ? '+' : ''}`;
 }
 
 /** Milliseconds, as people read them: `12.3 ms`, `0.42 ms`, `1.25 s`. */

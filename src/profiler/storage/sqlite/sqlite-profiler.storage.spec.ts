@@ -101,6 +101,32 @@ describe('SqliteProfilerStorage', () => {
     await store.close();
   });
 
+  it('counts no more than its read budget: filters common alone but rare together give a lower bound', async () => {
+    const store = new SqliteProfilerStorage({ file: ':memory:', countReadBudget: 50 });
+    await store.open();
+    // 300 profiles: every third a POST, every second from 10.0.1.x (a sixth both), one from 10.9.9.9.
+    await store.write(
+      Array.from({ length: 300 }, (_, i) =>
+        record((0x500000 + i).toString(16), {
+          time: 1_000 + i,
+          method: i % 3 === 0 ? 'POST' : 'GET',
+          ip: i === 150 ? '10.9.9.9' : i % 2 === 0 ? `10.0.1.${i % 200}` : '192.168.0.1',
+        }),
+      ),
+    );
+    const both = await store.find({ limit: 3, method: 'POST', ip: '10.0.1.' });
+    expect(both.atLeast).toBe(true);
+    expect(both.total).toBeLessThan(50);
+    expect(both.total).toBeGreaterThan(0);
+    expect(both.rows.map((r) => r.token)).toEqual(['500126', '500120', '50011a']);
+    expect(await store.find({ limit: 1, ip: '10.9.9.9', method: 'POST' })).toEqual({
+      total: 1,
+      rows: [expect.objectContaining({ token: '500096' })],
+    });
+    expect((await store.find({ limit: 0 })).atLeast).toBe(true);
+    await store.close();
+  });
+
   it('refuses to work before open() and after close()', async () => {
     const closed = new SqliteProfilerStorage({ file: ':memory:' });
     await expect(closed.find({ limit: 1 })).rejects.toThrow('not open');
@@ -291,7 +317,7 @@ describe('SqliteProfilerStorage', () => {
          CREATE TABLE profile_token_count (n INTEGER); CREATE TABLE profile_text_query (n INTEGER);
          CREATE TABLE profile_text_count (n INTEGER); CREATE TABLE profile_url_skeleton (id INTEGER PRIMARY KEY);
          ALTER TABLE profile_url ADD COLUMN skel_id INTEGER NOT NULL DEFAULT 0; CREATE INDEX profile_url_skel ON profile_url (skel_id);
-         ALTER TABLE profile_write DROP COLUMN stored; PRAGMA user_version = 7;`,
+         ALTER TABLE profile_write DROP COLUMN stored; DROP INDEX profile_kind_other; PRAGMA user_version = 7;`,
       );
       const migrated = new SqliteProfilerStorage({ file });
       await migrated.open();

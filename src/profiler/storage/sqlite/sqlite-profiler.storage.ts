@@ -20,6 +20,8 @@ import { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
   file: string;
+  /** What a count reads at most before its matches are a lower bound (COUNT_READ_BUDGET; the tests lower it). */
+  countReadBudget?: number;
 }
 
 /** A crash's last write waits this long for a lock: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
@@ -54,7 +56,12 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     const textParts = new SqliteTextParts(this.connection);
     this.writer = new SqliteProfileWriter(this.connection, this.tokens, textParts);
     this.reader = new SqliteProfileReader(this.connection, this.codec);
-    this.planner = new SqliteSearchPlanner(this.connection, new SqliteUrlMatcher(this.connection), textParts);
+    this.planner = new SqliteSearchPlanner(
+      this.connection,
+      new SqliteUrlMatcher(this.connection),
+      textParts,
+      options.countReadBudget,
+    );
     this.retention = new SqliteRetention(this.connection, textParts);
   }
 

@@ -46,6 +46,8 @@ const SCHEMA = `
   CREATE INDEX profile_parent ON profile (parent) WHERE parent IS NOT NULL;
   CREATE UNIQUE INDEX profile_seq ON profile (seq);
   CREATE INDEX profile_redirected_from ON profile (redirected_from) WHERE redirected_from IS NOT NULL;
+  -- The profiler's pages and the assets, few beside the application's requests: what the search page counts apart.
+  CREATE INDEX profile_kind_other ON profile (kind) WHERE kind <> 0;
 
   -- Each distinct URL once, with its number of profiles; trigrams of it with ASCII letters in lower case (rowid =
   -- profile_url.id), so that a phrase of the needle's trigrams finds exactly the URLs LIKE '%needle%' matches.
@@ -102,6 +104,7 @@ const MIGRATIONS: Record<number, string> = {
   DROP TABLE profile_url_skeleton;
   ALTER TABLE profile_write ADD COLUMN stored INTEGER NOT NULL DEFAULT 0;
   UPDATE profile_write SET stored = (SELECT count(*) FROM profile);
+  CREATE INDEX profile_kind_other ON profile (kind) WHERE kind <> 0;
   `,
 };
 

@@ -1,6 +1,6 @@
 import type { CompiledCriteria } from '../search/compiled-criteria.js';
-import { MAX_TIME } from '../search-helpers.js';
-import { keyRange } from './sqlite-keys.js';
+import { KIND_CODES, MAX_TIME } from '../search-helpers.js';
+import { BY_TOKEN, keyRange } from './sqlite-keys.js';
 
 /**
  * The URL filter: the LIKE pattern, and the ids of the distinct URLs holding the needle when they are few enough
@@ -11,7 +11,7 @@ export interface UrlMatch {
   ids: number[] | null;
 }
 /** The filter whose index drives a search through the indexes (the others checked row by row). */
-export type Driver = 'ip' | 'method' | 'status' | 'token' | 'url';
+export type Driver = 'ip' | 'method' | 'status' | 'token' | 'url' | 'kinds';
 
 /** A search as the SQLite store plans it: the compiled criteria, the URL's matches and the time range as keys. */
 export interface Filters extends Omit<CompiledCriteria, 'url' | 'time' | 'limit'> {
@@ -36,6 +36,8 @@ export function indexedFilters(f: Filters): Driver[] {
   if (f.status !== null) drivers.push('status');
   if (f.token !== null) drivers.push('token');
   if (f.url?.ids) drivers.push('url');
+  // Only the other kinds than the application's are indexed (profile_kind_other).
+  if (f.kinds !== null && !f.kinds.includes(KIND_CODES.application)) drivers.push('kinds');
   return drivers;
 }
 
@@ -54,21 +56,34 @@ export function conditions(f: Filters, fromId: bigint, toId: bigint, driver: Dri
     params.push(...values);
   };
   if (f.ip !== null) add(rangeCondition(col('ip'), f.ip));
-  // Never through an index (there is none). The codes are KIND_CODES' integers, in the text.
-  if (f.kinds !== null) add([`+p.kind IN (${f.kinds.join(', ')})`, []]);
+  // The codes are KIND_CODES' integers, in the text; `kind <> 0` lets SQLite use the partial index.
+  if (f.kinds !== null)
+    add([
+      driver === 'kinds' ? `p.kind IN (${f.kinds.join(', ')}) AND p.kind <> 0` : `+p.kind IN (${f.kinds.join(', ')})`,
+      [],
+    ]);
   if (f.method !== null) add([`${col('method')} = ?`, [f.method]]);
   if (f.status !== null) add([`${col('status')} BETWEEN ? AND ?`, f.status]);
   if (f.token !== null) {
-    // Through profile_token, whose entries of pruned profiles point to no row or another token's: the row checked.
-    if (driver === 'token') {
-      const [sql, values] = rangeCondition('token', f.token);
-      add([`p.id IN (SELECT id FROM profile_token WHERE ${sql})`, values]);
-    }
+    // Through profile_token `t` (fromWhere() joins it), whose entries of pruned profiles point to no row or another
+    // token's: the row checked.
+    if (driver === 'token') add(rangeCondition('t.token', f.token));
     add(rangeCondition('+p.token', f.token));
   }
   if (f.url?.ids) add([`${col('url', 'url_id')} IN (SELECT value FROM json_each(?))`, [JSON.stringify(f.url.ids)]]);
   else if (f.url) add([`u.url LIKE ? ESCAPE '\\'`, [f.url.like]]);
   return [where.join(' AND '), params];
+}
+
+/**
+ * The FROM clause for conditions(): profile `p`, behind the token table when the token prefix drives, and with its
+ * URL `u` when `withUrl` (the listed columns) or when a URL is checked with LIKE.
+ */
+export function fromWhere(f: Filters, driver: Driver | null, withUrl: boolean): string {
+  const profile = driver === 'token' ? BY_TOKEN : 'profile p';
+  return withUrl || (f.url !== null && f.url.ids === null)
+    ? `${profile} CROSS JOIN profile_url u ON u.id = p.url_id`
+    : profile;
 }
 
 /** `column >= low AND column < high`: every string starting with the prefix (`high` null: no upper bound). */

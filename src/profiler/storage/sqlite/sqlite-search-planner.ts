@@ -2,18 +2,33 @@ import type { ProfileSearchCriteria, ProfileSearchResult } from '../profile-reco
 import { compileCriteria } from '../search/compiled-criteria.js';
 import { COUNT_CAP } from '../search-helpers.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { COLUMNS, FROM, type SummaryRow } from './sqlite-keys.js';
-import { conditions, filtersOf, indexedFilters, type Driver, type Filters } from './sqlite-search-conditions.js';
+import { COLUMNS, type SummaryRow } from './sqlite-keys.js';
+import {
+  conditions,
+  filtersOf,
+  fromWhere,
+  indexedFilters,
+  type Driver,
+  type Filters,
+} from './sqlite-search-conditions.js';
 import type { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 import { SqliteTextSearch } from './sqlite-text-search.js';
 import type { SqliteTextParts } from './sqlite-text-parts.js';
 
+/** Rows a walk from the newest key reads at most before the rows are sought through an index instead. */
+const WALK_BUDGET = 20_000;
 /**
- * Plans and runs a search, counting at most COUNT_CAP + 1 matches. The plan: each filter with an index is counted
- * alone through it (at most COUNT_CAP + 1 entries each), and so are the profiles of a time range; the rarest, if
- * rare enough, drives the search, the other filters checked on the rows it leads to. When every filter is common,
- * the search walks the table from the newest key, where common matches are soon found. A search with full-text
- * terms is the full-text index's (SqliteTextSearch).
+ * Rows (or a driver's index entries) a count reads at most: beyond, the matches found are a lower bound
+ * (`atLeast`), so that filters common alone but rare together never make a count read a million rows.
+ */
+export const COUNT_READ_BUDGET = 2 * COUNT_CAP;
+
+/**
+ * Plans and runs a search, counting at most COUNT_CAP + 1 matches. The filter with an index matching the fewest
+ * profiles (each counted alone through its index, up to the cap, when there are several) drives the count: at
+ * most COUNT_CAP + 1 of its entries are read, the other filters checked on their rows. The newest rows come from
+ * that index when its matches are few, else from a walk from the newest key, where common matches are soon found.
+ * A search with full-text terms is the full-text index's (SqliteTextSearch).
  */
 export class SqliteSearchPlanner {
   private readonly text: SqliteTextSearch;
@@ -22,6 +37,7 @@ export class SqliteSearchPlanner {
     private readonly connection: SqliteConnection,
     private readonly urls: SqliteUrlMatcher,
     textParts: SqliteTextParts,
+    private readonly readBudget = COUNT_READ_BUDGET,
   ) {
     this.text = new SqliteTextSearch(connection, textParts);
   }
@@ -34,41 +50,91 @@ export class SqliteSearchPlanner {
     if (url?.ids?.length === 0) return { total: 0, rows: [] };
     const f = filtersOf(compiled, url);
     if (f.text !== null) return this.text.find(f, f.text, compiled.limit);
-    const [where, params] = conditions(f, f.fromId, f.toId, this.driver(f));
-    const total = this.connection
-      .statement(`SELECT count(*) FROM (SELECT 1 FROM ${FROM} WHERE ${where} LIMIT ${COUNT_CAP + 1})`)
-      .pluck()
-      .get(...params) as number;
-    if (total === 0 || compiled.limit === 0) return { total, rows: [] };
-    const rows = this.connection
-      .statement(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY p.id DESC LIMIT ?`)
-      .all(...params, compiled.limit) as SummaryRow[];
-    return { total, rows };
+    const driver = this.driver(f);
+    const { total, atLeast } = this.count(f, driver);
+    const counted = atLeast ? { total, atLeast } : { total };
+    if (total === 0 || compiled.limit === 0) return { ...counted, rows: [] };
+    return { ...counted, rows: this.newest(f, driver, atLeast ? COUNT_CAP + 1 : total, compiled.limit) };
   }
 
   /**
-   * The filter whose index leads to the fewest rows, when they are at most COUNT_CAP and fewer than the time
-   * range's profiles; null: walk the key range (every filter common, or the range small).
+   * The matches, up to COUNT_CAP + 1, among at most readBudget candidates: the driver's index entries (or the key
+   * range's rows from the newest), each checked against the other filters. Fewer candidates than the budget: the
+   * count is exact; else the matches found are a lower bound, unless they passed the cap.
    */
-  private driver(f: Filters): Driver | null {
-    let best: Driver | null = null;
-    let fewest = f.timeBounded
-      ? this.upToCap('SELECT 1 FROM profile WHERE id BETWEEN ? AND ?', [f.fromId, f.toId])
-      : Infinity;
-    for (const driver of indexedFilters(f)) {
-      const alone = { ...f, ip: null, method: null, status: null, token: null, url: null, kinds: null };
-      const [where, params] = conditions({ ...alone, [driver]: f[driver] }, f.fromId, f.toId, driver);
-      const n = this.upToCap(`SELECT 1 FROM profile p WHERE ${where}`, params);
-      if (n < fewest) [best, fewest] = [driver, n];
-    }
-    return fewest <= COUNT_CAP ? best : null;
+  private count(f: Filters, driver: Driver | null): { total: number; atLeast: boolean } {
+    const [candidates, candidateParams] = conditions(only(f, driver), f.fromId, f.toId, driver);
+    const [matches, matchParams] = conditions(f, f.fromId, f.toId, driver);
+    const order = driver === null ? 'ORDER BY p.id DESC' : '';
+    const [read, found] = this.connection
+      .statement(
+        `SELECT count(*), coalesce(sum(m), 0) FROM (SELECT (${matches}) AS m FROM ${fromWhere(f, driver, false)}
+         WHERE ${candidates} ${order} LIMIT ${this.readBudget})`,
+      )
+      .raw()
+      .get(...matchParams, ...candidateParams) as [number, number];
+    if (found > COUNT_CAP) return { total: COUNT_CAP + 1, atLeast: false };
+    return { total: found, atLeast: read >= this.readBudget };
   }
 
-  /** The rows a query gives, counted up to COUNT_CAP + 1. */
-  private upToCap(sql: string, params: unknown[]): number {
+  /**
+   * The filter whose index leads to the fewest matches, the others checked on its rows; null: walk the key range
+   * (no filter with an index, or a time range holding fewer profiles than any).
+   */
+  private driver(f: Filters): Driver | null {
+    const candidates = indexedFilters(f);
+    if (candidates.length === 1 && !f.timeBounded) return candidates[0];
+    let best: Driver | null = null;
+    let fewest = f.timeBounded ? this.upToCap(none(f), f.fromId, null) : Infinity;
+    for (const driver of candidates) {
+      const n = this.upToCap({ ...none(f), [driver]: f[driver] }, f.fromId, driver);
+      if (n < fewest) [best, fewest] = [driver, n];
+    }
+    return best;
+  }
+
+  /** The matches from key `fromId` to the filters' newest, counted up to COUNT_CAP + 1. */
+  private upToCap(f: Filters, fromId: bigint, driver: Driver | null): number {
+    const [where, params] = conditions(f, fromId, f.toId, driver);
     return this.connection
-      .statement(`SELECT count(*) FROM (${sql} LIMIT ${COUNT_CAP + 1})`)
+      .statement(
+        `SELECT count(*) FROM (SELECT 1 FROM ${fromWhere(f, driver, false)} WHERE ${where} LIMIT ${COUNT_CAP + 1})`,
+      )
       .pluck()
       .get(...params) as number;
   }
+
+  /**
+   * The newest `limit` matches: through the driver's index when they are at most COUNT_CAP (a sort of that many
+   * keys), else walking from the newest key over at most WALK_BUDGET rows, then through the index if the walk found
+   * too few (the filters common alone, rare together).
+   */
+  private newest(f: Filters, driver: Driver | null, total: number, limit: number): SummaryRow[] {
+    const select = (fromId: bigint, by: Driver | null) => {
+      const [where, params] = conditions(f, fromId, f.toId, by);
+      return this.connection
+        .statement(`SELECT ${COLUMNS} FROM ${fromWhere(f, by, true)} WHERE ${where} ORDER BY p.id DESC LIMIT ?`)
+        .all(...params, limit) as SummaryRow[];
+    };
+    if (driver !== null && total <= COUNT_CAP) return select(f.fromId, driver);
+    if (driver === null) return select(f.fromId, null);
+    const floor = this.connection
+      .statement('SELECT id FROM profile WHERE id <= ? ORDER BY id DESC LIMIT 1 OFFSET ?')
+      .safeIntegers(true)
+      .pluck()
+      .get(f.toId, WALK_BUDGET) as bigint | undefined;
+    const from = floor !== undefined && floor > f.fromId ? floor : f.fromId;
+    const rows = select(from, null);
+    return rows.length === limit || from === f.fromId ? rows : select(f.fromId, driver);
+  }
+}
+
+/** The filters with the driver's condition alone (and the time range): the candidates a count reads. */
+function only(f: Filters, driver: Driver | null): Filters {
+  return driver === null ? none(f) : { ...none(f), [driver]: f[driver] };
+}
+
+/** The filters without their conditions but the time range: the profiles a walk of the range reads. */
+function none(f: Filters): Filters {
+  return { ...f, ip: null, method: null, status: null, token: null, url: null, kinds: null };
 }
