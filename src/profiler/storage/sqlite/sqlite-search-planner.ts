@@ -79,18 +79,32 @@ export class SqliteSearchPlanner {
     return { total: found, atLeast: true };
   }
 
-  /** How many candidates were read (at most `budget`), and how many of them match. */
+  /**
+   * How many candidates were read (at most `budget`), and how many of them match: the matches are counted first,
+   * stopping at COUNT_CAP + 1 (common matches end the scan early); the candidates alone, read from the driver's
+   * index or the key range, only when they did not pass the cap.
+   */
   private candidates(f: Filters, driver: Driver | null, budget: number): [read: number, found: number] {
     const [candidates, candidateParams] = conditions(only(f, driver), f.fromId, f.toId, driver);
     const [matches, matchParams] = conditions(f, f.fromId, f.toId, driver);
     const order = driver === null ? 'ORDER BY p.id DESC' : '';
-    return this.connection
-      .statement(
-        `SELECT count(*), coalesce(sum(m), 0) FROM (SELECT (${matches}) AS m FROM ${fromWhere(f, driver, false)}
-         WHERE ${candidates} ${order} LIMIT ${budget})`,
-      )
-      .raw()
-      .get(...matchParams, ...candidateParams) as [number, number];
+    const read = (sql: string, ...params: unknown[]) =>
+      this.connection
+        .statement(sql)
+        .pluck()
+        .get(...params) as number;
+    const found = read(
+      `SELECT count(*) FROM (SELECT 1 FROM (SELECT (${matches}) AS m FROM ${fromWhere(f, driver, false)}
+       WHERE ${candidates} ${order} LIMIT ${budget}) WHERE m LIMIT ${COUNT_CAP + 1})`,
+      ...matchParams,
+      ...candidateParams,
+    );
+    if (found > COUNT_CAP) return [budget, found];
+    const from = driver === 'token' ? fromWhere(f, driver, false) : 'profile p';
+    return [
+      read(`SELECT count(*) FROM (SELECT 1 FROM ${from} WHERE ${candidates} LIMIT ${budget})`, ...candidateParams),
+      found,
+    ];
   }
 
   /**
