@@ -316,7 +316,8 @@ async function storeStats(server) {
   const html = await getText(`${server.base}/_profiler/search?limit=10`);
   const number = (re) => Number((re.exec(html)?.[1] ?? '0').replace(/[^\d]/g, ''));
   return {
-    stored: number(/([\d,.\u202f]+) profiles stored/),
+    // Counted up to 10,000: "10,000+ profiles stored" beyond, kept as that text.
+    stored: /([\d,.\u202f]+\+) profiles stored/.exec(html)?.[1] ?? number(/([\d,.\u202f]+) profiles stored/),
     pending: number(/([\d,.\u202f]+) waiting to be written/),
     dropped: number(/([\d,.\u202f]+) dropped since start/),
   };
