@@ -98,10 +98,12 @@ describe('Profiler: kill -9 and SIGTERM under load (e2e)', () => {
     // The six exports above were profiled too: stored, or still waiting for their batch (the search page does not
     // write the profiler's own pages first).
     const page = await request(base).get('/_profiler/search?limit=10').expect(200);
-    const stats = /(\d+) profiles stored \([^)]*\)(?: · (\d+) waiting to be written)?/.exec(page.text);
+    // Figures as the page writes them, thousands separated.
+    const stats = /([\d,]+) profiles stored \([^)]*\)(?: · ([\d,]+) waiting to be written)?/.exec(page.text);
     expect(stats).not.toBeNull();
-    expect(Number(stats![1]) + Number(stats![2] ?? 0)).toBe(tokens.size + 6);
-    expect(Number(stats![1])).toBeGreaterThanOrEqual(tokens.size);
+    const [stored, waiting] = [stats![1], stats![2] ?? '0'].map((figure) => Number(figure.replace(/,/g, '')));
+    expect(stored + waiting).toBe(tokens.size + 6);
+    expect(stored).toBeGreaterThanOrEqual(tokens.size);
     again.child.kill('SIGTERM');
     expect((await again.exited).code).toBe(0);
   });

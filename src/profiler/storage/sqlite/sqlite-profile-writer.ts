@@ -44,9 +44,11 @@ export class SqliteProfileWriter {
     const transaction = this.connection.db.transaction(() => {
       const repeated = repeatedTokens(profiles.map((profile) => profile.token));
       if (repeated.length > 0) throw new DuplicateTokenError(repeated);
-      const lastSeq = statement('UPDATE profile_write SET last = last + @n, stored = stored + @n RETURNING last - @n')
-        .pluck()
-        .get({ n: profiles.length }) as number;
+      // A read first: should another connection hold the write lock, the write below then fails at once (SQLite
+      // does not wait to turn a read transaction into a write one), where waiting out busy_timeout would hold the
+      // event loop at every retry.
+      const lastSeq = statement('SELECT last FROM profile_write').pluck().get() as number;
+      statement('UPDATE profile_write SET last = last + @n, stored = stored + @n').run({ n: profiles.length });
       // Each distinct URL of the batch once (a page reloaded, an endpoint polled: one statement for all its
       // profiles); a URL new to the store (it had no profile) gets its trigrams.
       const perUrl = new Map<string, number>();
