@@ -6,8 +6,8 @@ import type { DialectName } from '../database-url.js';
 const LANGUAGES: Record<DialectName, SqlLanguage> = { sqlite: 'sqlite', postgres: 'postgresql' };
 
 /**
- * sql-formatter, loaded the first time a Database panel is opened (synchronously, its CommonJS build): some 20 MB
- * that a process serving requests never needs.
+ * sql-formatter, loaded the first time a Database panel is opened (synchronously, its CommonJS build): a process
+ * serving requests never needs its memory (BENCHMARKS.md).
  */
 let formatter: typeof import('sql-formatter') | undefined;
 const require = createRequire(import.meta.url);

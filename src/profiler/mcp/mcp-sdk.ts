@@ -12,8 +12,8 @@ export interface McpSdk {
 let loading: Promise<McpSdk> | undefined;
 
 /**
- * The MCP SDK and zod, loaded the first time an assistant connects: some 30 MB of a process that no request and
- * no profiler page needs.
+ * The MCP SDK and zod, loaded the first time an assistant connects: memory that no request and no profiler page
+ * needs (BENCHMARKS.md).
  */
 export function mcpSdk(): Promise<McpSdk> {
   loading ??= Promise.all([

@@ -46,7 +46,7 @@ export class OtlpProfileExporter implements OnModuleInit, OnApplicationShutdown 
     private readonly logger: KernelLogger,
   ) {}
 
-  /** The exporter's modules are loaded only when an endpoint is set: some 25 MB a process without one never needs. */
+  /** The exporter's modules are loaded only when an endpoint is set: a process without one never needs them. */
   async onModuleInit(): Promise<void> {
     const { endpoint, serviceName } = this.config.profiler.otlp;
     if (endpoint === null || !this.profiler.enabled) return;
