@@ -32,7 +32,7 @@ import { appEnv } from './lib/app-env.mjs';
 import { cpuMicros } from './lib/cpu-time.mjs';
 import { load as runLoad } from './lib/load.mjs';
 import { consoleTable, markdownTable, markdownVerdicts } from './lib/results-table.mjs';
-import { childPids, get, getText, HTML, serverStarter, vmRssKb } from './lib/servers.mjs';
+import { get, getText, HTML, serverStarter, vmRssKb } from './lib/servers.mjs';
 import { MEASURES, NOT_FOUND_PATH, verdicts as judge } from './lib/targets.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -353,14 +353,9 @@ async function memory() {
       await sleep(500);
       stats = await storeStats(server);
     }
-    // Settled also means the store's background work is over: retention prunes once a minute in a child process
-    // (PruneWorker; its memory is its own), which stops 5 s after its last chunk; worker threads beyond the WAL
-    // checkpointer are waited for as well.
-    while (
-      (childPids(server.pid).length > 0 || (await server.ask('memory')).workers > baseWorkers) &&
-      Date.now() < deadline + 15_000
-    )
-      await sleep(500);
+    // Settled also means the store's background work is over: worker threads beyond the WAL checkpointer are
+    // waited for.
+    while ((await server.ask('memory')).workers > baseWorkers && Date.now() < deadline + 15_000) await sleep(500);
     await sleep(300);
     const settled = await measure();
     samples.push({
@@ -376,7 +371,7 @@ async function memory() {
       `memory after ${requests.toLocaleString('en')} requests: ${atEnd.pending} profiles waiting; loaded RSS ${(loaded.rss / 2 ** 20).toFixed(1)} MB, heap ${(loaded.heapUsed / 2 ** 20).toFixed(1)} MB; settled RSS ${(settled.rss / 2 ** 20).toFixed(1)} MB, heap ${(settled.heapUsed / 2 ** 20).toFixed(1)} MB; ${stats.stored} stored, ${stats.dropped} dropped`,
     );
   };
-  // The workers that always run (the store's WAL checkpointer); a prune worker comes on top of them.
+  // The workers that always run (the store's WAL checkpointer).
   const baseWorkers = (await server.ask('memory')).workers;
   try {
     await sample(0);
@@ -589,7 +584,7 @@ function writeReport({ rows, verdicts, mem, profiles, storeScale, loadBefore, lo
       'After each step a full GC, then heap from `process.memoryUsage()` (asked over IPC) and RSS from `/proc/<pid>/status`: "loaded" right',
     );
     out.push(
-      'after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and the store\'s prune worker (a child process), started by retention, has stopped (it does 5 s after its last chunk; at most 15 s more).',
+      'after the step, with the profiles still waiting in the write buffer; "settled" once the search page reports none waiting (at most 60 s) and no worker thread beyond the store\'s WAL checkpointer runs (at most 15 s more).',
     );
     out.push('');
     out.push(

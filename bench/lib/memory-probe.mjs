@@ -1,8 +1,7 @@
 // Preloaded into a measured server by the bench (`node --import ./bench/lib/memory-probe.mjs dist/main.js`), never
 // by the application itself. It answers the bench over the IPC channel the bench opened when it spawned the server:
 //   { cmd: 'memory' }  → a full GC when node runs with --expose-gc, then process.memoryUsage() and how many worker
-//                        threads are running (the store's WAL checkpointer; its prune worker is a child process,
-//                        which the bench sees in /proc)
+//                        threads are running (the store's WAL checkpointer)
 //   { cmd: 'mark' }    → the monotonic clock in µs (the clock of a --cpu-prof profile's timestamps)
 //   { cmd: 'exit' }    → process.exit(0), so that --cpu-prof writes its profile (a signal would not)
 //   { cmd: 'alloc-start' } / { cmd: 'alloc-stop', file } → V8's sampling heap profiler, counting the objects

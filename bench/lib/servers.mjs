@@ -84,17 +84,6 @@ export function serverStarter({ root, cpu, pinned }) {
   return { startServer, killAll: () => children.forEach((child) => child.kill('SIGKILL')) };
 }
 
-/** The pids of a process's children (every thread's), from /proc: the store's prune worker is one while it runs. */
-export function childPids(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
-    );
-  } catch {
-    return [];
-  }
-}
-
 export function vmRssKb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);

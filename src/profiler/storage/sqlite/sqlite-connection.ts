@@ -122,13 +122,12 @@ export class SqliteConnection {
     return this.file;
   }
 
-  /** Closed at once for every caller; `beforeClosing` (the prune worker's end) runs before the file is. */
-  async close(beforeClosing: () => Promise<void>): Promise<void> {
+  /** Closed at once for every caller (a prune stops at its next chunk); the checkpointer stops before the file closes. */
+  async close(): Promise<void> {
     const db = this.handle;
     if (!db) return;
     this.handle = undefined;
     this.statements.clear();
-    await beforeClosing();
     await this.checkpointer?.stop();
     this.checkpointer = undefined;
     try {

@@ -24,7 +24,7 @@ export interface SqliteProfilerStorageOptions {
   countReadBudget?: number;
 }
 
-/** A crash's last write waits this long for a lock: longer than a prune chunk of the worker (PRUNE_WORKER_SLICE_MS). */
+/** A crash's last write waits this long for a lock another process (the command line's clear, say) may hold. */
 const CRASH_BUSY_TIMEOUT_MS = 3000;
 
 /**
@@ -32,8 +32,8 @@ const CRASH_BUSY_TIMEOUT_MS = 3000;
  *
  * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
  * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows,
- * pruning a file runs in a process of its own (PruneWorker; an in-memory store prunes in short chunks with the event
- * loop free between them), and WAL checkpoints (which write the WAL back and fsync) run in a worker thread.
+ * pruning runs in short chunks with the event loop free between them, and WAL checkpoints (which write the WAL
+ * back and fsync) run in a worker thread.
  *
  * This class composes the parts, each in a file of its own: the connection and its schema (sqlite-connection.ts,
  * sqlite-schema.ts), the write path (SqliteProfileWriter), reads by token (SqliteProfileReader), search
@@ -85,7 +85,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
     const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
-    await this.retention.idle();
     this.writer.commit(profiles, blobs, false);
   }
 
@@ -95,7 +94,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   /**
    * A crash's last write: encoded at once, and the transaction started IMMEDIATE with a longer busy_timeout, so it
-   * waits for a prune chunk the worker may be committing (a write that starts with a read would fail at once).
+   * waits for a lock another connection may hold (a write that starts with a read would fail at once).
    */
   override writeSync(profiles: readonly ProfileRecord[]): void {
     if (profiles.length === 0) return;
@@ -144,6 +143,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   }
 
   close(): Promise<void> {
-    return this.connection.close(() => this.retention.close());
+    return this.connection.close();
   }
 }

@@ -1,20 +1,18 @@
-/** The statements of a prune chunk and of the token sweep: run on the store's connection, or in the PruneWorker. */
+/** The statements of a prune chunk and of the token sweep (SqliteRetention). */
 import { MAX_ID } from './sqlite-keys.js';
 
 /**
- * A prune chunk: the profiles going (the oldest, consecutive keys, none of the newest `keep`) are first copied into
- * the temporary table profile_gone; then the URLs' profile counts and the stored count are lowered, the URLs no
- * profile has any more leave (with their trigrams), and the profiles and their data are deleted as one key range.
- * The take's parameters: `maxId` the newest key that may go, `keep` how many of the newest stay (0: any), `atMost`
- * the chunk's size.
+ * A prune chunk: the profiles going (the oldest, consecutive keys) are first copied into the temporary table
+ * profile_gone; then the URLs' profile counts and the stored count are lowered, the URLs no profile has any more
+ * leave (with their trigrams), and the profiles and their data are deleted as one key range. The take's
+ * parameters: `last` the newest key that may go, `atMost` the chunk's size.
  */
 export const PRUNE_SETUP_SQL = `
   CREATE TEMP TABLE IF NOT EXISTS profile_gone (id INTEGER PRIMARY KEY, token TEXT, url_id INTEGER, time INTEGER)`;
 export const PRUNE_TAKE_SQL = `
   INSERT INTO temp.profile_gone (id, token, url_id, time)
   SELECT id, token, url_id, time FROM profile
-  WHERE id <= @maxId AND id <= coalesce((SELECT id FROM profile ORDER BY id DESC LIMIT 1 OFFSET @keep), -1)
-  ORDER BY id LIMIT @atMost`;
+  WHERE id <= @last ORDER BY id LIMIT @atMost`;
 export const PRUNE_CHUNK_SQL = [
   'UPDATE profile_write SET stored = stored - (SELECT count(*) FROM temp.profile_gone)',
   'UPDATE profile_url SET n = n - g.k FROM (SELECT url_id, count(*) AS k FROM temp.profile_gone GROUP BY url_id) AS g WHERE profile_url.id = g.url_id',
@@ -39,7 +37,10 @@ export const TOKEN_SWEEP_SQL = {
   from: `DELETE FROM profile_token WHERE token >= ? AND ${STALE_TOKEN}`,
   done: 'UPDATE profile_token_stale SET n = 0',
 };
-/** The lower bounds of the sweep's ranges of tokens (hex tokens spread evenly over them; any other string falls in one). */
-export const TOKEN_SWEEP_BOUNDS = ['', ...'123456789abcdef'];
+/**
+ * The lower bounds of the sweep's ranges: the 256 two-digit prefixes of hex tokens (any other string falls in one),
+ * so each range's transaction stays short however large the table.
+ */
+export const TOKEN_SWEEP_BOUNDS = ['', ...Array.from({ length: 255 }, (_, i) => (i + 1).toString(16).padStart(2, '0'))];
 /** A sweep runs once this many entries are stale, or a tenth of the stored profiles if more. */
 export const TOKEN_SWEEP_MIN = 1000;
