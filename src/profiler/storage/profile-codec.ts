@@ -10,51 +10,36 @@ const inflateRawAsync = promisify(inflateRaw);
 /** JSON of anything that is not plain JSON (BigInt, cycles): a profile must never fail to encode. */
 const lenientStringify = configure({ bigint: true, circularValue: '[Circular]', deterministic: false });
 
-/**
- * The blob formats, by their one-byte tag (the blob's first byte). One is written; the older ones are read where
- * that is cheap, and format 1, whose dictionary this version no longer carries, reads as OLDER_FORMAT.
- */
+/** The blob's first byte. Only the last is written; format 1's dictionary is gone, so it reads as OLDER_FORMAT. */
 export const ProfileFormat = {
-  /** UTF-8 JSON, uncompressed (read only). */
   JSON: 0x00,
-  /** Raw deflate with an older dictionary (not read: OLDER_FORMAT). */
   DEFLATE_DICTIONARY_V1: 0x01,
-  /** Raw deflate of the UTF-8 JSON with `DICTIONARY_V2` as preset dictionary (read only). */
   DEFLATE_DICTIONARY_V2: 0x02,
-  /** One Zstandard frame of the UTF-8 JSON, with `DICTIONARY_V2` as its raw-content dictionary: what is written. */
   ZSTD_DICTIONARY_V2: 0x03,
 } as const;
 
 /** The data of a profile whose blob this version cannot read: its page says it came from an older version. */
 export const OLDER_FORMAT = '_olderFormat';
 
-/** zstd's level 1: with the dictionary, higher levels cost noticeably more time for blobs barely smaller. */
+/** With the dictionary, higher levels cost noticeably more time for blobs barely smaller. */
 const LEVEL = 1;
 /** Longest a write batch is encoded without letting requests in between (milliseconds). */
 const ENCODE_SLICE_MS = 4;
 
-/**
- * Encodes a profile's collector data to a compact blob and back: JSON, then a zstd frame with a preset dictionary
- * (format 3), through one reused compression context. Each blob starts with its format tag (ProfileFormat).
- *
- * Encoding runs synchronously when a write batch is stored, after the responses were sent: a profile's JSON and
- * compression cost the event loop less than a round trip to a worker thread or the thread pool would. A batch is
- * encoded in slices of about ENCODE_SLICE_MS, with a turn of the event loop between them.
- */
+/** Encoding is synchronous, in slices: cheaper for the event loop than a round trip to a worker or the thread pool. */
 export class ProfileCodec {
-  /** The dictionary of format 2 (read-only use: tests pin it). */
+  /** Tests pin it. */
   static readonly dictionaryV2: Buffer = DICTIONARY_V2;
 
   async encode(data: Record<string, unknown>): Promise<Buffer> {
     return encodeNow(data);
   }
 
-  /** encode(), for a caller that cannot wait for the event loop (a crash's last write). */
+  /** For a crash's last write. */
   encodeSync(data: Record<string, unknown>): Buffer {
     return encodeNow(data);
   }
 
-  /** Encodes a write batch, in order, yielding to the event loop every ENCODE_SLICE_MS so requests go on. */
   async encodeMany(items: ReadonlyArray<Record<string, unknown>>): Promise<Buffer[]> {
     const blobs: Buffer[] = [];
     let sliceStart = performance.now();
@@ -87,14 +72,9 @@ export class ProfileCodec {
   }
 }
 
-/** One compression context and prepared dictionary for every blob this thread encodes and decodes. */
 const compressor = new ZstdCompressor(DICTIONARY_V2, LEVEL);
 
-/**
- * The JSON's UTF-8 is written here, then compressed into a blob of its own: a profile's JSON is larger than what
- * Buffer.from takes from Node's pool, so it would be an allocation of its own for every profile. Never returned nor
- * kept: the blob is a copy.
- */
+/** Reused for the JSON's UTF-8 (too large for Buffer.from's pool); never returned nor kept: the blob is a copy. */
 const JSON_SCRATCH = Buffer.allocUnsafe(64 * 1024);
 
 function encodeNow(data: Record<string, unknown>): Buffer {

@@ -1,11 +1,6 @@
 /**
- * Format 2's preset dictionary (ProfileFormat.DEFLATE_DICTIONARY_V2), and format 3's (zstd): the compact JSON of real profiles (the start of a
- * 404's exception chain, its routing failure, a catalogue page's queries, then a whole home-page profile), as the
- * collectors write it, listener calls as indexes (EventsCollector). zlib favours what comes last, so
- * the profile every request repeats most closely is at the end.
- *
- * NEVER EDIT: blobs of format 2 decode only with exactly these bytes (a spec pins its SHA-256). A better dictionary is
- * a new format tag.
+ * Formats 2 and 3's preset dictionary: the JSON of real profiles, the one requests repeat most closely last (zlib
+ * favours what comes last). NEVER EDIT: blobs decode only with exactly these bytes; a better one is a new format.
  */
 export const DICTIONARY_V2 = Buffer.from(
   [

@@ -1,11 +1,6 @@
-/** The JSON of each value registered with `serialisedOnce`, by identity. */
 const onceJson = new WeakMap<object, string>();
 
-/**
- * Marks a value every profile of the process carries unchanged (the dispatcher's listener table, the configuration
- * snapshot): it is frozen, deeply, and its JSON is written now, once, then reused by `profileJson` in every profile
- * that holds this very object, instead of serialising a large share of every profile again per request.
- */
+/** For a value every profile carries unchanged: frozen deeply, its JSON written once, not again per request. */
 export function serialisedOnce<T extends object>(value: T): T {
   if (onceJson.has(value)) return value;
   deepFreeze(value);
@@ -13,25 +8,15 @@ export function serialisedOnce<T extends object>(value: T): T {
   return value;
 }
 
-/** Objects with a field marked serialisedOnce (see holdsSerialisedOnce). */
 const holders = new WeakSet<object>();
 
-/**
- * Marks a collector's data object that has a field marked `serialisedOnce` (the Events data and its listener
- * table): `profileJson` writes its fields one by one, so that the field's cached JSON is used. Any other object is
- * written by one JSON.stringify call, which is much faster than walking it here (each call has a fixed cost).
- */
+/** Only marked objects are walked to reach a `serialisedOnce` field: each JSON.stringify call has a fixed cost. */
 export function holdsSerialisedOnce<T extends object>(value: T): T {
   holders.add(value);
   return value;
 }
 
-/**
- * The JSON of `data` with the values marked `serialisedOnce` (a collector's data, or a field of data marked
- * `holdsSerialisedOnce`) written from their cached JSON: JSON.stringify's text, except that those values come
- * after the other keys of their object (JSON.parse gives an equal value). The rest is one JSON.stringify call per
- * object: each call has a fixed cost of its own, which adds up over a profile's fields.
- */
+/** JSON.stringify's text, except that cached values come after their object's other keys (an equal value). */
 export function profileJson(data: Record<string, unknown>): string {
   return compose(data);
 }

@@ -2,26 +2,20 @@ import type { ProfilerStorage } from './profiler-storage.js';
 import type { TokenAllocator } from '../tokens/token-allocator.js';
 
 export interface ProfileRetentionOptions {
-  /** Keep at most this many profiles, the newest (0: no limit). */
+  /** 0: no limit. */
   maxProfiles: number;
-  /** Remove profiles older than this many milliseconds (0: no limit). */
+  /** 0: no limit. */
   maxAgeMs: number;
-  /** How often retention runs, in milliseconds (0: only at start and on demand). */
+  /** 0: only at start and on demand. */
   intervalMs: number;
   /** Failures of the periodic runs are reported here. */
   onError?: (error: unknown) => void;
-  /** The clock (tests). */
   now?: () => number;
 }
 
-/** Tokens released from the registry at a time after a prune. */
 const RELEASE_SLICE = 10_000;
 
-/**
- * Applies the retention policy: once at start, then every `intervalMs` (the timer does not keep the process
- * alive), and on demand (`run()`, for the CLI and tests). Never two runs at once: a run asked for while one is
- * going on gets that one's result. The removed tokens are released from the token allocator.
- */
+/** Applies the retention policy at start, every `intervalMs` and on demand, never two runs at once. */
 export class ProfileRetention {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<string[]> | null = null;
@@ -37,7 +31,6 @@ export class ProfileRetention {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Runs now, then periodically. */
   start(): void {
     if (this.timer) return;
     this.runInBackground();
@@ -52,7 +45,7 @@ export class ProfileRetention {
     this.timer = null;
   }
 
-  /** Applies the policy now (or joins the run in progress); resolves with the tokens removed. */
+  /** Joins the run in progress, if any; resolves with the tokens removed. */
   run(): Promise<string[]> {
     if (!this.running) {
       this.running = this.prune().finally(() => {

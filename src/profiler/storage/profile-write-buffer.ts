@@ -2,22 +2,16 @@ import type { ProfileRecord } from './profile-record.js';
 import { DuplicateTokenError, type ProfilerStorage } from './profiler-storage.js';
 
 export interface ProfileWriteBufferOptions {
-  /** Profiles per `storage.write`; a batch is written as soon as this many wait. */
   batchSize: number;
-  /** A profile waits at most this long (milliseconds) before its batch is written. */
   flushIntervalMs: number;
-  /** At most this many profiles wait; beyond it the oldest are dropped (and counted). */
+  /** Beyond this many waiting, the oldest are dropped (and counted). */
   bufferLimit: number;
-  /** Store failures, dropped duplicates: reported here, never thrown to the caller. */
+  /** Store failures and dropped profiles are reported here, never thrown. */
   onError?: (error: unknown) => void;
-  /** First delay before retrying after the store failed (milliseconds; doubles each time). Default 500. */
+  /** First retry delay after a store failure (milliseconds, doubling up to maxRetryDelayMs). */
   retryDelayMs?: number;
-  /** Longest delay between retries (milliseconds). Default 30,000. */
   maxRetryDelayMs?: number;
-  /**
-   * Whether a write's error refuses the profiles themselves (a constraint, a value the store cannot hold), so
-   * that retrying cannot help, rather than saying the store is unavailable. Default: never (retry everything).
-   */
+  /** Whether an error blames the profiles (retrying cannot help) rather than the store. Default: never. */
   isProfileError?: (error: unknown) => boolean;
 }
 
@@ -37,35 +31,22 @@ export class UnwritableProfileError extends Error {
 
 interface Entry {
   record: ProfileRecord;
-  /** Order of addition, for flush(). */
   seq: number;
-  /** Date.now() when added: written at most flushIntervalMs later. */
   addedAt: number;
-  /**
-   * A write of it failed in a way that leaves its outcome unknown (a connection lost after COMMIT reached the
-   * server). Its token is this process's alone (TokenRegistry, and reservations in a shared store), so if a
-   * retry finds the token stored, that earlier write did commit: the profile is written, not a duplicate.
-   */
+  /** A failed write of it may have committed; its token being ours alone, finding it stored means it was written. */
   uncertain?: boolean;
-  /** Added as background: flushForeground() does not write it unless a foreground profile waits behind it. */
   background: boolean;
 }
 
 /**
- * Where finished profiles wait for the store: `add()` is synchronous and never fails (the request path calls it
- * at kernel.terminate); profiles are written in batches, one write at a time, oldest first, at most
- * `flushIntervalMs` after they were added or as soon as `batchSize` wait, and `get()` returns them meanwhile.
- *
- * A failing store gets the batch back at the front of the queue, retried with exponential backoff; beyond
- * `bufferLimit` the oldest waiting profiles are dropped and counted (`dropped`), as are duplicate tokens. After a
- * batch failed, its profiles are retried one at a time (at once when the store blames a profile, `isProfileError`),
- * so that one bad profile cannot hold up the others: one the store refuses alone with such an error is dropped (an
- * UnwritableProfileError). Any other error is the store failing, and drops nothing however often it comes.
+ * Where finished profiles wait for the store: `add()` is synchronous and never throws (it runs on the request path).
+ * A failed batch is retried with backoff, then one profile at a time, so one bad profile cannot hold up the others:
+ * only a profile the store refuses alone (`isProfileError`) is dropped.
  */
 export class ProfileWriteBuffer {
   private queue: Entry[] = [];
   private inFlight: Entry[] = [];
-  /** Profiles of seq ≤ this are written one per batch (their batch failed: one of them may be bad). */
+  /** Profiles of seq ≤ this are written one per batch: their batch failed, one of them may be bad. */
   private isolateThrough = 0;
   private readonly byToken = new Map<string, ProfileRecord>();
   private lastSeq = 0;
@@ -74,7 +55,7 @@ export class ProfileWriteBuffer {
   private retryAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
-  /** The drains, one after the other: never two writes at once, so the order is kept. */
+  /** Drains run one after the other: never two writes at once. */
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly batchSize: number;
@@ -98,20 +79,16 @@ export class ProfileWriteBuffer {
     this.isProfileError = options.isProfileError ?? (() => false);
   }
 
-  /** Profiles waiting to be written (the batch being written included). */
   get pending(): number {
     return this.queue.length + this.inFlight.length;
   }
 
-  /** Profiles dropped so far: the buffer was full, their token was already stored, or they came after close(). */
+  /** Dropped so far: buffer full, token already stored, or added after close(). */
   get dropped(): number {
     return this.droppedCount;
   }
 
-  /**
-   * Queues a profile for the store. Synchronous; never throws. A `background` profile is written with its batch
-   * like any other, but flushForeground() does not wait for it.
-   */
+  /** A `background` profile is written with its batch, but flushForeground() does not wait for it. */
   add(record: ProfileRecord, background = false): void {
     try {
       if (this.closed) {
@@ -127,29 +104,20 @@ export class ProfileWriteBuffer {
     }
   }
 
-  /** Whether add() still takes profiles (close() and closeNow() end that). */
   get open(): boolean {
     return !this.closed;
   }
 
-  /** A profile still waiting for the store, by token. */
   get(token: string): ProfileRecord | undefined {
     return this.byToken.get(token);
   }
 
-  /**
-   * Resolves once every profile added before the call has been written, dropped, or has failed to be written
-   * (it then stays queued for the next retry). Writes now, even while waiting to retry. Never rejects.
-   */
+  /** Writes everything added so far now, even while waiting to retry; a failure leaves it queued. Never rejects. */
   flush(): Promise<void> {
     return this.drainAfterOthers(this.lastSeq, false);
   }
 
-  /**
-   * flush(), through the newest profile not added as background only: those before it are written too (the order
-   * is kept), the background ones after it keep waiting for their batch. Resolves at once when only background
-   * profiles wait.
-   */
+  /** flush() up to the newest foreground profile; background ones after it keep waiting. */
   flushForeground(): Promise<void> {
     let target = 0;
     for (let i = this.queue.length - 1; i >= 0 && target === 0; i--)
@@ -158,12 +126,7 @@ export class ProfileWriteBuffer {
     return target === 0 ? Promise.resolve() : this.drainAfterOthers(target, false);
   }
 
-  /**
-   * Writes everything still waiting, retrying a failing store (backoff) for at most `timeoutMs`, then stops the
-   * timer; later profiles are dropped. Shutting down must neither lose profiles to one failed attempt nor wait
-   * for ever on a store that is gone: what is still waiting at the deadline is counted as dropped and reported.
-   * Resolves with that number; never rejects.
-   */
+  /** Retries for at most `timeoutMs`: neither lose profiles to one failed attempt nor wait for a store that is gone. */
   async close(timeoutMs = 0): Promise<number> {
     this.closed = true;
     this.clearTimer();
@@ -187,17 +150,14 @@ export class ProfileWriteBuffer {
   }
 
   /**
-   * close() for a crashing process, which exits right after: everything waiting is written before this returns,
-   * with the store's writeSync(), the batch whose write is under way too (that write will never end), and later
-   * profiles are dropped. A profile the store refuses for itself is dropped as by a write; the first failure of the
-   * store itself ends it: no retry, the process is going. Returns how many were lost (counted as dropped and
-   * reported), or null, doing nothing, when the store cannot write synchronously: close() with a bounded wait then.
+   * close() for a crashing process: writeSync() everything, the batch under way too (its write will never end); no
+   * retry. Null when the store cannot write synchronously.
    */
   closeNow(): number | null {
     if (!this.storage.writesSynchronously) return null;
     this.closed = true;
     this.clearTimer();
-    // The batch under way may have been committed just now, its answer not yet seen: a duplicate then is written.
+    // The batch under way may have committed unseen: a duplicate of it then counts as written.
     for (const entry of this.inFlight) entry.uncertain = true;
     const waiting = [...this.inFlight, ...this.queue];
     this.inFlight = [];
@@ -215,13 +175,7 @@ export class ProfileWriteBuffer {
     return lost;
   }
 
-  // --- internals ---------------------------------------------------------------------------------------------
-
-  /**
-   * writeBatch() without the event loop; returns how many of the batch are left unwritten because the store
-   * failed (0: each written or dropped). Duplicates and profiles the store refuses alone are dropped as
-   * writeBatch() drops them.
-   */
+  /** writeBatch() without the event loop; returns how many are left unwritten because the store failed. */
   private writeNow(batch: Entry[]): number {
     try {
       this.storage.writeSync(batch.map((entry) => entry.record));
@@ -252,10 +206,7 @@ export class ProfileWriteBuffer {
     return run;
   }
 
-  /**
-   * Writes batches, oldest first, until no profile of seq ≤ target waits (or, for `fullBatchesOnly`, fewer than
-   * batchSize wait: the rest keep waiting for their interval), or a write fails.
-   */
+  /** Writes batches until none of seq ≤ target waits (`fullBatchesOnly`: until a batch is not full) or one fails. */
   private async drain(target: number, fullBatchesOnly: boolean): Promise<void> {
     try {
       while (
@@ -272,11 +223,7 @@ export class ProfileWriteBuffer {
     }
   }
 
-  /**
-   * A write the store refused for tokens it already holds: those entries are dropped and counted (but those an
-   * earlier, unacknowledged write of ours did store, which count as written); returns the rest of the batch, still to
-   * write. Null for any other failure.
-   */
+  /** For a DuplicateTokenError: drops the refused entries (uncertain ones count as written) and returns the rest. */
   private dropDuplicates(error: unknown, batch: Entry[]): Entry[] | null {
     if (!(error instanceof DuplicateTokenError)) return null;
     const duplicates = new Set(error.tokens);
@@ -289,7 +236,7 @@ export class ProfileWriteBuffer {
     return batch.filter((entry) => !duplicates.has(entry.record.token));
   }
 
-  /** One storage.write; false when it failed (the batch is back at the front of the queue). */
+  /** One storage.write; false when the store failed (the batch is back at the front). */
   private async writeBatch(): Promise<boolean> {
     const batch = this.queue.splice(0, this.queue[0].seq <= this.isolateThrough ? 1 : this.batchSize);
     this.inFlight = batch;
@@ -304,7 +251,7 @@ export class ProfileWriteBuffer {
       this.inFlight = [];
       const rest = this.dropDuplicates(error, batch);
       if (rest) {
-        // The others were not written either (a write is atomic): they go back first.
+        // A write is atomic: the others were not written either.
         this.queue.unshift(...rest);
         return true;
       }
@@ -334,7 +281,7 @@ export class ProfileWriteBuffer {
     }
   }
 
-  /** Drops the oldest waiting profiles (never the batch being written) while more than bufferLimit wait. */
+  /** Drops the oldest waiting profiles (never the batch being written) beyond bufferLimit. */
   private enforceLimit(): void {
     const excess = Math.min(this.pending - this.bufferLimit, this.queue.length);
     if (excess <= 0) return;
@@ -343,10 +290,7 @@ export class ProfileWriteBuffer {
     this.forget(dropped);
   }
 
-  /**
-   * Arms the timer for the next drain: now when a batch is full (full batches only), when the oldest waiting
-   * profile has waited flushIntervalMs (everything), or at the next retry (everything).
-   */
+  /** Arms the next drain: now for a full batch, at the oldest profile's interval, or at the next retry. */
   private schedule(): void {
     if (this.closed || this.queue.length === 0) {
       this.clearTimer();
@@ -389,7 +333,6 @@ export class ProfileWriteBuffer {
   }
 }
 
-/** Waits for `work`, or until `deadline` (Date.now() milliseconds), whichever comes first. */
 function untilDeadline(work: Promise<unknown>, deadline: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise((resolve) => {

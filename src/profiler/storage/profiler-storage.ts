@@ -7,40 +7,29 @@ import type {
   RetentionPolicy,
 } from './profile-record.js';
 
-/**
- * Where profiles are kept: the port (an abstract class, so it is also the DI token); the ProfilerModule picks the
- * adapter from PROFILER_DSN. Every method may be called concurrently; writes of one call are atomic. The token
- * queries on the same store are a port of their own, TokenStore (src/profiler/tokens/).
- */
+/** The port, and so the DI token. Every method may be called concurrently; writes of one call are atomic. */
 export abstract class ProfilerStorage {
-  /** Opens the store (creates or migrates its schema). */
+  /** Creates or migrates the schema. */
   abstract open(): Promise<void>;
 
-  /** What open() did that an operator should hear of (an older store set aside), for the log; null: nothing. */
+  /** What open() did that an operator should hear of (an older store set aside). */
   get openNotice(): string | null {
     return null;
   }
 
-  /**
-   * After open(), fails with a ProfilerStorageOpenError when the store can only be read, so that an application,
-   * which writes a profile per request, does not start on it; a reader (the CLI's list) does not ask.
-   */
+  /** A ProfilerStorageOpenError for a read-only store, so the application does not start on it (the CLI may). */
   async checkWritable(): Promise<void> {
     // Opening a store that cannot be written already fails (PostgreSQL creates its schema).
   }
 
-  /** Writes profiles in one transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
+  /** One transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
   abstract write(profiles: readonly ProfileRecord[]): Promise<void>;
 
-  /**
-   * Whether writeSync() works: the store can write with no turn of the event loop, as a crashing process must (a
-   * SQLite file); a store across the network cannot.
-   */
+  /** Whether writeSync() works, as a crashing process needs (a SQLite file; not a store across the network). */
   get writesSynchronously(): boolean {
     return false;
   }
 
-  /** write(), done when it returns (a crash's last write); only where `writesSynchronously`. */
   writeSync(_profiles: readonly ProfileRecord[]): void {
     throw new Error(`${this.constructor.name} cannot write synchronously.`);
   }
@@ -49,34 +38,27 @@ export abstract class ProfilerStorage {
 
   abstract find(criteria: ProfileSearchCriteria): Promise<ProfileSearchResult>;
 
-  /**
-   * Whether an error thrown by write() refuses the profiles themselves (a constraint, a value the store cannot
-   * hold: writing them again cannot succeed) rather than saying the store is unavailable (locked, full,
-   * read-only, unreachable), which the write buffer retries. When unsure: false, so nothing is dropped for it.
-   */
+  /** Whether write()'s error blames the profiles (retrying cannot help); when unsure, false: nothing is dropped. */
   isProfileError(_error: unknown): boolean {
     return false;
   }
 
-  /**
-   * The profiles written just before and just after this one (by time, then write order), of the given kinds only
-   * (undefined: any kind).
-   */
+  /** By time, then write order. */
   abstract neighbours(
     token: string,
     kinds?: readonly ProfileKind[],
   ): Promise<{ previous: ProfileSummary | null; next: ProfileSummary | null }>;
 
-  /** Profiles whose `redirectedFrom` is this token (the requests its redirect led to), oldest first. */
+  /** Oldest first. */
   abstract redirectsFrom(token: string): Promise<ProfileSummary[]>;
 
-  /** Applies retention; returns the tokens removed. */
+  /** Returns the tokens removed. */
   abstract prune(policy: RetentionPolicy): Promise<string[]>;
 
-  /** Removes every profile; returns how many there were. */
+  /** Returns how many profiles there were. */
   abstract clear(): Promise<number>;
 
-  /** Bytes the store takes (file sizes for SQLite), for the search page and the benchmarks. */
+  /** Bytes, for the search page and the benchmarks. */
   abstract size(): Promise<number>;
 
   abstract close(): Promise<void>;

@@ -6,28 +6,17 @@ import { ProfilerStores } from './profiler-stores.js';
 import { SqliteProfilerStorage } from './sqlite/sqlite-profiler.storage.js';
 
 export interface ProfilerStorageFactoryOptions {
-  /** A relative SQLite file is relative to this directory (default: the working directory). */
+  /** What a relative SQLite file is relative to (default: the working directory). */
   baseDir?: string;
 }
 
-/** The schemes createProfilerStorage understands, for error messages and docs. */
 export const SUPPORTED_PROFILER_DSNS = ['sqlite:<file>', 'sqlite::memory:', 'postgres://…', 'postgresql://…'];
 
-/**
- * The profile store a DSN names: `sqlite::memory:` (an in-memory database, gone with the process),
- * `sqlite:<file>` (a SQLite file, created with its directory on open), or a PostgreSQL database shared by several
- * instances, `postgres://user:password@host:port/db` (`postgresql://` too; `?schema=name`, default `public`, is
- * where its tables go; pg's parameters such as `?sslmode=require` apply). Any other scheme is an error naming the
- * supported ones.
- */
 export function createProfilerStorage(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStorage {
   return createProfilerStores(dsn, options).storage;
 }
 
-/**
- * The store a DSN names (see createProfilerStorage) with its token queries; a PostgreSQL store is shared by several
- * instances, a SQLite one is this process's alone.
- */
+/** A PostgreSQL store is shared by several instances, a SQLite one is this process's alone. */
 export function createProfilerStores(dsn: string, options: ProfilerStorageFactoryOptions = {}): ProfilerStores {
   if (isPostgresDsn(dsn)) {
     const storage = new PostgresProfilerStorage(parsePostgresProfilerDsn(dsn));

@@ -4,7 +4,7 @@ import { constants, createZstdCompress, zstdCompressSync, zstdDecompressSync, ty
 const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
 const OUT_CHUNK_BYTES = 64 * 1024;
 
-/** The parts of a zlib stream's native handle that Node's own zstdCompressSync drives (lib/zlib.js, processChunkSync). */
+/** What Node's own zstdCompressSync drives of a zlib stream's native handle (lib/zlib.js, processChunkSync). */
 interface NativeEngine {
   _handle?: {
     writeSync(
@@ -18,23 +18,14 @@ interface NativeEngine {
     ): void;
   } | null;
   _writeState?: Uint32Array;
-  /** Set, synchronously, when the handle reports an error (the stream then destroys itself). */
+  /** Set synchronously when the handle reports an error. */
   _hadError?: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
- * Zstandard with one raw-content dictionary, through Node's zlib (zstd with a dictionary since Node 22.19 and 24.6).
- * The frames are byte for byte those of zstd-napi's ZSTD_compress_usingCDict (same level, same dictionary, the content
- * size in the header, no dictionary ID, no checksum), so blobs decode with older versions of the application too.
- *
- * Compression reuses one native zstd context: `zstdCompressSync` builds a zlib object and loads the dictionary on
- * every call, which was most of a profile's write cost, and ends with the context closed. Driving the handle's
- * `writeSync` as zstdCompressSync itself does, but with the context kept, writes the same frames (a frame ended with
- * ZSTD_e_end from one call knows its content size); where Node's internals differ, or the context fails, each call
- * falls back to zstdCompressSync.
- *
- * Synchronous: the codec encodes a write batch inline (see ProfileCodec), and decoding one profile is quick.
+ * The frames are byte for byte zstd-napi's, so older versions of the application decode them. `zstdCompressSync`
+ * loads the dictionary on every call: this drives the handle as it does but keeps the context, else falls back.
  */
 export class ZstdCompressor {
   private readonly compressOptions: ZstdOptions;
@@ -67,7 +58,7 @@ export class ZstdCompressor {
     }
   }
 
-  /** The frame through the kept context; undefined when there is none to use (the caller compresses the usual way). */
+  /** undefined: no context to use (the caller falls back). */
   private compressReused(input: Uint8Array): Buffer | undefined {
     const engine = this.reusableEngine();
     const handle = engine?._handle;

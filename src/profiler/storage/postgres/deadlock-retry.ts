@@ -1,14 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** PostgreSQL's SQLSTATEs for a transaction it chose to abort so that another could go on: try it again. */
+/** Deadlock victim, serialization failure. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
-/**
- * Runs `transaction` again when PostgreSQL aborted it as a deadlock victim (or a serialization failure), as its
- * manual advises: an instance opening the store takes table locks (CREATE INDEX IF NOT EXISTS) while another instance
- * already writes profiles, and the server breaks such a cycle by aborting one side. A short random pause lets the
- * other side finish first; any other error, or the last attempt's, is thrown.
- */
+/** Retries what the server aborted so another transaction could go on, as its manual advises, after a short pause. */
 export async function retryWhenAborted<T>(transaction: () => Promise<T>, attempts = 5, pauseMs = 100): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

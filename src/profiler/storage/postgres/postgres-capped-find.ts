@@ -3,14 +3,13 @@ import type { ProfileSearchResult } from '../profile-record.js';
 import { COUNT_CAP } from '../search-helpers.js';
 import { COLUMNS, type SummaryRow } from './postgres-sql.js';
 
-/** A search's matches: `from` is `<tables> WHERE <conditions>`, its rows `driver` (an alias) with a time and an id. */
+/** `from` is `<tables> WHERE <conditions>`; `driver` the alias of its rows, with a time and an id. */
 export interface Matches {
   from: string;
   params: unknown[];
   driver: string;
 }
 
-/** The matches counted up to COUNT_CAP + 1: the count stops there, so it reads at most that many, however many match. */
 export async function countCapped(pool: pg.Pool, { from, params, driver }: Matches): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT ${driver}.id FROM ${from} LIMIT ${COUNT_CAP + 1}) AS capped`,
@@ -20,10 +19,8 @@ export async function countCapped(pool: pg.Pool, { from, params, driver }: Match
 }
 
 /**
- * The matches counted up to COUNT_CAP + 1 and the newest `limit` of them (`profile`: the profiles' table). One
- * statement takes up to that many and counts them; when that was all of them, it sorts them and returns the
- * newest too. Otherwise they are common: a second statement reads them newest first (the time index read backwards
- * finds them soon) up to `limit`.
+ * One statement counts up to the cap and, when that was all, returns the newest too. Otherwise they are common: a
+ * second statement reads them newest first (the time index read backwards finds them soon).
  */
 export async function findCapped(
   pool: pg.Pool,

@@ -1,19 +1,14 @@
 import pg from 'pg';
 import { DuplicateTokenError } from '../profiler-storage.js';
 
-/**
- * Runs `work` on a client of the pool, listening to the client's errors meanwhile (a connection lost while a
- * client is checked out is emitted on the client, and unheard it would crash the process); a client that failed
- * is destroyed rather than returned to the pool.
- */
+/** Listens to the client's errors: a connection lost while checked out, unheard, would crash the process. */
 export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   let lost: Error | undefined;
   const onError = (error: Error) => {
     lost = error;
   };
-  // The listener goes on in the pool's callback, not after `await pool.connect()`: the pool stops listening as
-  // it hands the client out, and a new connection's "ready" and a server's FATAL (a backend terminated at that
-  // moment) can arrive in one network read, which pg parses before any promise continuation runs.
+  // In the pool's callback, not after `await pool.connect()`: "ready" and a server's FATAL can arrive in one
+  // network read, parsed before any promise continuation runs, and the pool stops listening as it hands out.
   const client = await new Promise<pg.PoolClient>((resolve, reject) => {
     pool.connect((error, connected) => {
       if (error || !connected) reject(error ?? new Error('The pool gave no client.'));
@@ -35,18 +30,13 @@ export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient)
   }
 }
 
-/**
- * Whether a client that failed with this error must not go back to the pool: everything but the server's
- * answers to a query (a constraint, a syntax error) and our own DuplicateTokenError, except the server's
- * connection exceptions (class 08) and shutdowns (57P0x).
- */
+/** The server's answers to a query leave the connection usable, but for connection exceptions and shutdowns. */
 function breaksConnection(error: unknown): boolean {
   if (error instanceof DuplicateTokenError) return false;
   if (error instanceof pg.DatabaseError) return /^(08|57P0)/.test(error.code ?? '');
   return true;
 }
 
-/** `work` in a transaction on a client of the pool: committed when it resolves, rolled back when it throws. */
 export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return withClient(pool, async (client) => {
     await client.query('BEGIN');

@@ -1,25 +1,19 @@
 import { Redactor } from '../../../lifecycle/redaction/redactor.js';
 
-/** A PostgreSQL profiler DSN, read: what pg connects with, and the schema the store's tables live in. */
 export interface PostgresProfilerTarget {
-  /** The DSN without its `schema` parameter (pg's own parameters, such as `sslmode`, are kept). */
+  /** Without `schema` (pg's own parameters are kept). */
   connectionString: string;
-  /** Default `public`. */
   schema: string;
 }
 
-/** A schema name as the store accepts it: always quoted in SQL, so it is used exactly as written. */
+/** Always quoted in SQL, so it is used exactly as written. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** `postgres://…` or `postgresql://…` (case-insensitive). */
 export function isPostgresDsn(dsn: string): boolean {
   return /^postgres(ql)?:\/\/./i.test(dsn.trim());
 }
 
-/**
- * Reads `postgres://user:password@host:port/db?schema=name&sslmode=…`: the `schema` parameter (default `public`)
- * is the store's, every other parameter is pg's.
- */
+/** `?schema=` (default `public`) is the store's; every other parameter is pg's. */
 export function parsePostgresProfilerDsn(dsn: string): PostgresProfilerTarget {
   const value = dsn.trim();
   const hash = value.indexOf('#');
@@ -41,7 +35,7 @@ export function parsePostgresProfilerDsn(dsn: string): PostgresProfilerTarget {
   return { connectionString: withoutFragment.slice(0, question) + (rest === '' ? '' : `?${rest}`), schema };
 }
 
-/** The DSN as it may be shown (errors, logs): its password masked, by the one redaction of everything printed. */
+/** By the one redaction of everything printed. */
 export function maskDsn(dsn: string): string {
   return Redactor.url(dsn);
 }

@@ -11,14 +11,10 @@ import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
 import type { PostgresTextParts } from './postgres-text-parts.js';
 
-/** PostgreSQL's check_violation: a row for which no partition exists ("no partition of relation … found for row"). */
+/** check_violation: "no partition of relation … found for row". */
 const NO_PARTITION = '23514';
 
-/**
- * The write path: a batch in one transaction, its tokens claimed first (PostgresTokenStore.claim), then
- * `INSERT … ON CONFLICT (token) DO NOTHING` of the rows, rolled back with a DuplicateTokenError naming the tokens
- * another instance had, then the blobs and the words of their text in one statement.
- */
+/** A batch in one transaction: its tokens claimed, the rows, then the blobs and words in one statement. */
 export class PostgresProfileWriter {
   constructor(
     private readonly connection: PostgresConnection,
@@ -34,7 +30,7 @@ export class PostgresProfileWriter {
     const tokens = profiles.map((p) => String(p.token));
     const repeated = repeatedTokens(tokens);
     if (repeated.length > 0) {
-      // Twice in the batch (as SQLite does, the error names those and the batch's tokens already stored).
+      // As SQLite does, the error names these and the batch's tokens already stored.
       const stored = await this.tokens.taken([...new Set(tokens)]);
       throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
     }
@@ -43,8 +39,7 @@ export class PostgresProfileWriter {
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
-    // Words joined by spaces (a word never holds one), null for a profile without text: no index entry. Kind,
-    // method and status are the text row's columns (postgres-text-rows.ts), not words as in the SQLite store.
+    // array_to_tsvector takes them as they are (no stemming: the SQLite store's words). No word holds a space.
     const words = profiles.map((p) => indexWords(p.text ?? []).join(' ') || null);
     const transaction = () =>
       inTransaction(pool, async (client) => {
@@ -78,7 +73,6 @@ export class PostgresProfileWriter {
         }
         await this.tokens.settle(client, held);
         const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
-        // The blobs and the words, in one statement.
         await client.query(
           `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[]))
          INSERT INTO ${this.tables.text} (id, time, kind, method, status, doc)

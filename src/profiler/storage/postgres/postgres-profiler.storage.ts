@@ -21,21 +21,11 @@ import { PostgresTextParts } from './postgres-text-parts.js';
 export type { PostgresProfilerStorageOptions, PostgresStorageLogger } from './postgres-connection.js';
 
 /**
- * The profile store for several instances: one PostgreSQL database (through a pg Pool) that every instance of
- * the application writes to and searches, so a profile recorded behind a load balancer opens from any instance.
- *
- * Tables (in the DSN's schema): `profiler_profile` (the list columns; `id` is an identity, so time then id is the
- * list order, equal times in write order) and `profiler_profile_data` (one ProfileCodec blob per profile, read
- * only by read()). Token uniqueness is the database's (a UNIQUE constraint, across instances); tokens are reserved
- * before they are sent (`tokens`, a PostgresTokenStore).
- *
- * This class composes the parts, each in a file of its own: the pool (PostgresConnection), the schema and its
- * upgrades (PostgresSchema), the write path (PostgresProfileWriter), reads by token (PostgresProfileReader), search
- * (PostgresSearchPlanner, PostgresTextSearch), retention (PostgresRetention) and the token queries and reservations
- * (PostgresTokenStore).
+ * The profile store for several instances: one PostgreSQL database every instance writes to and searches, so a
+ * profile recorded behind a load balancer opens from any instance. Token uniqueness is the database's; tokens are
+ * reserved before they are sent (`tokens`).
  */
 export class PostgresProfilerStorage extends ProfilerStorage {
-  /** The token queries and reservations on this store, for the token allocator. */
   readonly tokens: PostgresTokenStore;
   private readonly connection: PostgresConnection;
   private readonly tables: PostgresTables;
@@ -60,22 +50,19 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     this.retention = new PostgresRetention(this.connection, tables, this.tokens, textParts);
   }
 
-  /** The pg connection string (without the schema parameter). */
   get connectionString(): string {
     return this.connection.connectionString;
   }
 
-  /** The schema holding the store's tables. */
   get schemaName(): string {
     return this.connection.schema;
   }
 
-  /** Where the store is, password masked (errors, logs). */
   get description(): string {
     return this.connection.description;
   }
 
-  /** Whether URL searches use the pg_trgm index (known after open()). */
+  /** Known after open(). */
   get trigramIndexed(): boolean {
     return this.schema.trigrams;
   }
@@ -88,7 +75,7 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return this.writer.write(profiles);
   }
 
-  /** The server's answers about the data (classes 22 data exception, 23 integrity, 54 limits); lost connections, timeouts and shutdowns are the store failing. */
+  /** SQLSTATE classes 22 (data), 23 (integrity), 54 (limits); lost connections and timeouts are the store failing. */
   override isProfileError(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return error instanceof Error && typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
@@ -121,7 +108,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return this.retention.clear();
   }
 
-  /** Bytes of the store's tables with their indexes and TOAST (pg_total_relation_size). */
   async size(): Promise<number> {
     const { rows } = await this.connection.pool.query<{ bytes: number }>(
       `SELECT ((SELECT sum(pg_total_relation_size(t::regclass)) FROM unnest($1::text[]) AS t)
@@ -131,7 +117,6 @@ export class PostgresProfilerStorage extends ProfilerStorage {
     return rows[0].bytes;
   }
 
-  /** Gives back this instance's unused reservations, then ends the pool. */
   close(): Promise<void> {
     return this.connection.close((pool) => this.tokens.releaseOwn(pool));
   }

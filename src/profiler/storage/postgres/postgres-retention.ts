@@ -7,16 +7,9 @@ import type { PostgresTables } from './postgres-tables.js';
 import type { PostgresTokenStore } from './postgres-token-store.js';
 import type { PostgresTextParts } from './postgres-text-parts.js';
 
-/**
- * Rows deleted per prune statement, each its own transaction: large enough to save commits, plans and round trips,
- * small enough that no transaction holds many locks for long.
- */
+/** Rows per prune transaction: enough to save round trips, few enough that no transaction holds locks long. */
 const PRUNE_CHUNK = 5000;
 
-/**
- * Removes profiles: the oldest beyond the retention policy, PRUNE_CHUNK rows (with their blobs) per statement; or
- * every profile (clear). Every instance may prune at once.
- */
 export class PostgresRetention {
   constructor(
     private readonly connection: PostgresConnection,
@@ -25,12 +18,7 @@ export class PostgresRetention {
     private readonly textParts: PostgresTextParts,
   ) {}
 
-  /**
-   * Deletes the oldest profiles, PRUNE_CHUNK per statement (each its own short transaction), oldest first. Rows
-   * another instance is deleting at the same moment are skipped (SKIP LOCKED), and the count limit deletes up to
-   * a fixed boundary (the newest profile beyond maxProfiles), so instances pruning together never remove more
-   * than one would.
-   */
+  /** Instances may prune together: SKIP LOCKED, and a fixed boundary, so they never remove more than one would. */
   async prune(policy: RetentionPolicy): Promise<string[]> {
     const pool = this.connection.pool;
     const removed: string[] = [];
@@ -38,7 +26,6 @@ export class PostgresRetention {
       await this.pruneUpTo(pool, 'p.time < $1', [clampTime(policy.now - policy.maxAgeMs)], removed);
     }
     if (policy.maxProfiles > 0) {
-      // The newest profile beyond maxProfiles: the time index read backwards (only the index, in the background).
       const { rows } = await pool.query<{ time: number; id: number }>(
         `SELECT time, id FROM ${this.tables.profile} ORDER BY time DESC, id DESC OFFSET $1 LIMIT 1`,
         [Math.floor(policy.maxProfiles)],
@@ -47,7 +34,6 @@ export class PostgresRetention {
         await this.pruneUpTo(pool, '(p.time, p.id) <= ($1, $2)', [rows[0].time, rows[0].id], removed);
     }
     await this.tokens.dropAbandoned(pool);
-    // The full-text tables of the days no profile is left of.
     if (removed.length > 0) await this.textParts.dropEmptyDays(pool);
     return removed;
   }
@@ -67,11 +53,9 @@ export class PostgresRetention {
     });
   }
 
-  /** One chunk at a time: delete up to PRUNE_CHUNK of the oldest rows matching `condition`, until none is left. */
   private async pruneUpTo(pool: pg.Pool, condition: string, params: unknown[], removed: string[]): Promise<void> {
     for (;;) {
-      // With the full-text floor (PostgresTables.liveText) moved to the newest time removed, in the chunk's
-      // transaction.
+      // The full-text floor (PostgresTables.liveText) moves in the chunk's transaction.
       const rows = await inTransaction(pool, async (client) => {
         const { rows: gone } = await client.query<{ token: string; time: number; id: number }>(
           `WITH doomed AS (

@@ -6,10 +6,7 @@ import type { PostgresTables } from './postgres-tables.js';
 
 /** The advisory lock serialising schema creation, database-wide (pg_trgm is too): "PROFSCHM". */
 const SCHEMA_LOCK = '5787213827590357837';
-/**
- * Tables of earlier layouts: running totals (of the list columns, URLs, URL skeletons and full-text queries), which
- * a store no longer keeps. Dropped when the store opens.
- */
+/** Running totals of earlier layouts, no longer kept: dropped when the store opens. */
 const DROPPED_TABLES = [
   'profiler_count',
   'profiler_ip_count',
@@ -22,7 +19,6 @@ const DROPPED_TABLES = [
   'profiler_text_query',
 ];
 
-/** The store's tables and indexes, created or brought up to date when the store opens (create()). */
 export class PostgresSchema {
   /** Whether URL searches use the pg_trgm index (known once create() ran). */
   trigrams = false;
@@ -33,10 +29,7 @@ export class PostgresSchema {
     private readonly trigramIndex: boolean,
   ) {}
 
-  /**
-   * Creates the schema, tables and indexes if missing, in one transaction holding an advisory lock, so that
-   * instances starting together do not race on CREATE … IF NOT EXISTS (which is not safe concurrently).
-   */
+  /** In one transaction under an advisory lock: CREATE … IF NOT EXISTS is not safe for instances starting together. */
   async create(client: pg.PoolClient): Promise<void> {
     const schema = quoteIdent(this.tables.schema);
     await client.query('BEGIN');
@@ -65,11 +58,7 @@ export class PostgresSchema {
           id bigint PRIMARY KEY,                              -- a profile's; deleted with it (prune, clear)
           data bytea NOT NULL
         )`);
-      // The words of a profile's text (search-words.ts) with its kind, method and status as columns, lexemes
-      // as they are (array_to_tsvector: no parser, no stemming, the SQLite store's words exactly), partitioned by
-      // day (PostgresTextParts): a prune drops a day once its profiles are gone, where deleting each row would
-      // rewrite most of the table's pages. Profiles stored before have no text to index. A plain table of that
-      // name is a development build's, before the partitions: its words are dropped.
+      // Partitioned by day, so a prune drops a day's table instead of rewriting most pages; a plain table predates it.
       await client.query(
         `DO $$ BEGIN IF (SELECT relkind FROM pg_class WHERE oid = to_regclass('${this.tables.text.replaceAll("'", "''")}')) = 'r'
          THEN EXECUTE 'DROP TABLE ${this.tables.text.replaceAll("'", "''")}'; END IF; END $$`,
@@ -83,8 +72,7 @@ export class PostgresSchema {
           status integer NOT NULL,
           doc tsvector NOT NULL
         ) PARTITION BY RANGE (time)`);
-      // The newest time pruning has reached (-1: none): full-text rows at or below it are checked against the
-      // profiles (PostgresTables.liveText).
+      // The prune floor (PostgresTables.liveText).
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.tables.textFloor} (time bigint NOT NULL)`);
       await client.query(
         `INSERT INTO ${this.tables.textFloor} (time) SELECT -1 WHERE NOT EXISTS (SELECT FROM ${this.tables.textFloor})`,
@@ -96,9 +84,8 @@ export class PostgresSchema {
           stored boolean NOT NULL DEFAULT false,               -- layouts before: a stored token's row (see below)
           reserved_at timestamptz NOT NULL DEFAULT now()
         )`);
-      // Earlier layouts delete the blobs by a cascading foreign key, a trigger per row that slows every prune: the
-      // prune deletes them itself.
-      // Only when there is one: the ALTER locks both tables against every other instance's reads and writes.
+      // Earlier layouts' cascading foreign key (a trigger per row) slowed every prune, which deletes the blobs itself.
+      // ALTER only when there is one: it locks both tables against every other instance.
       const { rows: cascading } = await client.query(
         `SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = 'profiler_profile_data_id_fkey'`,
         [this.tables.data],
@@ -111,8 +98,7 @@ export class PostgresSchema {
          DROP FUNCTION IF EXISTS ${schema}.profiler_url_skeleton(text);
          DROP INDEX IF EXISTS ${schema}.profiler_profile_url_exact`,
       );
-      // Stores of the older layout keep a row per stored token too (`stored`), which every prune would have to
-      // delete. The profiles' unique tokens say which are stored; those rows go, once.
+      // Older layouts kept a row per stored token, which every prune would have to delete: gone, once.
       await client.query(`DELETE FROM ${this.tables.token} WHERE stored`);
       // Every index ends with (time, id): the newest matches of one value are an index range read backwards.
       const indexes = [
@@ -123,7 +109,7 @@ export class PostgresSchema {
         `profiler_profile_kind ON ${this.tables.profile} (kind, time, id)`,
         `profiler_profile_parent ON ${this.tables.profile} (parent, time, id) WHERE parent IS NOT NULL`,
         `profiler_profile_redirected_from ON ${this.tables.profile} (redirected_from, time, id) WHERE redirected_from IS NOT NULL`,
-        // The reservations not written: few (instances × their pool), found without reading the stored ones.
+        // The unwritten reservations are few: found without reading the stored ones.
         `profiler_token_reserved ON ${this.tables.token} (owner, reserved_at) WHERE NOT stored`,
         // On every day's table (those made later too).
         `profiler_profile_text_doc ON ${this.tables.text} USING gin (doc)`,
@@ -140,10 +126,7 @@ export class PostgresSchema {
     }
   }
 
-  /**
-   * A store of the version before kinds gets the columns kind, duration, route and redirected_from: its profiles
-   * are the application's but for the profiler's pages (by their URL), neither measured nor routed nor redirected.
-   */
+  /** A store from before kinds: the new columns, and 'profiler' for the profiler's pages (by their URL). */
   private async addKinds(client: pg.PoolClient): Promise<void> {
     const { rows } = await client.query<{ column: string }>(
       `SELECT column_name AS column FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'profiler_profile'`,
@@ -185,7 +168,7 @@ export class PostgresSchema {
         return true;
       } catch (error) {
         await client.query('ROLLBACK TO SAVEPOINT trigrams');
-        // Somebody else (the shop's migrations) created the extension at the same moment: it is there now.
+        // Somebody else created the extension at the same moment: it is there now.
         if (attempt === 1 && (error as { code?: unknown })?.code === '23505') continue;
         this.connection.logger.warn(
           `The PostgreSQL profile store ${this.connection.description} has no trigram index: URL searches scan the profiles ` +

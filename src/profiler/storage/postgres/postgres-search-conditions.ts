@@ -2,10 +2,7 @@ import type { CompiledCriteria } from '../search/compiled-criteria.js';
 import type { SearchTerm } from '../search/search-words.js';
 import { kindCondition } from './postgres-sql.js';
 
-/**
- * The conditions of a search on the profile `p` (every filter but the full-text terms), its values pushed to
- * `params` ($n numbered after those already there); `true` when there is none.
- */
+/** Every filter but the full-text terms, on the profile `p`; values pushed to `params`. */
 export function profileConditions(f: CompiledCriteria, params: unknown[]): string {
   const where: string[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -23,11 +20,7 @@ export function profileConditions(f: CompiledCriteria, params: unknown[]): strin
   return where.length === 0 ? 'true' : where.join(' AND ');
 }
 
-/**
- * The kinds, method and status conditions on a full-text row `t` (its own columns), their values pushed to
- * `params`: checked on the rows the words' GIN lookup finds, where the facets' words (common to most profiles)
- * would make the lookup read long posting lists in every day's index.
- */
+/** Columns of the text row `t`: as words, common to most profiles, they would make the GIN lookup read long lists. */
 export function textRowConditions(f: CompiledCriteria, params: unknown[]): string[] {
   const where: string[] = [];
   if (f.kinds !== null) where.push(kindCondition(f.kinds, 't.kind'));
@@ -36,12 +29,11 @@ export function textRowConditions(f: CompiledCriteria, params: unknown[]): strin
   return where;
 }
 
-/** The tsquery of the terms: every one, a prefix `:*`. */
 export function termsTsquery(terms: readonly SearchTerm[]): string {
   return terms.map((t) => `${lexeme(t.word)}${t.prefix ? ':*' : ''}`).join(' & ');
 }
 
-/** A lexeme of tsquery's input syntax, taken as it is: quoted, quotes and backslashes escaped. */
+/** Quoted, so tsquery takes it as it is. */
 function lexeme(word: string): string {
   return `'${word.replace(/['\\]/g, (c) => `\\${c}`)}'`;
 }

@@ -6,12 +6,7 @@ import { profileConditions } from './postgres-search-conditions.js';
 import type { PostgresTables } from './postgres-tables.js';
 import { PostgresTextSearch } from './postgres-text-search.js';
 
-/**
- * Plans and runs a search: plain SQL over B-tree indexes (value, time, id) per filter and a pg_trgm GIN index of
- * the URL, with the SQLite store's semantics, the planner choosing the index by its statistics: the matches are
- * counted up to COUNT_CAP + 1 and the newest `limit` listed (findCapped). A search with full-text terms is the
- * full-text index's (PostgresTextSearch).
- */
+/** Plain SQL: PostgreSQL's planner picks the index by its statistics. */
 export class PostgresSearchPlanner {
   private readonly text: PostgresTextSearch;
 

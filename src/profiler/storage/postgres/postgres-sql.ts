@@ -3,20 +3,15 @@ import type { ProfileSummary } from '../profile-record.js';
 import { kindName, optionalText } from '../search-helpers.js';
 
 const INT4_MAX = 2 ** 31 - 1;
-/** pg's type ids of what would otherwise come back as strings. */
 const PG_INT8 = 20;
 
-/** The list columns of profile `p`, named as ProfileSummary names them. */
 export const COLUMNS = `p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS "statusCode", ${kindName('p.kind')} AS kind, p.duration, p.route,
   p.redirected_from AS "redirectedFrom"`;
 
-/** A row of COLUMNS (a mapped type: pg wants rows with an index signature, which an interface lacks). */
+/** A mapped type: pg wants rows with an index signature, which an interface lacks. */
 export type SummaryRow = { [K in keyof ProfileSummary]: ProfileSummary[K] };
 
-/**
- * `column` (p.kind by default) among the kinds' codes, written into the text: KIND_CODES' integers, so the planner
- * sees the values (at most seven texts).
- */
+/** The codes written into the text, so the planner sees them (few distinct texts). */
 export function kindCondition(codes: number[], column = 'p.kind'): string {
   return `${column} IN (${codes.join(', ')})`;
 }
@@ -34,13 +29,12 @@ export function pgText(text: string): string {
   return hasNul(text) ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
-/** An optional text column as PostgreSQL can hold it. */
 export function nullableText(value: unknown): string | null {
   const text = optionalText(value);
   return text === null ? null : pgText(text);
 }
 
-/** Tokens PostgreSQL text can hold (a token with NUL is no stored one). */
+/** A token with NUL is no stored one. */
 export function validTokens(tokens: readonly string[]): string[] {
   return tokens.filter((t) => typeof t === 'string' && !hasNul(t));
 }
@@ -50,7 +44,7 @@ export function clampStatus(status: number): number {
   return Math.max(-INT4_MAX - 1, Math.min(INT4_MAX, s));
 }
 
-/** int8 as a number (times, ids and counts are far below 2^53); everything else as pg parses it. */
+/** int8 as a number: times, ids and counts are far below 2^53. */
 export function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
   if (oid === PG_INT8 && format !== 'binary') return (value: string) => Number(value);
   return pg.types.getTypeParser(oid, format as 'text');

@@ -2,24 +2,19 @@ import type pg from 'pg';
 import { inTransaction } from './postgres-client.js';
 import type { PostgresTables } from './postgres-tables.js';
 
-/** The milliseconds of a full-text table's day. */
 export const TEXT_DAY = 86_400_000;
 /** The advisory lock serialising the making and dropping of day tables, database-wide: "PROFTEXT". */
 const PARTS_LOCK = '5787213827590428756';
 
 /**
- * The full-text table's partitions, one a day: made before a write that needs one (outside its transaction, where
- * the DDL's lock would hold every search back until the write commits), dropped once none of the day's profiles is
- * left. Rows of a day partly pruned stay: the searches check every row at or below the prune floor against the
- * profiles.
+ * The full-text table's partitions, one a day: made before a write needs one (inside its transaction the DDL's lock
+ * would hold every search back until commit), dropped once none of the day's profiles is left.
  */
 export class PostgresTextParts {
-  /** The days this instance knows to have a table. */
   private readonly known = new Set<number>();
 
   constructor(private readonly tables: PostgresTables) {}
 
-  /** Makes the tables of the days of these times. */
   async ensure(pool: pg.Pool, times: readonly number[]): Promise<void> {
     const days = [...new Set(times.map((time) => Math.floor(time / TEXT_DAY)))].filter((day) => !this.known.has(day));
     for (const day of days) {
@@ -35,12 +30,11 @@ export class PostgresTextParts {
     }
   }
 
-  /** Forgets the days known (another instance may have dropped one since). */
+  /** Another instance may have dropped a day since. */
   forget(): void {
     this.known.clear();
   }
 
-  /** After a prune: drops the tables of the days up to the floor's that no profile is left of. */
   async dropEmptyDays(pool: pg.Pool): Promise<void> {
     const { rows } = await pool.query<{ day: string }>(
       `SELECT substring(c.relname FROM '^profiler_profile_text_d(\\d+)$') AS day
@@ -64,7 +58,6 @@ export class PostgresTextParts {
     }
   }
 
-  /** In clear()'s transaction: every day's table dropped. */
   async dropAll(client: pg.PoolClient): Promise<void> {
     const { rows } = await client.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1)`,

@@ -8,12 +8,8 @@ import { profileConditions, termsTsquery, textRowConditions } from './postgres-s
 import type { PostgresTables } from './postgres-tables.js';
 
 /**
- * A search with full-text terms, through the GIN index of the profiles' words (a table a day, PostgresTextParts).
- * With other filters, the words alone are counted first (up to COUNT_CAP + 1, as every count): that rare, their
- * rows drive, kinds, method and status checked on the text rows' own columns and the other filters on the
- * profile's row. Common, the other filters are counted alone on the profiles: rarer, or with an IP, URL or token
- * (which only the profile's row holds) among them, the profiles they match drive, each one's text row looked up by
- * its time and id.
+ * With other filters, the words alone are counted first: if rare, their rows drive. Else the other filters are
+ * counted alone: if rarer, or holding an IP, URL or token (only the profile's row has those), the profiles drive.
  */
 export class PostgresTextSearch {
   constructor(private readonly tables: PostgresTables) {}
@@ -40,7 +36,6 @@ export class PostgresTextSearch {
     return findCapped(pool, this.tables.profile, matches, f.limit);
   }
 
-  /** The text rows of the words (and time) drive; with `filtered`, the other filters are checked on each. */
   private byWords(f: CompiledCriteria, tsquery: string, filtered: boolean): Matches {
     const params: unknown[] = [];
     const where = [`t.doc @@ $${params.push(tsquery)}::tsquery`, this.tables.liveText()];
@@ -57,7 +52,6 @@ export class PostgresTextSearch {
     };
   }
 
-  /** The profiles matching `where` drive: each one's text row is looked up by its time and id, the words checked. */
   private byProfiles(tsquery: string, where: string, params: unknown[]): Matches {
     const words = `LATERAL (SELECT FROM ${this.tables.text} t WHERE t.time = p.time AND t.id = p.id AND t.doc @@ $${params.length + 1}::tsquery LIMIT 1) t`;
     return {

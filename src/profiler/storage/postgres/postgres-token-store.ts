@@ -6,25 +6,13 @@ import type { PostgresConnection } from './postgres-connection.js';
 import { pgText, validTokens } from './postgres-sql.js';
 import type { PostgresTables } from './postgres-tables.js';
 
-/** Tokens read per query by allTokens(). */
 const TOKEN_PAGE = 20_000;
-/**
- * A reservation never written (its instance crashed, or kept it past RESERVATION_MAX_AGE_MS) is removed by
- * prune() after this long: far beyond the hour an instance may keep an unused reservation (TokenReservations) and
- * the time a profile waits in the write buffer, so a reservation still about to be written is never removed.
- */
+/** Far beyond how long an instance keeps a reservation or a profile waits in the buffer: none in use is removed. */
 const ABANDONED_RESERVATION = '1 day';
 
-/**
- * The PostgreSQL store's tokens. `profiler_token` holds the tokens reserved and not yet written, each by one
- * instance (`owner`, a random id per store object); a stored token is the profile's (its unique token). A token
- * is reserved only if no row has it (the primary key) and no profile has it (checked after the insert, see
- * reserveTokens); a write claims its tokens in its transaction (claim()), so a token reserved by one instance is
- * never written by another. Unwritten reservations go back on close, and prunes remove those abandoned for
- * ABANDONED_RESERVATION (a crashed instance's).
- */
+/** Tokens reserved and not yet written, each by one instance (`owner`); a write claims them in its transaction. */
 export class PostgresTokenStore extends TokenStore {
-  /** Whose reservations are this store object's (random: an instance restarted is a new owner). */
+  /** Random: an instance restarted is a new owner. */
   readonly owner = randomBytes(8).toString('hex');
 
   constructor(
@@ -58,11 +46,7 @@ export class PostgresTokenStore extends TokenStore {
     }
   }
 
-  /**
-   * By identity (the primary key's index); the cursor is the last id returned. Ids are taken when a row is
-   * inserted, so a transaction that commits after a later one's may slip behind a cursor: such a token is not
-   * returned, which costs a refused reservation at most (reserveTokens), never a profile.
-   */
+  /** A commit behind the cursor (ids are taken at insert) costs a refused reservation at most, never a profile. */
   async tokensSince(cursor: string | null, limit = TOKENS_SINCE_PAGE): Promise<TokensSince> {
     const pool = this.connection.pool;
     const after = cursor === null ? 0 : Number(cursor);
@@ -75,9 +59,8 @@ export class PostgresTokenStore extends TokenStore {
   }
 
   /**
-   * Inserts a reservation row per token no other instance has reserved (the primary key refuses the others),
-   * then gives back those whose profile is stored. The second statement sees every write committed before it:
-   * one that claimed a token while the insert waited on its row has committed by then.
+   * Reserves by the primary key, then gives back the tokens already stored: the second statement sees every write
+   * that claimed a token while the insert waited on its row.
    */
   override async reserveTokens(tokens: readonly string[]): Promise<string[]> {
     const pool = this.connection.pool;
@@ -107,11 +90,8 @@ export class PostgresTokenStore extends TokenStore {
   }
 
   /**
-   * A write's claim on its tokens, inside its transaction. This instance's reservations go: from now on the
-   * profile holds the token. Any other token gets a row for the rest of the transaction, refused if another
-   * instance has it reserved (a row being claimed by someone else is locked until its writer is done); a token
-   * already stored has no row, and the profile's unique token refuses it. Resolves with the tokens that got a row
-   * (to be deleted by settle() once the profiles are in); a refused token is a DuplicateTokenError.
+   * Our reservations go (the profile holds the token now); any other token gets a row until settle(), refused
+   * (DuplicateTokenError) if another instance holds it. A stored token, the profile's unique constraint refuses.
    */
   async claim(client: pg.PoolClient, tokens: readonly string[]): Promise<string[]> {
     const mine = await client.query<{ token: string }>(
@@ -135,7 +115,6 @@ export class PostgresTokenStore extends TokenStore {
     return others;
   }
 
-  /** The rows claim() held for tokens of the batch now stored (inside the write's transaction). */
   async settle(client: pg.PoolClient, held: readonly string[]): Promise<void> {
     if (held.length > 0)
       await client.query(`DELETE FROM ${this.tables.token} WHERE token = ANY($1::text[]) AND owner = $2`, [
@@ -144,20 +123,17 @@ export class PostgresTokenStore extends TokenStore {
       ]);
   }
 
-  /** Removes the reservations abandoned for ABANDONED_RESERVATION (a crashed instance's), at each prune. */
   async dropAbandoned(pool: pg.Pool): Promise<void> {
     await pool.query(
       `DELETE FROM ${this.tables.token} WHERE NOT stored AND reserved_at < now() - interval '${ABANDONED_RESERVATION}'`,
     );
   }
 
-  /** Inside a clear's transaction: the stored tokens are free again; reservations of instances still running stay theirs. */
+  /** Reservations of instances still running stay theirs; rows of stored tokens are an older layout's. */
   async clearStored(client: pg.PoolClient): Promise<void> {
-    // Rows of stored tokens: a store of the layout before, see PostgresSchema.create().
     await client.query(`DELETE FROM ${this.tables.token} WHERE stored`);
   }
 
-  /** As the store closes: reservations never written are free for the other instances again (a failure is logged). */
   async releaseOwn(pool: pg.Pool): Promise<void> {
     try {
       await pool.query(`DELETE FROM ${this.tables.token} WHERE owner = $1 AND NOT stored`, [this.owner]);

@@ -2,38 +2,27 @@ import type { ProfileSearchCriteria } from '../profile-record.js';
 import { escapeLike, kindCodes, MAX_TIME, prefixRange } from '../search-helpers.js';
 import { queryTerms, type SearchTerm } from './search-words.js';
 
-/**
- * A search as both stores run it, before any SQL: every value trimmed, normalised and bounded, so that SQLite and
- * PostgreSQL give a search the same meaning (the contract spec holds them to it).
- */
+/** A search normalised before any SQL, so that both stores give it the same meaning (the contract spec checks). */
 export interface CompiledCriteria {
-  /** The addresses starting with the IP prefix, as a range of strings (see prefixRange). */
+  /** A range of strings (prefixRange). */
   ip: [string, string | null] | null;
-  /** The exact method with its ASCII letters in upper case: both stores fold ASCII letters only. */
+  /** ASCII letters in upper case: both stores fold ASCII letters only. */
   method: string | null;
-  /** The status codes a whole code or a prefix of one stands for, both ends inclusive. */
+  /** Both ends inclusive. */
   status: [number, number] | null;
-  /** The status filter as typed (`4`, `40`, `404`): the full-text index knows statuses by these prefixes. */
+  /** As typed: the full-text index knows statuses by these prefixes. */
   statusPrefix: string | null;
-  /** The full-text query's terms (every one must match); null: no full-text filter. */
   text: SearchTerm[] | null;
-  /** The URL substring as given, and as a LIKE pattern matching it literally. */
   url: { needle: string; like: string } | null;
-  /** The tokens starting with the token prefix (lower case). */
+  /** Lower case. */
   token: [string, string | null] | null;
-  /** The kinds' codes (null: every kind). */
   kinds: number[] | null;
-  /** Milliseconds, both ends inclusive, within [0, MAX_TIME]; null when the criteria set no bound. */
+  /** Both ends inclusive, within [0, MAX_TIME]. */
   time: [number, number] | null;
-  /** Rows to return, a whole number. */
   limit: number;
 }
 
-/**
- * The criteria as both stores search them; null when nothing can match. A text filter holding a NUL is one: no
- * stored address, method, URL or token holds one (Node refuses it in a request line, PostgreSQL in text), and the
- * stores would read it otherwise (SQLite's LIKE and FTS5 stop at it), so it is decided here, for both alike.
- */
+/** Null when nothing can match, as with a NUL: nothing stored holds one, and SQLite's LIKE and FTS5 stop at it. */
 export function compileCriteria(criteria: ProfileSearchCriteria): CompiledCriteria | null {
   const ipPrefix = trimmed(criteria.ip);
   const method = trimmed(criteria.method);

@@ -20,7 +20,7 @@ import { SqliteUrlMatcher } from './sqlite-url-matcher.js';
 export interface SqliteProfilerStorageOptions {
   /** Absolute path of the database file, or `:memory:`. */
   file: string;
-  /** What a count reads at most before its matches are a lower bound (COUNT_READ_BUDGET; the tests lower it). */
+  /** COUNT_READ_BUDGET; the tests lower it. */
   countReadBudget?: number;
 }
 
@@ -28,19 +28,10 @@ export interface SqliteProfilerStorageOptions {
 const CRASH_BUSY_TIMEOUT_MS = 3000;
 
 /**
- * The embedded profile store (the default): one SQLite file through better-sqlite3, in WAL mode.
- *
- * better-sqlite3 is synchronous, so every call is kept short: a write is one transaction per batch (the blobs
- * are encoded beforehand, in slices with the event loop free between them), a search is planned to read few rows,
- * pruning runs in short chunks with the event loop free between them, and WAL checkpoints (which write the WAL
- * back and fsync) run in a worker thread.
- *
- * This class composes the parts, each in a file of its own: the connection and its schema (sqlite-connection.ts,
- * sqlite-schema.ts), the write path (SqliteProfileWriter), reads by token (SqliteProfileReader), search
- * (SqliteSearchPlanner, SqliteUrlMatcher), retention (SqliteRetention) and the token queries (`tokens`, a SqliteTokenStore on the same connection).
+ * better-sqlite3 is synchronous, so every call is kept short: blobs are encoded beforehand in slices, searches read
+ * few rows, pruning runs in short chunks, and WAL checkpoints run in a worker thread.
  */
 export class SqliteProfilerStorage extends ProfilerStorage {
-  /** The token queries on this store, for the token allocator. */
   readonly tokens: SqliteTokenStore;
   private readonly connection: SqliteConnection;
   private readonly codec = new ProfileCodec();
@@ -69,7 +60,6 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return this.connection.file;
   }
 
-  /** Opens the file, created with its directory; one that cannot be opened is a ProfilerStorageOpenError. */
   open(): Promise<void> {
     return this.connection.open();
   }
@@ -92,20 +82,14 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     return true;
   }
 
-  /**
-   * A crash's last write: encoded at once, and the transaction started IMMEDIATE with a longer busy_timeout, so it
-   * waits for a lock another connection may hold (a write that starts with a read would fail at once).
-   */
+  /** IMMEDIATE with a longer busy_timeout: it waits for a lock (a write starting with a read would fail at once). */
   override writeSync(profiles: readonly ProfileRecord[]): void {
     if (profiles.length === 0) return;
     const blobs = profiles.map((profile) => this.codec.encodeSync(profile.data ?? {}));
     this.connection.withBusyTimeout(CRASH_BUSY_TIMEOUT_MS, () => this.writer.commit(profiles, blobs, true));
   }
 
-  /**
-   * SQLite's verdicts on the rows themselves; BUSY, FULL, READONLY, IOERR … are the store failing. By the code, not
-   * `instanceof SqliteError`: the native addon throws the class of whichever copy of the module registered last.
-   */
+  /** BUSY, FULL, IOERR … are the store failing. By code: the addon throws the last loaded module copy's SqliteError. */
   override isProfileError(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return typeof code === 'string' && /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/.test(code);

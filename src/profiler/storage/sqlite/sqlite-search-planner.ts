@@ -18,19 +18,12 @@ import type { SqliteTextParts } from './sqlite-text-parts.js';
 /** Rows a walk from the newest key reads at most before the rows are sought through an index instead. */
 const WALK_BUDGET = 20_000;
 /**
- * A driver's index entries (or rows of a walk) a count reads at most: beyond, the matches found are a lower bound
- * (`atLeast`), so that filters common alone but rare together never make a count read a million rows. Entries
- * whose rows must be read for the other filters cost several times more: a quarter as many are read.
+ * Index entries (or walked rows) a count reads at most; beyond, the matches are a lower bound (`atLeast`), so filters
+ * common alone but rare together never read the whole store. Entries whose rows must be checked read a quarter.
  */
 export const COUNT_READ_BUDGET = 2 * COUNT_CAP;
 
-/**
- * Plans and runs a search, counting at most COUNT_CAP + 1 matches. The filter with an index matching the fewest
- * profiles (each counted alone through its index, up to the cap, when there are several) drives the count: at
- * most COUNT_CAP + 1 of its entries are read, the other filters checked on their rows. The newest rows come from
- * that index when its matches are few, else from a walk from the newest key, where common matches are soon found.
- * A search with full-text terms is the full-text index's (SqliteTextSearch).
- */
+/** The filter whose index matches the fewest profiles drives the search, the others checked on its rows. */
 export class SqliteSearchPlanner {
   private readonly text: SqliteTextSearch;
 
@@ -58,12 +51,7 @@ export class SqliteSearchPlanner {
     return { ...counted, rows: this.newest(f, driver, atLeast ? COUNT_CAP + 1 : total, compiled.limit) };
   }
 
-  /**
-   * The matches, up to COUNT_CAP + 1, among a bounded number of candidates: the driver's index entries (or the key
-   * range's rows from the newest), each checked against the other filters. Fewer candidates than the budget: the
-   * count is exact; else the matches found are a lower bound, unless they passed the cap. When the driver's
-   * entries matched often, the newest rows are walked too: their matches may pass the cap there.
-   */
+  /** When the driver's entries matched often, the newest rows are walked too: their matches may pass the cap. */
   private count(f: Filters, driver: Driver | null): { total: number; atLeast: boolean } {
     const checked =
       driver === 'token' || indexedFilters(f).length > 1 || f.kinds !== null || (f.url !== null && f.url.ids === null);
@@ -79,11 +67,7 @@ export class SqliteSearchPlanner {
     return { total: found, atLeast: true };
   }
 
-  /**
-   * How many candidates were read (at most `budget`), and how many of them match: the matches are counted first,
-   * stopping at COUNT_CAP + 1 (common matches end the scan early); the candidates alone, read from the driver's
-   * index or the key range, only when they did not pass the cap.
-   */
+  /** The matches are counted first, stopping at the cap (common ones end early); the candidates only below it. */
   private candidates(f: Filters, driver: Driver | null, budget: number): [read: number, found: number] {
     const [candidates, candidateParams] = conditions(only(f, driver), f.fromId, f.toId, driver);
     const [matches, matchParams] = conditions(f, f.fromId, f.toId, driver);
@@ -107,10 +91,7 @@ export class SqliteSearchPlanner {
     ];
   }
 
-  /**
-   * The filter whose index leads to the fewest matches, the others checked on its rows; null: walk the key range
-   * (no filter with an index, or a time range holding fewer profiles than any).
-   */
+  /** null: walk the key range (no filter with an index, or a time range holding fewer profiles than any). */
   private driver(f: Filters): Driver | null {
     const candidates = indexedFilters(f);
     if (candidates.length === 1 && !f.timeBounded) return candidates[0];
@@ -123,7 +104,6 @@ export class SqliteSearchPlanner {
     return best;
   }
 
-  /** The matches from key `fromId` to the filters' newest, counted up to COUNT_CAP + 1. */
   private upToCap(f: Filters, fromId: bigint, driver: Driver | null): number {
     const [where, params] = conditions(f, fromId, f.toId, driver);
     return this.connection
@@ -134,11 +114,7 @@ export class SqliteSearchPlanner {
       .get(...params) as number;
   }
 
-  /**
-   * The newest `limit` matches: through the driver's index when they are at most COUNT_CAP (a sort of that many
-   * keys), else walking from the newest key over at most WALK_BUDGET rows, then through the index if the walk found
-   * too few (the filters common alone, rare together).
-   */
+  /** Through the index when the matches are few, else a walk of the newest rows, then the index if it found too few. */
   private newest(f: Filters, driver: Driver | null, total: number, limit: number): SummaryRow[] {
     const select = (fromId: bigint, by: Driver | null) => {
       const [where, params] = conditions(f, fromId, f.toId, by);
@@ -159,12 +135,11 @@ export class SqliteSearchPlanner {
   }
 }
 
-/** The filters with the driver's condition alone (and the time range): the candidates a count reads. */
+/** The candidates a count reads: the driver's condition alone (and the time range). */
 function only(f: Filters, driver: Driver | null): Filters {
   return driver === null ? none(f) : { ...none(f), [driver]: f[driver] };
 }
 
-/** The filters without their conditions but the time range: the profiles a walk of the range reads. */
 function none(f: Filters): Filters {
   return { ...f, ip: null, method: null, status: null, token: null, url: null, kinds: null };
 }

@@ -8,11 +8,9 @@ import { conditions, type Filters } from './sqlite-search-conditions.js';
 import type { SqliteTextParts } from './sqlite-text-parts.js';
 
 /**
- * A search with full-text terms: the full-text tables of its kinds and days drive it (SqliteTextParts), the newest
- * day first, until COUNT_CAP + 1 matches are counted. Method and status are words of the same index (facetWords)
- * and the time range a rowid range, so that a word alone, or with a method or status, is counted and listed from
- * the index; an IP, URL or token is checked on each matching row, and so is every row at or below the prune floor
- * (it may be a pruned profile's).
+ * The tables of the kinds and days drive, newest day first. Method and status are words of the index, the time a
+ * rowid range; an IP, URL or token is checked on each row, as is every row at or below the prune floor (it may be a
+ * pruned profile's).
  */
 export class SqliteTextSearch {
   constructor(
@@ -25,18 +23,15 @@ export class SqliteTextSearch {
       ...(f.method !== null ? [methodFacet(f.method)] : []),
       ...(f.statusPrefix !== null ? [statusFacet(f.statusPrefix)] : []),
     ]);
-    // The other filters row by row (method, status and kinds are in the index already).
+    // Method, status and kinds are the index's already.
     const checked = f.ip !== null || f.url !== null || f.token !== null;
     const [where, params] = conditions({ ...f, method: null, status: null, kinds: null }, f.fromId, f.toId, null);
     const floor = this.parts.floorKey();
     const ids: bigint[] = [];
     let total = 0;
-    // The parts are a day's kinds, newest day first: the newest `limit` are among the days until the one that
-    // completes them, each part's newest `limit`.
+    // The newest `limit` are among the days up to the one that completes them.
     let lastDay: number | null = null;
     for (const part of this.parts.tables(f.kinds, f.fromId, f.toId)) {
-      // Rows above the floor are live profiles; those at or below it, and every row when other filters apply, are
-      // looked up.
       for (const [from, to, lookUp] of this.ranges(f.fromId, f.toId, floor)) {
         if (total > COUNT_CAP) break;
         const sql =
@@ -61,7 +56,7 @@ export class SqliteTextSearch {
     return { total: Math.min(total, COUNT_CAP + 1), rows };
   }
 
-  /** The key range split at the prune floor: [from, to, whether its rows must be looked up]. */
+  /** Split at the prune floor: [from, to, whether its rows must be looked up]. */
   private ranges(from: bigint, to: bigint, floor: bigint): [bigint, bigint, boolean][] {
     const ranges: [bigint, bigint, boolean][] = [];
     if (to > floor) ranges.push([from > floor ? from : floor + 1n, to, false]);

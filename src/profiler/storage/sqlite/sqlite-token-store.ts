@@ -2,14 +2,9 @@ import { TOKENS_SINCE_PAGE, TokenStore, type TokensSince } from '../../tokens/to
 import type { SqliteConnection } from './sqlite-connection.js';
 import { BY_TOKEN, yieldToEventLoop } from './sqlite-keys.js';
 
-/** Tokens read per query by allTokens(). */
 const TOKEN_PAGE = 20_000;
 
-/**
- * The SQLite store's tokens: a stored profile's is found through `profile_token` (its entries of pruned profiles
- * match nothing), and `profile.seq` numbers the writes for tokensSince. One writer, this process: nothing to
- * reserve.
- */
+/** One writer, this process: nothing to reserve. */
 export class SqliteTokenStore extends TokenStore {
   constructor(private readonly connection: SqliteConnection) {
     super();
@@ -20,7 +15,7 @@ export class SqliteTokenStore extends TokenStore {
     return new Set(this.liveTokens(tokens));
   }
 
-  /** Those of `tokens` that a stored profile has (synchronously: the writer asks inside its transaction). */
+  /** Synchronous: the writer asks inside its transaction. */
   liveTokens(tokens: readonly string[]): string[] {
     return this.connection
       .statement(`SELECT t.token FROM ${BY_TOKEN} WHERE t.token IN (SELECT value FROM json_each(?))`)
@@ -28,7 +23,7 @@ export class SqliteTokenStore extends TokenStore {
       .all(JSON.stringify(tokens)) as string[];
   }
 
-  /** In write order: the table's rows through the seq index, read nearly in key order. */
+  /** In write order: through the seq index, the rows are read nearly in key order. */
   async *allTokens(): AsyncIterable<string> {
     const page = this.connection
       .statement(`SELECT seq, token FROM profile WHERE seq > ? ORDER BY seq LIMIT ${TOKEN_PAGE}`)
@@ -44,7 +39,6 @@ export class SqliteTokenStore extends TokenStore {
     }
   }
 
-  /** By write order (`seq`, through its index); the cursor is the last seq returned. */
   async tokensSince(cursor: string | null, limit = TOKENS_SINCE_PAGE): Promise<TokensSince> {
     this.connection.assertOpen();
     const after = cursor === null ? 0 : Number(cursor);

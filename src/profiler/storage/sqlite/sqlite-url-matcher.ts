@@ -1,18 +1,12 @@
 import type { SqliteConnection } from './sqlite-connection.js';
 import type { UrlMatch } from './sqlite-search-conditions.js';
 
-/** A URL needle found in at most this many distinct URLs is searched through their ids, else URL by URL. */
 const URL_IDS_MAX = 10_000;
 
-/** Which distinct URLs a URL needle matches: what LIKE '%needle%' matches, through the trigram index when it can. */
 export class SqliteUrlMatcher {
   constructor(private readonly connection: SqliteConnection) {}
 
-  /**
-   * The ids of the distinct URLs containing the needle, when at most URL_IDS_MAX: through the trigrams for a needle
-   * of three characters or more, else by LIKE over the distinct URLs. A needle in more URLs is common: a search
-   * walking the newest profiles finds its matches soon, checking each URL.
-   */
+  /** In more than URL_IDS_MAX distinct URLs a needle is common: a walk of the newest profiles finds it soon. */
   match({ needle, like }: { needle: string; like: string }): UrlMatch {
     const sql =
       [...needle].length >= 3

@@ -1,9 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 
-/**
- * Asks a store worker to close its connection and exit ('close' message), and terminates it if it has not within
- * `graceMs`: a worker stuck in a long statement must not hold the shutdown.
- */
+/** Terminated after `graceMs`: a worker stuck in a long statement must not hold the shutdown. */
 export async function stopWorker(worker: Worker, graceMs: number): Promise<void> {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage('close');

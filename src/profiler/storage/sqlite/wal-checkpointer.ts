@@ -2,10 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { stopWorker } from './stop-worker.js';
 
-/**
- * The checkpointer's code, run in a worker thread with its own connection: every `intervalMs` a PASSIVE
- * checkpoint copies the WAL's pages into the database file (and fsyncs it) without blocking anybody.
- */
+/** A PASSIVE checkpoint blocks nobody. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -30,10 +27,8 @@ parentPort.on('message', (message) => {
 `;
 
 /**
- * Checkpoints a WAL-mode SQLite file off the event loop. better-sqlite3 runs on the main thread, and an
- * automatic checkpoint runs inside whichever commit crosses the threshold (writing the WAL back and fsyncing),
- * blocking requests meanwhile. The store turns automatic checkpoints off on its connection
- * (`wal_autocheckpoint = 0`) and this worker's connection does them instead, every second.
+ * Checkpoints off the event loop: an automatic checkpoint runs inside whichever commit crosses the threshold
+ * (writing the WAL back and fsyncing), blocking requests meanwhile.
  */
 export class WalCheckpointer {
   private worker?: Worker;
@@ -59,7 +54,6 @@ export class WalCheckpointer {
     this.worker = worker;
   }
 
-  /** Stops the worker (its connection closed first). */
   async stop(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
