@@ -108,6 +108,37 @@ describe('SqliteProfilerStorage', () => {
     await store.close();
   });
 
+  it("counts a filter's matches among the application's requests in its index, reading no row", async () => {
+    const store = await memoryStore();
+    const connection = (store as unknown as { connection: SqliteConnection }).connection;
+    await store.write(
+      Array.from({ length: 40 }, (_, i) =>
+        record((0x600000 + i).toString(16), {
+          time: 1_000 + i,
+          ip: `10.0.${i % 4}.1`,
+          kind: i % 5 === 0 ? 'asset' : 'application',
+        }),
+      ),
+    );
+    const executed: string[] = [];
+    const statement = connection.statement.bind(connection);
+    connection.statement = (sql: string) => {
+      executed.push(sql);
+      return statement(sql);
+    };
+    const criteria: ProfileSearchCriteria = { limit: 0, ip: '10.0.1.', kinds: ['application'] };
+    expect((await store.find(criteria)).total).toBe(8);
+    const counts = executed.filter((sql) => sql.includes('count(*)') && sql.includes('kind IN'));
+    expect(counts.length).toBeGreaterThan(0);
+    for (const sql of counts) {
+      const plan = connection.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...new Array<null>(sql.split('?').length - 1).fill(null)) as { detail: string }[];
+      expect(plan.map((step) => step.detail).join('\n')).toMatch(/USING COVERING INDEX profile_ip \(ip>\? AND ip<\?\)/);
+    }
+    await store.close();
+  });
+
   it('refuses to work before open() and after close()', async () => {
     const closed = new SqliteProfilerStorage({ file: ':memory:' });
     await expect(closed.find({ limit: 1 })).rejects.toThrow('not open');

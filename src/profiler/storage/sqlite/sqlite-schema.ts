@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** The schema version this application reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 /** The oldest version migrated in place; an older store is set aside whole (see `olderStore`). */
 export const OLDEST_MIGRATED = 7;
 
@@ -39,10 +39,11 @@ const SCHEMA = `
     route TEXT,
     redirected_from TEXT                    -- the token of the redirect this request followed
   );
-  CREATE INDEX profile_ip ON profile (ip);
-  CREATE INDEX profile_method ON profile (method);
-  CREATE INDEX profile_status ON profile (status);
-  CREATE INDEX profile_url_id ON profile (url_id);
+  -- With the kind: the search page's default (the application's requests) is checked in the index, not the row.
+  CREATE INDEX profile_ip ON profile (ip, kind);
+  CREATE INDEX profile_method ON profile (method, kind);
+  CREATE INDEX profile_status ON profile (status, kind);
+  CREATE INDEX profile_url_id ON profile (url_id, kind);
   CREATE INDEX profile_parent ON profile (parent) WHERE parent IS NOT NULL;
   CREATE UNIQUE INDEX profile_seq ON profile (seq);
   CREATE INDEX profile_redirected_from ON profile (redirected_from) WHERE redirected_from IS NOT NULL;
@@ -105,6 +106,17 @@ const MIGRATIONS: Record<number, string> = {
   ALTER TABLE profile_write ADD COLUMN stored INTEGER NOT NULL DEFAULT 0;
   UPDATE profile_write SET stored = (SELECT count(*) FROM profile);
   CREATE INDEX profile_kind_other ON profile (kind) WHERE kind <> 0;
+  `,
+  8: `
+  -- A filter's index holds the kind too: counting the application's matches reads no row.
+  DROP INDEX profile_ip;
+  DROP INDEX profile_method;
+  DROP INDEX profile_status;
+  DROP INDEX profile_url_id;
+  CREATE INDEX profile_ip ON profile (ip, kind);
+  CREATE INDEX profile_method ON profile (method, kind);
+  CREATE INDEX profile_status ON profile (status, kind);
+  CREATE INDEX profile_url_id ON profile (url_id, kind);
   `,
 };
 
