@@ -24,6 +24,7 @@ class FakeStore {
   readonly stored = new Set<string>();
   failures = 0;
   attempts = 0;
+  batchLimit = Infinity;
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     this.attempts++;
@@ -97,6 +98,18 @@ describe('ProfileWriteBuffer', () => {
     expect(store.writes).toEqual([['a', 'b', 'c'], ['d', 'e', 'f'], ['g']]);
     expect(b.pending).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it("cuts its batches to the store's batchLimit while the store asks for smaller ones", async () => {
+    store.batchLimit = 2;
+    const b = buffer();
+    for (const t of ['a', 'b', 'c', 'd', 'e']) b.add(record(t));
+    await b.flush();
+    expect(store.writes).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    store.batchLimit = Infinity;
+    for (const t of ['f', 'g', 'h', 'i']) b.add(record(t));
+    await b.flush();
+    expect(store.writes.slice(3)).toEqual([['f', 'g', 'h'], ['i']]);
   });
 
   it('writes at most flushIntervalMs after the first profile was added', async () => {

@@ -238,7 +238,10 @@ export class ProfileWriteBuffer {
 
   /** One storage.write; false when the store failed (the batch is back at the front). */
   private async writeBatch(): Promise<boolean> {
-    const batch = this.queue.splice(0, this.queue[0].seq <= this.isolateThrough ? 1 : this.batchSize);
+    const limit = this.storage.batchLimit;
+    const size =
+      this.queue[0].seq <= this.isolateThrough ? 1 : limit >= 1 ? Math.min(this.batchSize, limit) : this.batchSize;
+    const batch = this.queue.splice(0, size);
     this.inFlight = batch;
     try {
       await this.storage.write(batch.map((entry) => entry.record));

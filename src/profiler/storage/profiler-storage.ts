@@ -25,6 +25,11 @@ export abstract class ProfilerStorage {
   /** One transaction. A token already stored is a `DuplicateTokenError` (nothing written). */
   abstract write(profiles: readonly ProfileRecord[]): Promise<void>;
 
+  /** Most profiles a write() should take now: a store that writes on the event loop keeps each write short. */
+  get batchLimit(): number {
+    return Infinity;
+  }
+
   /** Whether writeSync() works, as a crashing process needs (a SQLite file; not a store across the network). */
   get writesSynchronously(): boolean {
     return false;

@@ -136,6 +136,18 @@ describe('SqliteProfilerStorage', () => {
         .all(...new Array<null>(sql.split('?').length - 1).fill(null)) as { detail: string }[];
       expect(plan.map((step) => step.detail).join('\n')).toMatch(/USING COVERING INDEX profile_ip \(ip>\? AND ip<\?\)/);
     }
+    // The newest rows: their keys from the index alone, then the rows of those only.
+    executed.length = 0;
+    expect((await store.find({ ...criteria, limit: 3 })).rows.map((row) => row.token)).toEqual([
+      '600025',
+      '600021',
+      '60001d',
+    ]);
+    const list = executed.find((sql) => sql.includes('WHERE p.id IN (SELECT p.id'));
+    const plan = connection.db
+      .prepare(`EXPLAIN QUERY PLAN ${list}`)
+      .all(...new Array<null>(list!.split('?').length - 1).fill(null)) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(/USING COVERING INDEX profile_ip/);
     await store.close();
   });
 
@@ -145,6 +157,31 @@ describe('SqliteProfilerStorage', () => {
     await closed.open();
     await closed.close();
     await expect(closed.find({ limit: 0 })).rejects.toThrow('not open');
+  });
+
+  it('asks for smaller batches after a commit longer than its slice, and lets them grow again while they fit', async () => {
+    // The commit's clock: each write's two readings are `elapsed` apart.
+    let elapsed = 0;
+    let reading = 0;
+    const store = new SqliteProfilerStorage({ file: ':memory:', clock: () => (reading++ % 2 === 0 ? 0 : elapsed) });
+    await store.open();
+    expect(store.batchLimit).toBe(Infinity);
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => record((0x700000 + from + i).toString(16), { time: 1_000 + from + i }));
+    elapsed = 4; // 100 profiles in 4 ms: within the 8 ms slice
+    await store.write(batch(0, 100));
+    expect(store.batchLimit).toBe(Infinity);
+    elapsed = 20; // 100 in 20 ms: 40 fit in the slice
+    await store.write(batch(100, 100));
+    expect(store.batchLimit).toBe(40);
+    elapsed = 2; // 40 in 2 ms: at most doubled
+    await store.write(batch(200, 40));
+    expect(store.batchLimit).toBe(80);
+    elapsed = 800; // however slow, batches of 10 at least
+    await store.write(batch(240, 80));
+    expect(store.batchLimit).toBe(10);
+    expect(await storedCount(store)).toBe(320);
+    await store.close();
   });
 
   describe('in a file', () => {

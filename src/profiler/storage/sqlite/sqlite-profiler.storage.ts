@@ -22,7 +22,14 @@ export interface SqliteProfilerStorageOptions {
   file: string;
   /** COUNT_READ_BUDGET; the tests lower it. */
   countReadBudget?: number;
+  /** The clock timing each commit, in milliseconds (tests). */
+  clock?: () => number;
 }
+
+/** A write's transaction takes about this long at most (milliseconds): the event loop waits for it. */
+const WRITE_SLICE_MS = 8;
+/** The fewest profiles a batch is cut to, however slow the store. */
+const MIN_BATCH = 10;
 
 /** A crash's last write waits this long for a lock another process (the command line's clear, say) may hold. */
 const CRASH_BUSY_TIMEOUT_MS = 3000;
@@ -39,10 +46,13 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   private readonly reader: SqliteProfileReader;
   private readonly planner: SqliteSearchPlanner;
   private readonly retention: SqliteRetention;
+  private limit = Infinity;
+  private readonly clock: () => number;
 
   constructor(options: SqliteProfilerStorageOptions) {
     super();
     this.connection = new SqliteConnection(options.file);
+    this.clock = options.clock ?? (() => performance.now());
     this.tokens = new SqliteTokenStore(this.connection);
     const textParts = new SqliteTextParts(this.connection);
     this.writer = new SqliteProfileWriter(this.connection, this.tokens, textParts);
@@ -75,7 +85,18 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
     const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
+    const started = this.clock();
     this.writer.commit(profiles, blobs, false);
+    const ms = this.clock() - started;
+    // A large store's indexes make a profile dearer to write: batches are cut to keep each commit within the
+    // slice, and let grow again (at most doubling) while they fit.
+    const fits = ms > 0 ? Math.floor((profiles.length * WRITE_SLICE_MS) / ms) : Infinity;
+    if (fits < profiles.length) this.limit = Math.max(MIN_BATCH, fits);
+    else if (this.limit !== Infinity) this.limit = Math.max(this.limit, Math.min(2 * this.limit, fits));
+  }
+
+  override get batchLimit(): number {
+    return this.limit;
   }
 
   override get writesSynchronously(): boolean {

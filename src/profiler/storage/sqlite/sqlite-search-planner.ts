@@ -2,7 +2,7 @@ import type { ProfileSearchCriteria, ProfileSearchResult } from '../profile-reco
 import { compileCriteria } from '../search/compiled-criteria.js';
 import { COUNT_CAP } from '../search-helpers.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { COLUMNS, type SummaryRow } from './sqlite-keys.js';
+import { COLUMNS, FROM, type SummaryRow } from './sqlite-keys.js';
 import {
   conditions,
   filtersOf,
@@ -118,8 +118,12 @@ export class SqliteSearchPlanner {
   private newest(f: Filters, driver: Driver | null, total: number, limit: number): SummaryRow[] {
     const select = (fromId: bigint, by: Driver | null) => {
       const [where, params] = conditions(f, fromId, f.toId, by);
+      // The keys first, from the index alone (a filter's index is in key order only within one kind), then the rows.
       return this.connection
-        .statement(`SELECT ${COLUMNS} FROM ${fromWhere(f, by, true)} WHERE ${where} ORDER BY p.id DESC LIMIT ?`)
+        .statement(
+          `SELECT ${COLUMNS} FROM ${FROM} WHERE p.id IN (SELECT p.id FROM ${fromWhere(f, by, false)} WHERE ${where}
+           ORDER BY p.id DESC LIMIT ?) ORDER BY p.id DESC`,
+        )
         .all(...params, limit) as SummaryRow[];
     };
     if (driver !== null && total <= COUNT_CAP) return select(f.fromId, driver);
