@@ -28,6 +28,7 @@ import pg from 'pg';
 import { SqliteProfilerStorage } from '../dist/profiler/storage/sqlite/sqlite-profiler.storage.js';
 import { PostgresProfilerStorage } from '../dist/profiler/storage/postgres/postgres-profiler.storage.js';
 import { parsePostgresProfilerDsn } from '../dist/profiler/storage/postgres/postgres-dsn.js';
+import { ProfileWriteBuffer } from '../dist/profiler/storage/profile-write-buffer.js';
 import { sampleProfile } from '../dist/profiler/storage/testing/sample-profile.fixture.js';
 import { TokenRegistry } from '../dist/profiler/tokens/token-registry.js';
 
@@ -45,10 +46,18 @@ const PG = DSN === null ? null : parsePostgresProfilerDsn(DSN);
 const WHERE = PG
   ? `${PG.connectionString.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:******@')} (schema ${PG.schema})`
   : FILE;
+/** The SQLite store's commit clock: while `commits` is an array, each commit's duration (ms) is pushed to it. */
+const commitTiming = { commits: null, started: 0, readings: 0 };
+function commitClock() {
+  const now = performance.now();
+  if (commitTiming.readings++ % 2 === 0) commitTiming.started = now;
+  else commitTiming.commits?.push(now - commitTiming.started);
+  return now;
+}
 const openStore = () =>
   PG
     ? new PostgresProfilerStorage({ ...PG, logger: { warn: (m) => log(`warning: ${m}`) } })
-    : new SqliteProfilerStorage({ file: FILE });
+    : new SqliteProfilerStorage({ file: FILE, clock: commitClock });
 /** One query on the PostgreSQL store's database, outside the store. */
 async function pgQuery(sql, params = []) {
   const client = new pg.Client({ connectionString: PG.connectionString });
@@ -593,6 +602,40 @@ async function main() {
   }
   log(
     `  (event loop blocked while writing: p99 ${(writeDelay.percentile(99) / 1e6).toFixed(1)} ms, longest ${(writeDelay.max / 1e6).toFixed(1)} ms)`,
+  );
+  // As the application writes: through its write buffer (batches of up to 100), which cuts them to the store's
+  // batchLimit so that each commit (the event loop waits for it) stays short however large the store.
+  const buffered = batches
+    .flat()
+    .map((profile, i) => ({ ...profile, token: tokens.next(), time: latest + 20_000 + i }));
+  const sizes = [];
+  const buffer = new ProfileWriteBuffer(
+    {
+      write: (profiles) => {
+        sizes.push(profiles.length);
+        return storage.write(profiles);
+      },
+      get batchLimit() {
+        return storage.batchLimit;
+      },
+    },
+    { batchSize: 100, flushIntervalMs: 100, bufferLimit: 100_000 },
+  );
+  commitTiming.commits = [];
+  // Arriving as requests end: fifty a turn of the event loop.
+  for (let i = 0; i < buffered.length; i += 50) {
+    for (const profile of buffered.slice(i, i + 50)) buffer.add(profile);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await buffer.flush();
+  const commits = commitTiming.commits.sort((a, b) => a - b);
+  commitTiming.commits = null;
+  const bySize = [...sizes].sort((a, b) => a - b);
+  log(
+    `  through the write buffer, ${buffered.length.toLocaleString('en')} profiles: batches of ${bySize[0]}–${bySize.at(-1)} (median ${bySize[bySize.length >> 1]})` +
+      (commits.length > 0
+        ? `; each commit (the event loop waits for it): p50 ${ms(percentile(commits, 50))}, p99 ${ms(percentile(commits, 99))}, longest ${ms(commits.at(-1))}`
+        : ''),
   );
   batches = null; // a smaller heap: this process's own garbage collections count in the event-loop blocks below
 
