@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
 import { configure } from 'safe-stable-stringify';
 import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
-import { profileJson } from './profile-json.js';
+import { profileJsonParts } from './profile-json.js';
 import { ZstdCompressor } from './zstd-compressor.js';
 
 const inflateRawAsync = promisify(inflateRaw);
@@ -78,19 +78,22 @@ const compressor = new ZstdCompressor(DICTIONARY_V2, LEVEL);
 const JSON_SCRATCH = Buffer.allocUnsafe(64 * 1024);
 
 function encodeNow(data: Record<string, unknown>): Buffer {
-  const text = stringify(data);
+  const parts = jsonParts(data);
+  let length = 0;
+  for (const part of parts) length += part.length;
   // At most three UTF-8 bytes per UTF-16 code unit.
-  const json =
-    text.length * 3 <= JSON_SCRATCH.length
-      ? JSON_SCRATCH.subarray(0, JSON_SCRATCH.write(text, 'utf8'))
-      : Buffer.from(text, 'utf8');
-  return compressor.compress(json, ProfileFormat.ZSTD_DICTIONARY_V2);
+  if (length * 3 > JSON_SCRATCH.length) return compressor.compress(Buffer.from(parts.join(''), 'utf8'), FORMAT);
+  let at = 0;
+  for (const part of parts) at += JSON_SCRATCH.write(part, at, 'utf8');
+  return compressor.compress(JSON_SCRATCH.subarray(0, at), FORMAT);
 }
 
-function stringify(data: Record<string, unknown>): string {
+const FORMAT = ProfileFormat.ZSTD_DICTIONARY_V2;
+
+function jsonParts(data: Record<string, unknown>): string[] {
   try {
-    return profileJson(data);
+    return profileJsonParts(data);
   } catch {
-    return lenientStringify(data) ?? '{}';
+    return [lenientStringify(data) ?? '{}'];
   }
 }

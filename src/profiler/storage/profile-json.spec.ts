@@ -1,4 +1,4 @@
-import { holdsSerialisedOnce, profileJson, serialisedOnce } from './profile-json.js';
+import { holdsSerialisedOnce, profileJson, profileJsonParts, serialisedOnce } from './profile-json.js';
 
 describe('profileJson', () => {
   it('writes exactly what JSON.stringify writes when nothing is marked', () => {
@@ -63,6 +63,15 @@ describe('profileJson', () => {
       },
       config: { counted: 1 },
     });
+    // In pieces, as the codec writes them: the cached JSON is one of them, as it was cached (not copied).
+    const parts = profileJsonParts({ time: 1.5, events: events([0, 98, 3]) });
+    expect(parts.join('')).toBe(
+      '{"time":1.5,"events":{"calls":[0,98,3],"stopped":[],"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]}}',
+    );
+    expect(parts).toContain(JSON.stringify(table));
+    expect(profileJsonParts({ only: events([]) }).join('')).toBe(
+      '{"only":{"calls":[],"stopped":[],"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]}}',
+    );
     // Not a holder: its fields are written by JSON.stringify, the cached JSON unused (and the same text).
     expect(profileJson({ events: { listeners: table } })).toBe(
       '{"events":{"listeners":[["kernel.request","RouterListener::onKernelRequest",32]]}}',

@@ -18,10 +18,22 @@ export function holdsSerialisedOnce<T extends object>(value: T): T {
 
 /** JSON.stringify's text, except that cached values come after their object's other keys (an equal value). */
 export function profileJson(data: Record<string, unknown>): string {
-  return compose(data);
+  const parts: string[] = [];
+  compose(data, parts);
+  return parts.length === 1 ? parts[0] : parts.join('');
 }
 
-function compose(object: Record<string, unknown>): string {
+/**
+ * profileJson() as the pieces that make it, in order: written one after the other into a buffer, the text is never
+ * joined (a joined string would be copied once more to be flat before it is encoded).
+ */
+export function profileJsonParts(data: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  compose(data, parts);
+  return parts;
+}
+
+function compose(object: Record<string, unknown>, parts: string[]): void {
   let special = false;
   for (const key in object) {
     const value = object[key];
@@ -35,21 +47,30 @@ function compose(object: Record<string, unknown>): string {
       break;
     }
   }
-  if (!special) return JSON.stringify(object);
+  if (!special) {
+    parts.push(JSON.stringify(object));
+    return;
+  }
   const rest: Record<string, unknown> = {};
-  let tail = '';
+  const tail: Array<[key: string, value: object]> = [];
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const value = object[key];
-    const json =
-      typeof value === 'object' && value !== null
-        ? (onceJson.get(value) ?? (holders.has(value) ? compose(value as Record<string, unknown>) : undefined))
-        : undefined;
-    if (json === undefined) rest[key] = value;
-    else tail += `,${JSON.stringify(key)}:${json}`;
+    if (typeof value === 'object' && value !== null && (onceJson.has(value) || holders.has(value)))
+      tail.push([key, value]);
+    else rest[key] = value;
   }
   const head = JSON.stringify(rest);
-  return head === '{}' ? `{${tail.slice(1)}}` : `${head.slice(0, -1)}${tail}}`;
+  let first = head === '{}';
+  parts.push(first ? '{' : head.slice(0, -1));
+  for (const [key, value] of tail) {
+    parts.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    const once = onceJson.get(value);
+    if (once !== undefined) parts.push(once);
+    else compose(value as Record<string, unknown>, parts);
+  }
+  parts.push('}');
 }
 
 function deepFreeze(value: object, seen = new Set<object>()): void {
