@@ -444,8 +444,13 @@ async function cpuProfile(scenario) {
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
+// A figure the page gives as text ("10,000+", a capped count) is printed as it is.
 const fmt = (n, digits = 0) =>
-  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
+  typeof n === 'string'
+    ? n
+    : Number.isFinite(n)
+      ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+      : '–';
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const signedMb = (bytes) => `${bytes >= 0 ? '+' : '−'}${(Math.abs(bytes) / 2 ** 20).toFixed(1)} MB`;
 
