@@ -1,4 +1,6 @@
-import { holdsSerialisedOnce, profileJson, profileJsonParts, serialisedOnce } from './profile-json.js';
+import { holdsSerialisedOnce, profileJsonParts, serialisedOnce } from './profile-json.js';
+
+const profileJson = (data: Record<string, unknown>): string => profileJsonParts(data).join('');
 
 describe('profileJson', () => {
   it('writes exactly what JSON.stringify writes when nothing is marked', () => {

@@ -16,16 +16,10 @@ export function holdsSerialisedOnce<T extends object>(value: T): T {
   return value;
 }
 
-/** JSON.stringify's text, except that cached values come after their object's other keys (an equal value). */
-export function profileJson(data: Record<string, unknown>): string {
-  const parts: string[] = [];
-  compose(data, parts);
-  return parts.length === 1 ? parts[0] : parts.join('');
-}
-
 /**
- * profileJson() as the pieces that make it, in order: written one after the other into a buffer, the text is never
- * joined (a joined string would be copied once more to be flat before it is encoded).
+ * JSON.stringify's text, except that cached values come after their object's other keys (an equal value), as the
+ * pieces that make it, in order: written one after the other into a buffer, the text is never joined (a joined
+ * string would be copied once more to be flat before it is encoded).
  */
 export function profileJsonParts(data: Record<string, unknown>): string[] {
   const parts: string[] = [];

@@ -398,6 +398,7 @@ describe('ProfileWriteBuffer', () => {
 
   it('never throws into the caller, even when the store or the reporter throws synchronously', async () => {
     const throwing = {
+      batchLimit: Infinity,
       write: () => {
         throw new Error('boom');
       },

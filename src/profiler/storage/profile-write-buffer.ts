@@ -238,9 +238,7 @@ export class ProfileWriteBuffer {
 
   /** One storage.write; false when the store failed (the batch is back at the front). */
   private async writeBatch(): Promise<boolean> {
-    const limit = this.storage.batchLimit;
-    const size =
-      this.queue[0].seq <= this.isolateThrough ? 1 : limit >= 1 ? Math.min(this.batchSize, limit) : this.batchSize;
+    const size = this.queue[0].seq <= this.isolateThrough ? 1 : Math.min(this.batchSize, this.storage.batchLimit);
     const batch = this.queue.splice(0, size);
     this.inFlight = batch;
     try {

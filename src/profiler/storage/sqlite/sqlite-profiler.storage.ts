@@ -92,7 +92,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     // slice, and let grow again (at most doubling) while they fit.
     const fits = ms > 0 ? Math.floor((profiles.length * WRITE_SLICE_MS) / ms) : Infinity;
     if (fits < profiles.length) this.limit = Math.max(MIN_BATCH, fits);
-    else if (this.limit !== Infinity) this.limit = Math.max(this.limit, Math.min(2 * this.limit, fits));
+    else this.limit = Math.max(this.limit, Math.min(2 * this.limit, fits));
   }
 
   override get batchLimit(): number {

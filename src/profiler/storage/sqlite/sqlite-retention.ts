@@ -26,7 +26,6 @@ const PRUNE_CHUNK_MAX = 10_000;
 export class SqliteRetention {
   /** Rows deleted per prune transaction, adapted to keep each at about PRUNE_SLICE_MS. */
   private pruneChunk = 100;
-  private prepared = false;
 
   constructor(
     private readonly connection: SqliteConnection,
@@ -35,6 +34,7 @@ export class SqliteRetention {
 
   async prune(policy: RetentionPolicy): Promise<string[]> {
     this.connection.assertOpen();
+    this.connection.db.exec(PRUNE_SETUP_SQL);
     const removed: string[] = [];
     if (policy.maxAgeMs > 0) {
       const last = (BigInt(clampTime(policy.now - policy.maxAgeMs)) << SEQ_BITS) - 1n;
@@ -86,10 +86,6 @@ export class SqliteRetention {
    */
   private pruneSlice(last: bigint, atMost: number, removed: string[]): boolean {
     if (!this.connection.isOpen) return false;
-    if (!this.prepared) {
-      this.connection.db.exec(PRUNE_SETUP_SQL);
-      this.prepared = true;
-    }
     const started = performance.now();
     const done = this.connection.db.transaction(() => {
       this.connection.statement('DELETE FROM temp.profile_gone').run();
