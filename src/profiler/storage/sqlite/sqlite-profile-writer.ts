@@ -14,6 +14,9 @@ import type { SqliteTokenStore } from './sqlite-token-store.js';
  * blobs, and the words of their text in the full-text index of their kind.
  */
 export class SqliteProfileWriter {
+  /** The highest key this writer has written: the next key of a profile no older is known without a query. */
+  private lastKey: bigint | null = null;
+
   constructor(
     private readonly connection: SqliteConnection,
     private readonly tokens: SqliteTokenStore,
@@ -27,10 +30,15 @@ export class SqliteProfileWriter {
       'INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n',
     ).raw();
     const indexUrl = statement('INSERT INTO profile_url_trigram (rowid, folded) VALUES (?, lower(?))');
+    const columns = 'id, token, parent, ip, method, url_id, time, status, seq, kind, duration, route, redirected_from';
+    const values =
+      '@token, @parent, @ip, @method, @urlId, @time, @status, @seq, @kind, @duration, @route, @redirectedFrom';
+    // The key this writer expects to be free; taken by another process meanwhile, the row goes in below instead.
+    const insertAt = statement(`INSERT INTO profile (${columns}) VALUES (@id, ${values}) ON CONFLICT (id) DO NOTHING`);
     const insert = statement(
-      `INSERT INTO profile (id, token, parent, ip, method, url_id, time, status, seq, kind, duration, route, redirected_from)
+      `INSERT INTO profile (${columns})
        VALUES ((SELECT coalesce(max(id) + 1, @time << ${SEQ_BITS}) FROM profile WHERE id >= @time << ${SEQ_BITS} AND id < (@time + 1) << ${SEQ_BITS}),
-               @token, @parent, @ip, @method, @urlId, @time, @status, @seq, @kind, @duration, @route, @redirectedFrom)
+               ${values})
        RETURNING id`,
     ).safeIntegers(true);
     const insertData = statement('INSERT INTO profile_data (id, data) VALUES (?, ?)');
@@ -72,7 +80,8 @@ export class SqliteProfileWriter {
         const urlId = urlIds.get(String(profile.url ?? ''))!;
         const token = String(profile.token);
         const kind = kindCode(profile.kind);
-        const { id } = insert.get({
+        const row = {
+          id: this.nextKey(time),
           time,
           token,
           parent: profile.parent ?? null,
@@ -85,7 +94,9 @@ export class SqliteProfileWriter {
           duration: cleanDuration(profile.duration),
           route: optionalText(profile.route),
           redirectedFrom: optionalText(profile.redirectedFrom),
-        }) as { id: bigint };
+        };
+        const id = row.id !== null && insertAt.run(row).changes === 1 ? row.id : (insert.get(row) as { id: bigint }).id;
+        if (this.lastKey === null || id > this.lastKey) this.lastKey = id;
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
         insertData.run(id, blobs[i]);
         const words = indexWords(profile.text ?? []);
@@ -110,6 +121,18 @@ export class SqliteProfileWriter {
       if (error instanceof DuplicateTokenError) throw new DuplicateTokenError(this.duplicates(profiles));
       throw error;
     }
+  }
+
+  /**
+   * The key after the last one written when the profile is of its millisecond, or the millisecond's first key when
+   * it is newer; null for an older profile (a late one), whose key is looked up.
+   */
+  private nextKey(time: number): bigint | null {
+    const base = BigInt(time) << SEQ_BITS;
+    const last = this.lastKey;
+    if (last === null || base > last) return base;
+    const next = last + 1n;
+    return next >> SEQ_BITS === BigInt(time) ? next : null;
   }
 
   /** Tokens of the batch already stored, or present twice in it. */

@@ -324,6 +324,37 @@ describe('SqliteProfilerStorage', () => {
       await second.close();
     });
 
+    it('gives each profile its own key when two connections write the same millisecond, late profiles too', async () => {
+      const file = join(dir, 'shared.sqlite');
+      const [a, b] = [new SqliteProfilerStorage({ file }), new SqliteProfilerStorage({ file })];
+      await a.open();
+      await b.open();
+      const t = 1_800_000_000_000;
+      await a.write([record('00000a', { time: t }), record('00000b', { time: t })]);
+      // b knows no key yet: its first choice, the millisecond's first key, is a's.
+      await b.write([record('00000c', { time: t }), record('00000d', { time: t + 1 })]);
+      await a.write([record('00000e', { time: t }), record('00000f', { time: t - 5 })]);
+      await b.write([record('000010', { time: t + 1 }), record('000011', { time: t - 5 })]);
+      const keys = inFile(file, (db) =>
+        db.prepare('SELECT token, id FROM profile ORDER BY id').safeIntegers(true).all(),
+      ) as { token: string; id: bigint }[];
+      expect(keys.map((k) => k.token)).toEqual([
+        '00000f',
+        '000011',
+        '00000a',
+        '00000b',
+        '00000c',
+        '00000e',
+        '00000d',
+        '000010',
+      ]);
+      expect(keys.map((k) => Number(k.id >> 20n) - t)).toEqual([-5, -5, 0, 0, 0, 0, 1, 1]);
+      expect((await a.find({ limit: 10 })).rows.map((row) => row.token)).toEqual(keys.map((k) => k.token).reverse());
+      for (const token of ['00000c', '000011']) expect((await a.read(token))?.token).toBe(token);
+      await a.close();
+      await b.close();
+    });
+
     it('refuses a file whose tables are not this schema', async () => {
       const file = join(dir, 'other.sqlite');
       rewrite(
