@@ -4,7 +4,19 @@ import { sampleProfile } from './testing/sample-profile.fixture.js';
 
 describe('ProfileCodec', () => {
   const codec = new ProfileCodec();
-  const roundTrip = async (data: Record<string, unknown>) => codec.decode(await codec.encode(data));
+
+  /** A batch's blobs as a store keeps them: keys 100, 101 … in order, each group carried by its newest. */
+  async function store(items: Array<Record<string, unknown>>): Promise<Map<bigint, Buffer>> {
+    const stored = new Map<bigint, Buffer>();
+    const keys = items.map((_, i) => BigInt(100 + i));
+    codec.blobs(await codec.encodeBatch(items), keys, (a, b) => a > b).forEach((blob, i) => stored.set(keys[i], blob));
+    return stored;
+  }
+  const read = (stored: Map<bigint, Buffer>, key: bigint) =>
+    codec.decode(stored.get(key)!, (carrier) => stored.get(carrier) ?? null);
+  const readAll = async (stored: Map<bigint, Buffer>) =>
+    Promise.all([...stored.keys()].sort((a, b) => Number(a - b)).map((key) => read(stored, key)));
+  const roundTrip = async (data: Record<string, unknown>) => (await readAll(await store([data])))[0];
 
   it('round-trips unicode, nested objects, arrays and every JSON value', async () => {
     const data = {
@@ -25,44 +37,44 @@ describe('ProfileCodec', () => {
     expect(await roundTrip(data)).toEqual(data);
   });
 
-  it('round-trips large data', async () => {
+  it('round-trips large data, a profile too large for a shared frame in a frame of its own', async () => {
     const data = {
       big: 'x'.repeat(2_000_000),
       list: Array.from({ length: 20_000 }, (_, i) => ({ i, name: `item ${i}` })),
     };
-    const blob = await codec.encode(data);
-    expect(blob.length).toBeLessThan(200_000);
-    expect(await codec.decode(blob)).toEqual(data);
+    const groups = await codec.encodeBatch([{ a: 1 }, data, { b: 2 }]);
+    expect(groups.map((group) => group.members)).toEqual([[0], [1], [2]]);
+    expect(groups[1].frame.length).toBeLessThan(200_000);
+    expect(await readAll(await store([{ a: 1 }, data, { b: 2 }]))).toEqual([{ a: 1 }, data, { b: 2 }]);
   });
 
-  it('round-trips realistic profiles, each well under 4 KB', async () => {
-    let total = 0;
-    for (let i = 0; i < 100; i++) {
-      const { data } = sampleProfile(i);
-      const blob = await codec.encode(data);
-      expect(blob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
-      expect(blob.length).toBeLessThan(2048);
-      total += blob.length;
-      expect(await codec.decode(blob)).toEqual(data);
-    }
-    expect(total / 100).toBeLessThan(1400);
+  it('stores a batch of realistic profiles in one frame carried by the newest, a few hundred bytes each', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => sampleProfile(i).data);
+    const stored = await store(items);
+    const blobs = [...stored.values()];
+    expect(blobs.slice(0, 39).every((blob) => blob[0] === ProfileFormat.IN_BATCH && blob.length === 17)).toBe(true);
+    expect(blobs[39][0]).toBe(ProfileFormat.ZSTD_BATCH);
+    const total = blobs.reduce((sum, blob) => sum + blob.length, 0);
+    expect(total / 40).toBeLessThan(700);
+    expect(await readAll(stored)).toEqual(items);
   });
 
-  it('keeps each blob its own while the next profiles are encoded, one format for all', async () => {
-    // Random text does not compress: its blob is still a zstd frame, made from the same bytes the next encode reuses.
+  it('keeps each frame its own while the next batches are encoded', async () => {
+    // Random text does not compress: its frame is still zstd, made from the same bytes the next encode reuses.
     const noise = (seed: number) => createHash('sha512').update(String(seed)).digest('base64').slice(0, 80);
-    const plain = { n: noise(1) };
-    const plainBlob = await codec.encode(plain);
-    expect(plainBlob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
-    const { data: realistic } = sampleProfile(7);
-    const compressedBlob = await codec.encode(realistic);
-    expect(compressedBlob[0]).toBe(ProfileFormat.ZSTD_DICTIONARY_V2);
-    const blobs = await codec.encodeMany([{ n: noise(2) }, sampleProfile(8).data, { n: noise(3) }]);
-    expect(await codec.decode(plainBlob)).toEqual(plain);
-    expect(await codec.decode(compressedBlob)).toEqual(realistic);
-    expect(await codec.decode(blobs[0])).toEqual({ n: noise(2) });
-    expect(await codec.decode(blobs[1])).toEqual(sampleProfile(8).data);
-    expect(await codec.decode(blobs[2])).toEqual({ n: noise(3) });
+    const first = await store([{ n: noise(1) }, sampleProfile(7).data]);
+    const second = await store([{ n: noise(2) }, sampleProfile(8).data, { n: noise(3) }]);
+    expect(await readAll(first)).toEqual([{ n: noise(1) }, sampleProfile(7).data]);
+    expect(await readAll(second)).toEqual([{ n: noise(2) }, sampleProfile(8).data, { n: noise(3) }]);
+  });
+
+  it('reads a profile whose carrier is gone (pruned meanwhile) as none, and refuses a pointer that is not one', async () => {
+    const stored = await store([{ a: 1 }, { b: 2 }]);
+    expect(await codec.decode(stored.get(100n)!, () => null)).toBeNull();
+    await expect(codec.decode(stored.get(100n)!, () => stored.get(100n)!)).rejects.toThrow('points to no frame');
+    const past = Buffer.from(stored.get(100n)!);
+    past.writeUInt32BE(1_000, 13);
+    await expect(codec.decode(past, () => stored.get(101n)!)).rejects.toThrow('past its frame');
   });
 
   it('never fails to encode: BigInt becomes a number, cycles a marker', async () => {
@@ -110,7 +122,7 @@ describe('ProfileCodec', () => {
     });
   });
 
-  it('decodes a format 3 profile written by zstd-napi (before Node’s zlib), and writes the same bytes for it', async () => {
+  it('decodes a format 3 profile written by zstd-napi (before Node’s zlib)', async () => {
     // zstd-napi 0.0.13's CCtx.compressUsingCDict(CDict(DICTIONARY_V2, 1)), after the tag: kept as written.
     const written = Buffer.from(
       '0328b52ffd606b01fd0700f408686f7374732f776f6f6c2d73636172663f7265663d223a5f73686f772d656e636f6422677a69702c206465666c6174' +
@@ -152,13 +164,13 @@ describe('ProfileCodec', () => {
       note: 'Café 🚀',
     };
     expect(await codec.decode(written)).toEqual(data);
-    expect(await codec.encode(data)).toEqual(written);
   });
 
   it('rejects a corrupt zstd blob instead of returning garbage', async () => {
-    const blob = await codec.encode({ request: { path: '/products/42' } });
+    const blob = (await store([{ request: { path: '/products/42' } }])).get(100n)!;
     await expect(codec.decode(blob.subarray(0, blob.length - 3))).rejects.toThrow();
     await expect(codec.decode(Buffer.of(ProfileFormat.ZSTD_DICTIONARY_V2, 1, 2, 3, 4, 5, 6, 7, 8))).rejects.toThrow();
+    await expect(codec.decode(Buffer.of(ProfileFormat.ZSTD_BATCH, 0, 0, 0, 0, 0, 0, 0, 9, 1, 2, 3))).rejects.toThrow();
   });
 
   it('keeps the dictionary of formats 2 and 3 byte for byte (a changed dictionary is a new format)', () => {
@@ -174,19 +186,21 @@ describe('ProfileCodec', () => {
   });
 
   it('decodes a blob that is a view into a larger buffer', async () => {
-    const blob = await codec.encode({ a: 'b'.repeat(100) });
+    const blob = (await store([{ a: 'b'.repeat(100) }])).get(100n)!;
     const larger = Buffer.concat([Buffer.from('junk'), blob, Buffer.from('junk')]);
     expect(await codec.decode(larger.subarray(4, 4 + blob.length))).toEqual({ a: 'b'.repeat(100) });
   });
-  it('encodes a write batch in order, every blob decoding to its own profile', async () => {
-    const codec = new ProfileCodec();
+
+  it('encodes a write batch in order, in frames of a few hundred kilobytes, every profile decoding to its own', async () => {
     const items = Array.from({ length: 250 }, (_, i) => ({
-      request: { path: `/products/${i}`, i },
+      request: { path: `/products/${i}`, i, note: createHash('sha512').update(String(i)).digest('hex').repeat(8) },
       logs: { entries: Array.from({ length: i % 7 }, (_, j) => ({ j })) },
     }));
-    const blobs = await codec.encodeMany(items);
-    expect(blobs).toHaveLength(250);
-    expect(await Promise.all(blobs.map((blob) => codec.decode(blob)))).toEqual(items);
-    expect(await codec.encodeMany([])).toEqual([]);
+    const groups = await codec.encodeBatch(items);
+    expect(groups.length).toBeGreaterThanOrEqual(2);
+    expect(groups.flatMap((group) => group.members)).toEqual(items.map((_, i) => i));
+    expect(codec.encodeBatchSync(items).map((group) => group.members)).toEqual(groups.map((group) => group.members));
+    expect(await readAll(await store(items))).toEqual(items);
+    expect(await codec.encodeBatch([])).toEqual([]);
   });
 });

@@ -40,13 +40,12 @@ export class ZstdCompressor {
     this.decompressOptions = { dictionary, maxOutputLength: MAX_CONTENT_BYTES };
   }
 
-  /** One zstd frame of `input`, after a first byte `prefix` (the blob's format tag). */
-  compress(input: Uint8Array, prefix: number): Buffer {
+  /** One zstd frame of `input`, after `headerBytes` left for the blob's header (its format tag first). */
+  compress(input: Uint8Array, headerBytes: number): Buffer {
     const frame =
       this.compressReused(input) ?? zstdCompressSync(input, { ...this.compressOptions, pledgedSrcSize: input.length });
-    const blob = Buffer.allocUnsafe(frame.length + 1);
-    blob[0] = prefix;
-    frame.copy(blob, 1);
+    const blob = Buffer.allocUnsafe(frame.length + headerBytes);
+    frame.copy(blob, headerBytes);
     return blob;
   }
 

@@ -22,7 +22,13 @@ export class PostgresProfileReader {
     );
     if (rows.length === 0) return null;
     const { data, ...summary } = rows[0];
-    return { ...summary, data: await this.codec.decode(data) };
+    const decoded = await this.codec.decode(data, async (key) => {
+      const carrier = await pool.query<{ data: Buffer }>(`SELECT data FROM ${this.tables.data} WHERE id = $1`, [
+        String(key),
+      ]);
+      return carrier.rows[0]?.data ?? null;
+    });
+    return decoded && { ...summary, data: decoded };
   }
 
   /** Along the time index from the profile's, the kind checked row by row. */

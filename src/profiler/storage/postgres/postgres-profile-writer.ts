@@ -1,7 +1,6 @@
 import type { ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord } from '../profile-record.js';
-import { DuplicateTokenError } from '../profiler-storage.js';
-import { repeatedTokens } from '../repeated-tokens.js';
+import { DuplicateTokenError, repeatedTokens } from '../profiler-storage.js';
 import { clampTime, cleanDuration, kindCode } from '../search-helpers.js';
 import { indexWords } from '../search/search-words.js';
 import { inTransaction } from './postgres-client.js';
@@ -34,7 +33,7 @@ export class PostgresProfileWriter {
       const stored = await this.tokens.taken([...new Set(tokens)]);
       throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
     }
-    const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
+    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.data ?? {}));
     const methods = profiles.map((p) => pgText(String(p.method ?? '')));
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
@@ -72,14 +71,17 @@ export class PostgresProfileWriter {
           throw new DuplicateTokenError(tokens.filter((t) => !written.has(pgText(t))));
         }
         await this.tokens.settle(client, held);
-        const ids = new Map(inserted.rows.map((r) => [r.token, r.id]));
+        const byToken = new Map(inserted.rows.map((r) => [r.token, BigInt(r.id)]));
+        const ids = tokens.map((t) => byToken.get(pgText(t))!);
+        // Each frame carried by the profile pruning takes last: by time, then id.
+        const blobs = this.codec.blobs(groups, ids, (a, b) => (times[a] - times[b] || Number(ids[a] - ids[b])) > 0);
         await client.query(
           `WITH data AS (INSERT INTO ${this.tables.data} (id, data) SELECT * FROM unnest($1::int8[], $2::bytea[]))
          INSERT INTO ${this.tables.text} (id, time, kind, method, status, doc)
            SELECT id, time, kind, upper(method COLLATE "C"), status, array_to_tsvector(string_to_array(words, ' '))
            FROM unnest($1::int8[], $3::int8[], $4::int2[], $5::text[], $6::int4[], $7::text[]) AS w (id, time, kind, method, status, words)
            WHERE words IS NOT NULL`,
-          [tokens.map((t) => ids.get(pgText(t))), blobs, times, kinds, methods, statuses, words],
+          [ids.map(String), blobs, times, kinds, methods, statuses, words],
         );
       });
     const dayTimes = times.filter((_, i) => words[i] !== null);

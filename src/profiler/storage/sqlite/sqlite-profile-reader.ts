@@ -19,7 +19,9 @@ export class SqliteProfileReader {
       .get(token) as (SummaryRow & { data: Buffer }) | undefined;
     if (!row) return null;
     const { data, ...summary } = row;
-    return { ...summary, data: await this.codec.decode(data) };
+    const carrier = this.connection.statement('SELECT data FROM profile_data WHERE id = ?').pluck();
+    const decoded = await this.codec.decode(data, (key) => (carrier.get(key) as Buffer | undefined) ?? null);
+    return decoded && { ...summary, data: decoded };
   }
 
   /** Along the key from the profile's, the kind checked row by row (the next of another kind is seldom far). */

@@ -1,6 +1,6 @@
+import type { EncodedGroup, ProfileCodec } from '../profile-codec.js';
 import type { ProfileRecord } from '../profile-record.js';
-import { DuplicateTokenError } from '../profiler-storage.js';
-import { repeatedTokens } from '../repeated-tokens.js';
+import { DuplicateTokenError, repeatedTokens } from '../profiler-storage.js';
 import { clampTime, cleanDuration, kindCode, optionalText } from '../search-helpers.js';
 import { facetWords, indexWords } from '../search/search-words.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -9,9 +9,9 @@ import type { SqliteTextParts } from './sqlite-text-parts.js';
 import type { SqliteTokenStore } from './sqlite-token-store.js';
 
 /**
- * The write path: a batch of profiles, their blobs already encoded, in one transaction: each distinct URL once
- * (with its trigrams when new to the store), the rows with their keys, write sequence and token entries, the
- * blobs, and the words of their text in the full-text index of their kind.
+ * The write path: a batch of profiles, their JSON already in compressed frames, in one transaction: each distinct URL
+ * once (with its trigrams when new to the store), the rows with their keys, write sequence and token entries, the
+ * blobs (ProfileCodec.blobs), and the words of their text in the full-text index of their kind.
  */
 export class SqliteProfileWriter {
   /** The highest key this writer has written: the next key of a profile no older is known without a query. */
@@ -21,10 +21,11 @@ export class SqliteProfileWriter {
     private readonly connection: SqliteConnection,
     private readonly tokens: SqliteTokenStore,
     private readonly textParts: SqliteTextParts,
+    private readonly codec: ProfileCodec,
   ) {}
 
   /** The write's transaction (`immediate`: it takes the write lock first, as a crash's last write must). */
-  commit(profiles: readonly ProfileRecord[], blobs: Buffer[], immediate: boolean): void {
+  commit(profiles: readonly ProfileRecord[], groups: readonly EncodedGroup[], immediate: boolean): void {
     const statement = (sql: string) => this.connection.statement(sql);
     const upsertUrl = statement(
       'INSERT INTO profile_url (url, n) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET n = n + excluded.n RETURNING id, n',
@@ -72,7 +73,7 @@ export class SqliteProfileWriter {
       }
       let floorKey: bigint | undefined;
       const textTables = new Set<string>();
-      profiles.forEach((profile, i) => {
+      const keys = profiles.map((profile, i) => {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
         const method = String(profile.method ?? '');
@@ -98,7 +99,6 @@ export class SqliteProfileWriter {
         const id = row.id !== null && insertAt.run(row).changes === 1 ? row.id : (insert.get(row) as { id: bigint }).id;
         if (this.lastKey === null || id > this.lastKey) this.lastKey = id;
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
-        insertData.run(id, blobs[i]);
         const words = indexWords(profile.text ?? []);
         if (words.length > 0) {
           floorKey ??= this.textParts.floorKey();
@@ -111,7 +111,9 @@ export class SqliteProfileWriter {
             textTables,
           );
         }
+        return id;
       });
+      this.codec.blobs(groups, keys, (a, b) => keys[a] > keys[b]).forEach((blob, i) => insertData.run(keys[i], blob));
     });
     try {
       if (immediate) transaction.immediate();
@@ -123,10 +125,7 @@ export class SqliteProfileWriter {
     }
   }
 
-  /**
-   * The key after the last one written when the profile is of its millisecond, or the millisecond's first key when
-   * it is newer; null for an older profile (a late one), whose key is looked up.
-   */
+  /** The key after the last one written, or the millisecond's first; null for a late profile (looked up). */
   private nextKey(time: number): bigint | null {
     const base = BigInt(time) << SEQ_BITS;
     const last = this.lastKey;

@@ -55,7 +55,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
     this.clock = options.clock ?? (() => performance.now());
     this.tokens = new SqliteTokenStore(this.connection);
     const textParts = new SqliteTextParts(this.connection);
-    this.writer = new SqliteProfileWriter(this.connection, this.tokens, textParts);
+    this.writer = new SqliteProfileWriter(this.connection, this.tokens, textParts, this.codec);
     this.reader = new SqliteProfileReader(this.connection, this.codec);
     this.planner = new SqliteSearchPlanner(
       this.connection,
@@ -84,9 +84,9 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
-    const blobs = await this.codec.encodeMany(profiles.map((profile) => profile.data ?? {}));
+    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.data ?? {}));
     const started = this.clock();
-    this.writer.commit(profiles, blobs, false);
+    this.writer.commit(profiles, groups, false);
     const ms = this.clock() - started;
     // A large store's indexes make a profile dearer to write: batches are cut to keep each commit within the
     // slice, and let grow again (at most doubling) while they fit.
@@ -106,8 +106,8 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   /** IMMEDIATE with a longer busy_timeout: it waits for a lock (a write starting with a read would fail at once). */
   override writeSync(profiles: readonly ProfileRecord[]): void {
     if (profiles.length === 0) return;
-    const blobs = profiles.map((profile) => this.codec.encodeSync(profile.data ?? {}));
-    this.connection.withBusyTimeout(CRASH_BUSY_TIMEOUT_MS, () => this.writer.commit(profiles, blobs, true));
+    const groups = this.codec.encodeBatchSync(profiles.map((profile) => profile.data ?? {}));
+    this.connection.withBusyTimeout(CRASH_BUSY_TIMEOUT_MS, () => this.writer.commit(profiles, groups, true));
   }
 
   /** BUSY, FULL, IOERR … are the store failing. By code: the addon throws the last loaded module copy's SqliteError. */

@@ -63,7 +63,7 @@ const SCHEMA = `
     folded, content = 'profile_url', content_rowid = 'id', tokenize = 'trigram case_sensitive 1', detail = full
   );
 
-  -- The collectors' data, one compressed blob per profile (ProfileCodec), read only by read().
+  -- The collectors' data (ProfileCodec: a batch's frame, or where in one a profile is), read only by read().
   CREATE TABLE profile_data (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 
   -- The last write sequence given (never reused: a cursor stays valid) and the number of profiles stored.

@@ -1023,6 +1023,27 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       }
     });
 
+    it("reads every profile a prune leaves of a batch, its times in any order, in frames of the batch's own", async () => {
+      // One write: sample profiles (several compressed frames) at shuffled times, so that write order and time order
+      // differ within each frame; then prunes by count and by age cut through them.
+      const order = Array.from({ length: 120 }, (_, i) => (i * 37) % 120);
+      const batch = order.map((t, i) =>
+        sampleProfile(i, { time: T0 + t * 1000, token: `00a${i.toString(16).padStart(3, '0')}` }),
+      );
+      await storage.write(batch);
+      const byTime = [...batch].sort((a, b) => a.time - b.time);
+      const check = async (kept: number) => {
+        const left = new Set(byTime.slice(byTime.length - kept));
+        for (const profile of batch.filter((_, i) => i % 7 === 0 || i > 110))
+          expect(await storage.read(profile.token)).toEqual(left.has(profile) ? profile : null);
+      };
+      await check(120);
+      await storage.prune({ maxProfiles: 90, maxAgeMs: 0, now: T0 });
+      await check(90);
+      await storage.prune({ maxProfiles: 0, maxAgeMs: 1, now: T0 + 100_000 });
+      await check(20);
+    });
+
     it('prunes many profiles in several chunks, oldest first', async () => {
       const profiles = Array.from({ length: 6000 }, (_, i) =>
         record(i.toString(16).padStart(6, '0'), { time: T0 + Math.floor(i / 2), url: `http://localhost/p/${i % 13}` }),
