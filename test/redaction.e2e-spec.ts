@@ -50,6 +50,12 @@ interface RawStore {
 
 const codec = new ProfileCodec();
 
+/** A stored blob decoded as the store reads it: a profile of a batch through the profile that carries its frame. */
+function sqliteDecoder(db: Database.Database): (blob: Buffer) => Promise<unknown> {
+  const carrier = db.prepare('SELECT data FROM profile_data WHERE id = ?').pluck();
+  return (blob) => codec.decode(blob, (key) => (carrier.get(key) as Buffer | undefined) ?? null);
+}
+
 /** The SQLite store file: every table, and the profiles (`profile` joined with its URL and `profile_data`). */
 function sqliteStore(file: string): RawStore {
   const open = () => new Database(file, { readonly: true, fileMustExist: true });
@@ -62,8 +68,9 @@ function sqliteStore(file: string): RawStore {
             'SELECT p.token, u.url, d.data FROM profile p JOIN profile_url u ON u.id = p.url_id JOIN profile_data d ON d.id = p.id',
           )
           .all() as Array<{ token: string; url: string; data: Buffer }>;
-        return Promise.all(
-          rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })),
+        const decode = sqliteDecoder(db);
+        return await Promise.all(
+          rows.map(async (r) => ({ token: r.token, url: r.url, data: (await decode(r.data)) as ProfileData })),
         );
       } finally {
         db.close();
@@ -76,13 +83,12 @@ function sqliteStore(file: string): RawStore {
           name: string;
         }>;
         const out: string[] = [];
+        const decode = sqliteDecoder(db);
         for (const { name } of tables) {
           for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
             for (const value of Object.values(row)) {
               out.push(
-                Buffer.isBuffer(value) && name === 'profile_data'
-                  ? JSON.stringify(await codec.decode(value))
-                  : String(value),
+                Buffer.isBuffer(value) && name === 'profile_data' ? JSON.stringify(await decode(value)) : String(value),
               );
             }
           }
@@ -106,13 +112,20 @@ function postgresStore(schema: string): RawStore {
       await client.end();
     }
   };
+  const decode = (blob: Buffer) =>
+    codec.decode(blob, async (key) => {
+      const [row] = await query<{ data: Buffer }>(`SELECT data FROM "${schema}".profiler_profile_data WHERE id = $1`, [
+        String(key),
+      ]);
+      return row?.data ?? null;
+    });
   return {
     async profiles() {
       const rows = await query<{ token: string; url: string; data: Buffer }>(
         `SELECT p.token, p.url, d.data FROM "${schema}".profiler_profile p JOIN "${schema}".profiler_profile_data d ON d.id = p.id`,
       );
       return Promise.all(
-        rows.map(async (r) => ({ token: r.token, url: r.url, data: (await codec.decode(r.data)) as ProfileData })),
+        rows.map(async (r) => ({ token: r.token, url: r.url, data: (await decode(r.data)) as ProfileData })),
       );
     },
     async everything() {
@@ -129,7 +142,7 @@ function postgresStore(schema: string): RawStore {
           for (const value of Object.values(row)) {
             out.push(
               Buffer.isBuffer(value) && name === 'profiler_profile_data'
-                ? JSON.stringify(await codec.decode(value))
+                ? JSON.stringify(await decode(value))
                 : String(value),
             );
           }
