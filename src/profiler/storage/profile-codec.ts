@@ -1,11 +1,8 @@
-import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { configure } from 'safe-stable-stringify';
 import { DICTIONARY_V2 } from './profile-dictionary-v2.js';
 import { profileJsonParts } from './profile-json.js';
 import { ZstdCompressor } from './zstd-compressor.js';
-
-const inflateRawAsync = promisify(inflateRaw);
 
 /** JSON of anything that is not plain JSON (BigInt, cycles): a profile must never fail to encode. */
 const lenientStringify = configure({ bigint: true, circularValue: '[Circular]', deterministic: false });
@@ -105,7 +102,7 @@ export class ProfileCodec {
       case ProfileFormat.DEFLATE_DICTIONARY_V1:
         return { [OLDER_FORMAT]: true };
       case ProfileFormat.DEFLATE_DICTIONARY_V2:
-        return JSON.parse((await inflateRawAsync(body, { dictionary: DICTIONARY_V2 })).toString('utf8'));
+        return JSON.parse(inflateRawSync(body, { dictionary: DICTIONARY_V2 }).toString('utf8'));
       case ProfileFormat.ZSTD_DICTIONARY_V2:
         return JSON.parse(compressor.decompress(body).toString('utf8'));
       case ProfileFormat.ZSTD_BATCH:
