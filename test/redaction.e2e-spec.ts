@@ -112,18 +112,18 @@ function postgresStore(schema: string): RawStore {
       await client.end();
     }
   };
-  const decode = (blob: Buffer) =>
-    codec.decode(blob, async (key) => {
-      const [row] = await query<{ data: Buffer }>(`SELECT data FROM "${schema}".profiler_profile_data WHERE id = $1`, [
-        String(key),
-      ]);
-      return row?.data ?? null;
-    });
+  /** The data table read once: a profile of a batch is decoded through the profile that carries its frame. */
+  const decoder = async () => {
+    const rows = await query<{ id: string; data: Buffer }>(`SELECT id, data FROM "${schema}".profiler_profile_data`);
+    const byId = new Map(rows.map((row) => [String(row.id), row.data]));
+    return (blob: Buffer) => codec.decode(blob, (key) => byId.get(String(key)) ?? null);
+  };
   return {
     async profiles() {
       const rows = await query<{ token: string; url: string; data: Buffer }>(
         `SELECT p.token, p.url, d.data FROM "${schema}".profiler_profile p JOIN "${schema}".profiler_profile_data d ON d.id = p.id`,
       );
+      const decode = await decoder();
       return Promise.all(
         rows.map(async (r) => ({ token: r.token, url: r.url, data: (await decode(r.data)) as ProfileData })),
       );
@@ -137,6 +137,7 @@ function postgresStore(schema: string): RawStore {
         expect.arrayContaining(['profiler_profile', 'profiler_profile_data']),
       );
       const out: string[] = [];
+      const decode = await decoder();
       for (const { table_name: name } of tables) {
         for (const row of await query<Record<string, unknown>>(`SELECT * FROM "${schema}"."${name}"`)) {
           for (const value of Object.values(row)) {
