@@ -256,4 +256,19 @@ describe('Redactor', () => {
       Redactor.configure([]);
     }
   });
+
+  it('judges a text again once the configuration names more secret fields, and masks a secret every time it comes', () => {
+    const text = '/x?loyalty_number=42';
+    expect(Redactor.text(text)).toBe(text);
+    expect(Redactor.text(text)).toBe(text);
+    Redactor.configure([/loyalty/i]);
+    try {
+      expect(Redactor.text(text)).toBe(`/x?loyalty_number=${MASK}`);
+    } finally {
+      Redactor.configure([]);
+    }
+    expect(Redactor.text(text)).toBe(text);
+    const secret = 'select 1 -- ghp_abcdefghijklmnopqrstuvwxyz0123';
+    for (let i = 0; i < 3; i++) expect(Redactor.text(secret)).toBe(`select 1 -- ${MASK}`);
+  });
 });

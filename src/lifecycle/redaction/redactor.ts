@@ -49,7 +49,14 @@ export class Redactor {
   static configure(extraFieldPatterns: readonly RegExp[]): void {
     Redactor.extraFields = [...extraFieldPatterns];
     Redactor.fieldVerdicts.clear();
+    Redactor.cleanTexts.clear();
   }
+
+  /**
+   * Short texts `text()` found nothing to mask in: the same SQL, log templates and route names come back in every
+   * request, and each scan runs several patterns. Only clean texts are kept, so the set never holds a secret.
+   */
+  private static readonly cleanTexts = new Set<string>();
 
   /**
    * Verdicts by field name: the same few names (event, listener, route, sql…) come back in every request's log
@@ -97,9 +104,16 @@ export class Redactor {
    * holding a query or percent-encoding is also masked as a URL (`url()`), on its decoded form.
    */
   static text(text: string): string {
+    const short = text.length <= CLEAN_TEXT_LENGTH;
+    if (short && Redactor.cleanTexts.has(text)) return text;
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
-    const masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
-    return masked.includes('%') || masked.includes('?') ? masked.replace(URL_WORD, maskUrlWord) : masked;
+    let masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
+    if (masked.includes('%') || masked.includes('?')) masked = masked.replace(URL_WORD, maskUrlWord);
+    if (short && masked === text) {
+      if (Redactor.cleanTexts.size >= CLEAN_TEXTS_KEPT) Redactor.cleanTexts.clear();
+      Redactor.cleanTexts.add(text);
+    }
+    return masked;
   }
 
   /**
@@ -134,6 +148,9 @@ function secretHeader(name: string): boolean {
 
 /** Verdicts by name kept, up to this many: names are request data, which must not grow the maps without end. */
 const VERDICTS_KEPT = 2048;
+/** Clean texts kept (see `cleanTexts`), each at most this long: a bounded set, most of it SQL. */
+const CLEAN_TEXTS_KEPT = 1024;
+const CLEAN_TEXT_LENGTH = 2048;
 
 /** `text` with the value of every query parameter named like a secret masked. */
 function maskQuery(text: string): string {
