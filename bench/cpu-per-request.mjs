@@ -14,7 +14,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { appEnv, cleanEnv } from './lib/app-env.mjs';
+import { appEnv, appNodeArgs, cleanEnv } from './lib/app-env.mjs';
 import { cpuMicros } from './lib/cpu-time.mjs';
 import { load } from './lib/load.mjs';
 import { arg, pinLoadGenerator, SCENARIO_PLAN, serverCommand, urlOf, waitForServer } from './lib/tool-setup.mjs';
@@ -46,6 +46,7 @@ async function start(kind) {
   const p = port++;
   const [command, args] = serverCommand([
     ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []),
+    ...(kind === 'baseline' ? [] : appNodeArgs()),
     SERVERS[kind].script,
   ]);
   const child = spawn(command, args, {

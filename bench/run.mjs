@@ -28,7 +28,10 @@ import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { formatSummary, summarise } from './lib/cpuprofile-summary.mjs';
-import { appEnv } from './lib/app-env.mjs';
+import { appEnv, appNodeArgs } from './lib/app-env.mjs';
+
+/** Node's options for the application, as its start commands pass them (nest-cli.json's `exec`). */
+const APP_NODE_ARGS = appNodeArgs();
 import { cpuMicros } from './lib/cpu-time.mjs';
 import { load as runLoad } from './lib/load.mjs';
 import { consoleTable, markdownTable, markdownVerdicts } from './lib/results-table.mjs';
@@ -328,7 +331,7 @@ async function memory() {
   const server = await startServer('memory', {
     script: 'dist/main.js',
     env: appEnv('profiled', varDir),
-    nodeArgs: ['--expose-gc', '--import', join(ROOT, 'bench/lib/memory-probe.mjs')],
+    nodeArgs: [...APP_NODE_ARGS, '--expose-gc', '--import', join(ROOT, 'bench/lib/memory-probe.mjs')],
     ipc: true,
   });
   const samples = [];
@@ -413,7 +416,13 @@ async function cpuProfile(scenario) {
   const server = await startServer(`cpu-prof ${scenario.id}`, {
     script: 'dist/main.js',
     env: appEnv(kind, join(TMP, `cpu-var-${scenario.id}`)),
-    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', join(ROOT, 'bench/lib/memory-probe.mjs')],
+    nodeArgs: [
+      ...APP_NODE_ARGS,
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      '--import',
+      join(ROOT, 'bench/lib/memory-probe.mjs'),
+    ],
     ipc: true,
   });
   const ctx = kind === 'profiled' ? { token: await freshToken(server) } : {};
@@ -517,7 +526,7 @@ function writeReport({ rows, verdicts, mem, profiles, storeScale, loadBefore, lo
     "- Baseline: `bench/baseline` (a bare NestJS 12 app, platform-express, one controller answering `/` with a copy of the shop's home page, Nest's default 404 elsewhere), `node bench/baseline/dist/main.js`.",
   );
   out.push(
-    '- Application: `node dist/main.js` (`npm run build`), fresh `VAR_DIR` in a temporary directory (the demo catalogue is loaded at start in dev).',
+    `- Application: \`node ${[...APP_NODE_ARGS, 'dist/main.js'].join(' ')}\` (\`npm run build\`; Node's options are nest-cli.json's \`exec\`, as \`npm start\` and \`npm run start:prod\` pass them), fresh \`VAR_DIR\` in a temporary directory (the demo catalogue is loaded at start in dev).`,
   );
   out.push(`  - profiler off: \`${SHOWN_ENV.off}\``);
   out.push(
@@ -580,7 +589,7 @@ function writeReport({ rows, verdicts, mem, profiles, storeScale, loadBefore, lo
   out.push('');
   if (mem) {
     out.push(
-      `A fresh profiled server (\`node --expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js\`, same environment as above), ${fmt(mem.last.requests)} requests`,
+      `A fresh profiled server (\`node ${[...APP_NODE_ARGS, '--expose-gc --import ./bench/lib/memory-probe.mjs dist/main.js'].join(' ')}\`, same environment as above), ${fmt(mem.last.requests)} requests`,
     );
     out.push(
       `in steps of ${fmt(CONFIG.memoryStep)} (on each connection in turn: \`/\` eight times, \`/products?page=2\`, the unmatched path; ${CONFIG.connections} connections).`,
@@ -689,13 +698,13 @@ async function main() {
       floor0: floor(0),
       floor3: floor(3),
       floor5: floor(5),
-      off: { script: 'dist/main.js', env: appEnv('off', join(TMP, 'off')) },
+      off: { script: 'dist/main.js', nodeArgs: APP_NODE_ARGS, env: appEnv('off', join(TMP, 'off')) },
       appOtel: {
         script: 'dist/main.js',
-        nodeArgs: otel('app').nodeArgs,
+        nodeArgs: [...APP_NODE_ARGS, ...otel('app').nodeArgs],
         env: { ...appEnv('off', join(TMP, 'app-otel')), ...otel('app').env },
       },
-      profiled: { script: 'dist/main.js', env: appEnv('profiled', join(TMP, 'profiled')) },
+      profiled: { script: 'dist/main.js', nodeArgs: APP_NODE_ARGS, env: appEnv('profiled', join(TMP, 'profiled')) },
     };
     const used = new Set(RUN_MEASURES.map((m) => m.server));
     await Promise.all(

@@ -1,6 +1,6 @@
 // The environments the benchmarks start the application in (bench/run.mjs, bench/cpu-per-request.mjs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +10,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP_KEYS =
   /^(APP_|PROFILER_|DATABASE_URL$|VAR_DIR$|PORT$|HOST$|LOG_LEVEL$|VIEW_CACHE$|MAINTENANCE|TRUSTED_|CORS_|SESSION_|REMEMBER_ME_|BODY_LIMIT$|DEFAULT_LOCALE$|SUPPORTED_LOCALES$|NODE_ENV$|NODE_OPTIONS$|MAX_URL_LENGTH$)/;
 export const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([key]) => !APP_KEYS.test(key)));
+
+/**
+ * The Node options the application is started with (`npm start`, `npm run start:dev`, `npm run start:prod`): those
+ * of nest-cli.json's `exec`, after its binary, so that the bench measures the server as users run it.
+ */
+export function appNodeArgs(root = ROOT) {
+  const { exec = 'node' } = JSON.parse(readFileSync(join(root, 'nest-cli.json'), 'utf8'));
+  return exec.trim().split(/\s+/).slice(1);
+}
 
 /**
  * The application's environments: `off` (APP_DEBUG=0, no profiler) or `profiled`, with its own var directory.

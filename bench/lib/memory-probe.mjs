@@ -38,7 +38,7 @@ if (typeof process.send === 'function') {
         break;
       case 'alloc-start':
       case 'alloc-stop':
-        allocations(message.cmd === 'alloc-start' ? null : message.file).then(
+        allocations(message.cmd === 'alloc-start' ? null : message.file, message.survivors === true).then(
           () => reply({ done: true }),
           (error) => reply({ error: String(error) }),
         );
@@ -54,8 +54,11 @@ if (typeof process.send === 'function') {
 }
 
 let inspector;
-/** Starts the sampling heap profiler (a sample every 4 KB allocated, freed objects kept), or stops it into `file`. */
-async function allocations(file) {
+/**
+ * Starts the sampling heap profiler (a sample every 4 KB allocated, freed objects kept), or stops it into `file`.
+ * `survivors`: leaves out what a scavenge freed, so what is left is what outlived one (copied or promoted).
+ */
+async function allocations(file, survivors) {
   if (!inspector) {
     inspector = new Session();
     inspector.connect();
@@ -72,6 +75,6 @@ async function allocations(file) {
   await post('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: !survivors,
   });
 }
