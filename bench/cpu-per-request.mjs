@@ -45,8 +45,9 @@ let port = 39100;
 async function start(kind) {
   const p = port++;
   const [command, args] = serverCommand([
-    ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []),
+    // After the application's own: Node takes the last of an option given twice.
     ...(kind === 'baseline' ? [] : appNodeArgs()),
+    ...(process.env.CPR_NODE_ARGS ? process.env.CPR_NODE_ARGS.split(' ') : []),
     SERVERS[kind].script,
   ]);
   const child = spawn(command, args, {
