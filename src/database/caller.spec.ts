@@ -89,4 +89,10 @@ describe('callerFile', () => {
     expect(callerFile(pathToFileURL(spaced).href)).toBe(spaced);
     for (const name of both(THIS_FILE)) expect(callerFile(name)).toBe(THIS_FILE);
   });
+
+  it('gives each module URL its own path, asked again and again (paths are kept by URL)', () => {
+    const files = Array.from({ length: 20 }, (_, i) => join(PROJECT, 'dist', 'shop', `module-${i}.js`));
+    for (let round = 0; round < 3; round++)
+      for (const file of files) expect(callerFile(pathToFileURL(file).href)).toBe(file);
+  });
 });

@@ -1,6 +1,7 @@
 import { dirname, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { callSites, type CallSites, type StackEntry } from '../lifecycle/call-sites.js';
+import { remembered } from '../lifecycle/remembered.js';
 
 /** Where a query was issued: a raw V8 position (a compiled dist/*.js file in production), mapped when shown. */
 export interface CallerPosition {
@@ -33,6 +34,13 @@ const OWN_DIR_URL = pathToFileURL(OWN_DIR).href;
 const NODE_MODULES_URL = '/node_modules/';
 
 export type { StackEntry };
+
+/**
+ * Paths by module URL: the same few modules issue every query, and `fileURLToPath` parses the URL each time (a
+ * good part of a capture's cost). Bounded all the same, as a cache must be.
+ */
+const PATHS = new Map<string, string>();
+const PATHS_KEPT = 4096;
 
 /**
  * Frames captured below a known entry point (see captureCaller's `entry`): its caller, or Kysely's own
@@ -74,7 +82,7 @@ export function callerFile(name: string | null | undefined): string | null {
   if (!name || name.startsWith('node:')) return null;
   if (name.startsWith('file://')) {
     if (name.includes(NODE_MODULES_URL) || (name.startsWith(OWN_DIR_URL) && !name.endsWith('.spec.ts'))) return null;
-    return fileURLToPath(name);
+    return remembered(PATHS, name, fileURLToPath, PATHS_KEPT);
   }
   if (name.includes(NODE_MODULES) || (name.startsWith(OWN_DIR) && !name.endsWith('.spec.ts'))) return null;
   return name;
