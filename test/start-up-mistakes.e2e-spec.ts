@@ -29,12 +29,24 @@ describe('Start-up with a configuration mistake (its own process)', () => {
     ['APP_DEBUG=maybe', { APP_DEBUG: 'maybe' }, /^APP_DEBUG: must be one of 1, 0, true/],
     ['PORT=abc', { PORT: 'abc' }, /^PORT: must be a whole number from 0 to 65535 \(got "abc"\)$/],
     ['ADDRESS_CHECK_TIMEOUT_MS=-1', { ADDRESS_CHECK_TIMEOUT_MS: '-1' }, /^ADDRESS_CHECK_TIMEOUT_MS: must be a whole/],
-    ['DATABASE_URL with another scheme', { DATABASE_URL: 'mysql://shop:PW@db' }, /^DATABASE_URL: must be sqlite:/],
-    ['PROFILER_DSN with another scheme', { PROFILER_DSN: 'mysql://shop:PW@db' }, /^PROFILER_DSN: must be sqlite:/],
-    ['ADDRESS_CHECK_URL with another scheme', { ADDRESS_CHECK_URL: 'mysql://shop:PW@db' }, /^ADDRESS_CHECK_URL: /],
+    [
+      'DATABASE_URL with another scheme',
+      { DATABASE_URL: 'mysql://shop:pw-planted@db' },
+      /^DATABASE_URL: must be sqlite:/,
+    ],
+    [
+      'PROFILER_DSN with another scheme',
+      { PROFILER_DSN: 'mysql://shop:pw-planted@db' },
+      /^PROFILER_DSN: must be sqlite:/,
+    ],
+    [
+      'ADDRESS_CHECK_URL with another scheme',
+      { ADDRESS_CHECK_URL: 'mysql://shop:pw-planted@db' },
+      /^ADDRESS_CHECK_URL: /,
+    ],
     [
       'a malformed PROFILER_OTLP_ENDPOINT with a password',
-      { PROFILER_OTLP_ENDPOINT: 'http://shop:PW@[collector:4318' },
+      { PROFILER_OTLP_ENDPOINT: 'http://shop:pw-planted@[collector:4318' },
       /^PROFILER_OTLP_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/,
     ],
     [
@@ -54,12 +66,12 @@ describe('Start-up with a configuration mistake (its own process)', () => {
     ],
     [
       'a PostgreSQL shop database that refuses, with a password',
-      { DATABASE_URL: 'postgres://shop:PW@127.0.0.1:1/test' },
+      { DATABASE_URL: 'postgres://shop:pw-planted@127.0.0.1:1/test' },
       /^DATABASE_URL: cannot open the shop database postgres:\/\/shop:\*+@127\.0\.0\.1:1\/test: connect ECONNREFUSED/,
     ],
     [
       'a PostgreSQL profile store with a bad schema name and a password',
-      { PROFILER_DSN: 'postgres://shop:PW@127.0.0.1:1/test?schema=1x' },
+      { PROFILER_DSN: 'postgres://shop:pw-planted@127.0.0.1:1/test?schema=1x' },
       /^PROFILER_DSN: The profiler DSN's schema "1x" is not a valid name/,
     ],
     ['HOST not of this machine', { HOST: '192.0.2.1' }, /^HOST: cannot listen on 192\.0\.2\.1:\d+ \(EADDRNOTAVAIL\)$/],
@@ -72,7 +84,8 @@ describe('Start-up with a configuration mistake (its own process)', () => {
     expect(stderr.endsWith('\n')).toBe(true);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr.trimEnd()).toMatch(line);
-    expect(output).not.toContain('PW');
+    // A password the temporary directory's random name cannot hold (it has no '-').
+    expect(output).not.toContain('pw-planted');
     expect(output).not.toContain('    at ');
   });
 
