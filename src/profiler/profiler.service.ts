@@ -31,6 +31,7 @@ import { LateCollection, type LateProfile } from './late-collection.js';
 import { isProfilerPage } from './profiler-path.js';
 import { isAssetRequest } from './asset-type.js';
 import { ProfilesInFlight } from './profiles-in-flight.js';
+import { packedRecord } from './packed-record.js';
 
 /** How long a page waits for the profiles still buffered to be written before it reads the store. */
 const FLUSH_WAIT_MS = 2000;
@@ -252,7 +253,7 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
       }
       const record = profile.toRecord();
       record.text = profileTexts(this.collectorList, record).map((t) => t.text);
-      this.buffer.add(record, this.background(profile));
+      this.buffer.add(packedRecord(record), this.background(profile));
       for (const listener of this.completedListeners) listener(record);
     } catch (error) {
       this.storeFailed(error);

@@ -49,7 +49,7 @@ export class ProfileCodec {
   /** Tests pin it. */
   static readonly dictionaryV2: Buffer = DICTIONARY_V2;
 
-  async encodeBatch(items: ReadonlyArray<Record<string, unknown>>): Promise<EncodedGroup[]> {
+  async encodeBatch(items: readonly ProfileJson[]): Promise<EncodedGroup[]> {
     const groups: EncodedGroup[] = [];
     let sliceStart = performance.now();
     for (const group of encodeGroups(items)) {
@@ -63,7 +63,7 @@ export class ProfileCodec {
   }
 
   /** For a crash's last write. */
-  encodeBatchSync(items: ReadonlyArray<Record<string, unknown>>): EncodedGroup[] {
+  encodeBatchSync(items: readonly ProfileJson[]): EncodedGroup[] {
     return [...encodeGroups(items)];
   }
 
@@ -127,16 +127,20 @@ function inFrame(carrier: Uint8Array, start: number, length: number): Record<str
   return JSON.parse(content.toString('utf8', start, start + length));
 }
 
+/** A profile's data, or its JSON already (packedRecord). */
+export type ProfileJson = Record<string, unknown> | string;
+
 /** Reused for the JSON's UTF-8; never returned nor kept: the frame is a copy. */
 const SCRATCH = Buffer.allocUnsafe(GROUP_BYTES * 2);
 
 /** Profiles up to GROUP_BYTES of JSON a frame, in order; a profile too large for that, alone. */
-function* encodeGroups(items: ReadonlyArray<Record<string, unknown>>): Generator<EncodedGroup> {
+function* encodeGroups(items: readonly ProfileJson[]): Generator<EncodedGroup> {
   let group: EncodedGroup = { members: [], spans: [], frame: SCRATCH };
   let at = 0;
   const close = () => ({ ...group, frame: compressor.compress(SCRATCH.subarray(0, at), CARRIER_HEADER) });
   for (let i = 0; i < items.length; i++) {
-    const parts = jsonParts(items[i]);
+    const item = items[i];
+    const parts = typeof item === 'string' ? [item] : jsonParts(item);
     let length = 0;
     for (const part of parts) length += part.length;
     // At most three UTF-8 bytes per UTF-16 code unit.
@@ -157,7 +161,8 @@ function* encodeGroups(items: ReadonlyArray<Record<string, unknown>>): Generator
   if (at > 0) yield close();
 }
 
-function jsonParts(data: Record<string, unknown>): string[] {
+/** The data's JSON, as pieces in order (profileJsonParts), however odd the data. */
+export function jsonParts(data: Record<string, unknown>): string[] {
   try {
     return profileJsonParts(data);
   } catch {

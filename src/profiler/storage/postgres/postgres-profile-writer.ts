@@ -33,13 +33,13 @@ export class PostgresProfileWriter {
       const stored = await this.tokens.taken([...new Set(tokens)]);
       throw new DuplicateTokenError(orderedAsIn(tokens, new Set([...repeated, ...stored])));
     }
-    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.data ?? {}));
+    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.json ?? profile.data ?? {}));
     const methods = profiles.map((p) => pgText(String(p.method ?? '')));
     const times = profiles.map((p) => clampTime(p.time));
     const statuses = profiles.map((p) => clampStatus(p.statusCode));
     const kinds = profiles.map((p) => kindCode(p.kind));
     // array_to_tsvector takes them as they are (no stemming: the SQLite store's words). No word holds a space.
-    const words = profiles.map((p) => indexWords(p.text ?? []).join(' ') || null);
+    const words = profiles.map((p) => (p.words ?? indexWords(p.text ?? []).join(' ')) || null);
     const transaction = () =>
       inTransaction(pool, async (client) => {
         const held = await this.tokens.claim(client, tokens);

@@ -99,17 +99,11 @@ export class SqliteProfileWriter {
         const id = row.id !== null && insertAt.run(row).changes === 1 ? row.id : (insert.get(row) as { id: bigint }).id;
         if (this.lastKey === null || id > this.lastKey) this.lastKey = id;
         if (mapToken.run(token, id).changes === 0 && tokenId.get(token) !== id) throw new DuplicateTokenError([token]);
-        const words = indexWords(profile.text ?? []);
-        if (words.length > 0) {
+        const words = profile.words ?? indexWords(profile.text ?? []).join(' ');
+        if (words !== '') {
           floorKey ??= this.textParts.floorKey();
-          this.textParts.insert(
-            kind,
-            time,
-            id,
-            [...words, ...facetWords(method, status)].join(' '),
-            floorKey,
-            textTables,
-          );
+          const facets = facetWords(method, status).join(' ');
+          this.textParts.insert(kind, time, id, `${words} ${facets}`, floorKey, textTables);
         }
         return id;
       });

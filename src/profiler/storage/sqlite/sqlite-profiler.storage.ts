@@ -84,7 +84,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
 
   async write(profiles: readonly ProfileRecord[]): Promise<void> {
     if (profiles.length === 0) return;
-    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.data ?? {}));
+    const groups = await this.codec.encodeBatch(profiles.map((profile) => profile.json ?? profile.data ?? {}));
     const started = this.clock();
     this.writer.commit(profiles, groups, false);
     const ms = this.clock() - started;
@@ -106,7 +106,7 @@ export class SqliteProfilerStorage extends ProfilerStorage {
   /** IMMEDIATE with a longer busy_timeout: it waits for a lock (a write starting with a read would fail at once). */
   override writeSync(profiles: readonly ProfileRecord[]): void {
     if (profiles.length === 0) return;
-    const groups = this.codec.encodeBatchSync(profiles.map((profile) => profile.data ?? {}));
+    const groups = this.codec.encodeBatchSync(profiles.map((profile) => profile.json ?? profile.data ?? {}));
     this.connection.withBusyTimeout(CRASH_BUSY_TIMEOUT_MS, () => this.writer.commit(profiles, groups, true));
   }
 

@@ -5,6 +5,7 @@ import { DuplicateTokenError, type ProfilerStorage } from '../profiler-storage.j
 import { COUNT_CAP } from '../search-helpers.js';
 import type { TokenStore } from '../../tokens/token-store.js';
 import { sampleProfile } from './sample-profile.fixture.js';
+import { packedRecord } from '../../packed-record.js';
 
 export const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const HOUR = 3_600_000;
@@ -135,6 +136,19 @@ export function profilerStorageContract(target: ProfilerStorageContractTarget): 
       const profile = sampleProfile(42);
       await storage.write([profile]);
       expect(await storage.read(profile.token)).toEqual(profile);
+    });
+
+    it('stores a packed record (as one waits in the write buffer) as the record it packs, its words searchable', async () => {
+      const plain = { ...sampleProfile(7), text: ['PackedWords: wool_hat sold out'] };
+      await storage.write([
+        packedRecord({ ...plain, token: 'bbbbbb' }),
+        { ...plain, token: 'aaaaaa', time: plain.time - 1 },
+      ]);
+      const { text: _text, ...stored } = plain;
+      expect(await storage.read('bbbbbb')).toEqual({ ...stored, token: 'bbbbbb' });
+      expect(await storage.read('aaaaaa')).toEqual({ ...stored, token: 'aaaaaa', time: plain.time - 1 });
+      for (const text of ['packed words', 'wool hat', 'wool_hat'])
+        expect(tokensOf((await storage.find({ text, limit: 10 })).rows)).toEqual(['bbbbbb', 'aaaaaa']);
     });
 
     it('answers null for a token it does not have', async () => {

@@ -1,0 +1,48 @@
+import { packedRecord } from './packed-record.js';
+import type { ProfileRecord } from './storage/profile-record.js';
+
+function plain(): ProfileRecord {
+  return {
+    token: 'c0ffee',
+    parent: null,
+    ip: '127.0.0.1',
+    method: 'POST',
+    url: 'http://localhost/cart/add',
+    time: 1_767_225_600_000,
+    statusCode: 303,
+    kind: 'application',
+    duration: 4.5,
+    route: 'cart_add',
+    redirectedFrom: null,
+    data: { request: { method: 'POST', body: { quantity: 2 } }, logs: { entries: [{ message: 'Added' }] } },
+    text: ['CartLine added: wool_hat', 'route cart_add'],
+  };
+}
+
+describe('packedRecord', () => {
+  it('keeps the data as its JSON, parsed when first read: no object of the request is kept', () => {
+    const record = plain();
+    const packed = packedRecord(record);
+    (record.data.request as { method: string }).method = 'CHANGED';
+    expect(packed.json).toBe(
+      '{"request":{"method":"POST","body":{"quantity":2}},"logs":{"entries":[{"message":"Added"}]}}',
+    );
+    expect(packed.data).toEqual({
+      request: { method: 'POST', body: { quantity: 2 } },
+      logs: { entries: [{ message: 'Added' }] },
+    });
+    expect(packed.data).toBe(packed.data);
+  });
+
+  it('keeps the texts as the words full-text search indexes, spaced', () => {
+    expect(packedRecord(plain()).words).toBe('cartline cart line added wool_hat wool hat route cart_add add');
+  });
+
+  it('shows the columns and the data to whoever spreads or prints it, never the packed forms', () => {
+    const packed = packedRecord(plain());
+    const { data, text: _text, ...columns } = plain();
+    expect({ ...packed }).toEqual({ ...columns, data });
+    expect(Object.keys(packed)).not.toContain('json');
+    expect(JSON.parse(JSON.stringify(packed))).toEqual({ ...columns, data });
+  });
+});
