@@ -34,8 +34,11 @@ export interface RequestQueries {
   queries: RecordedQuery[];
   /** Queries beyond MAX_RECORDED_QUERIES: counted, not kept. */
   dropped: number;
-  /** Callers captured when a query was compiled, until the driver reports it (keyed by Kysely's query id). */
-  readonly callers: WeakMap<object, CallerPosition | null>;
+  /**
+   * Callers captured when a query was compiled, until the driver reports it (keyed by Kysely's query id). A Map: it
+   * lives as long as the request, and a WeakMap's entries cost every garbage collection more.
+   */
+  readonly callers: Map<object, CallerPosition | null>;
 }
 
 export const DATABASE_QUERIES = contextKey<RequestQueries>('shopkernel.database.queries');
@@ -73,7 +76,7 @@ function shorten(sql: string, length: number): string {
 function requestQueries(context: KernelContext): RequestQueries {
   let state = context.get(DATABASE_QUERIES);
   if (!state) {
-    state = { queries: [], dropped: 0, callers: new WeakMap() };
+    state = { queries: [], dropped: 0, callers: new Map() };
     context.set(DATABASE_QUERIES, state);
   }
   return state;
