@@ -1,5 +1,6 @@
 import { packedRecord } from './packed-record.js';
 import type { ProfileRecord } from './storage/profile-record.js';
+import { indexWords } from './storage/search/search-words.js';
 
 function plain(): ProfileRecord {
   return {
@@ -36,6 +37,18 @@ describe('packedRecord', () => {
 
   it('keeps the texts as the words full-text search indexes, spaced', () => {
     expect(packedRecord(plain()).words).toBe('cartline cart line added wool_hat wool hat route cart_add add');
+  });
+
+  it('finds the words indexWords finds, however often a text came before, up to the same cap', () => {
+    const many = Array.from({ length: 4100 }, (_, i) => `word${i}`);
+    const cases = [
+      ['Matched route "cart_show".', 'CartController::show', 'Matched route "cart_show".'],
+      ['Matched route "cart_show".', `select * from "carts" where "id" = $1 ${'x'.repeat(3000)} LongWord`],
+      [many.slice(0, 2000).join(' '), many.slice(1000).join(' '), 'after the cap'],
+      ['Café crème', 'HTTPClient answered 504'],
+    ];
+    for (const texts of [...cases, ...cases])
+      expect(packedRecord({ ...plain(), text: texts }).words).toBe(indexWords(texts).join(' '));
   });
 
   it('shows the columns and the data to whoever spreads or prints it, never the packed forms', () => {

@@ -1,6 +1,7 @@
 import { jsonParts } from './storage/profile-codec.js';
 import type { ProfileRecord } from './storage/profile-record.js';
-import { indexWords } from './storage/search/search-words.js';
+import { remembered } from '../lifecycle/remembered.js';
+import { indexWords, MAX_WORDS } from './storage/search/search-words.js';
 
 /**
  * A completed profile as it waits for the store: its data as the JSON the store writes, one flat string, and its
@@ -12,7 +13,7 @@ export function packedRecord(record: ProfileRecord): ProfileRecord {
   const parts = jsonParts(record.data);
   // One flat string: one object for a scavenge to copy, no pointer for a mark-compact to follow.
   const json = parts.length === 1 ? parts[0] : parts.join('');
-  const words = indexWords(record.text ?? []).join(' ');
+  const words = wordsOf(record.text ?? []).join(' ');
   const { data: _data, text: _text, ...summary } = record;
   let data: Record<string, unknown> | undefined;
   return Object.defineProperties(summary as ProfileRecord, {
@@ -20,4 +21,23 @@ export function packedRecord(record: ProfileRecord): ProfileRecord {
     json: { value: json },
     words: { value: words },
   });
+}
+
+/** Each short text's words: the same route names, log lines and SQL come back in every request. */
+const WORDS = new Map<string, readonly string[]>();
+const WORDS_KEPT = 1024;
+const SHORT_TEXT = 2048;
+
+/** indexWords(texts), from each text's words found once. */
+function wordsOf(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) {
+    const own =
+      text.length > SHORT_TEXT ? indexWords([text]) : remembered(WORDS, text, (t) => indexWords([t]), WORDS_KEPT);
+    for (const word of own) {
+      words.add(word);
+      if (words.size >= MAX_WORDS) return [...words];
+    }
+  }
+  return [...words];
 }

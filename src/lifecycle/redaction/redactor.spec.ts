@@ -271,4 +271,16 @@ describe('Redactor', () => {
     const secret = 'select 1 -- ghp_abcdefghijklmnopqrstuvwxyz0123';
     for (let i = 0; i < 3; i++) expect(Redactor.text(secret)).toBe(`select 1 -- ${MASK}`);
   });
+
+  it('says a clean text holds no secret each time it comes, and a text with a token that it may, every time', () => {
+    const clean = 'Matched route "product_show".';
+    const token = 'Bearer sk_live_abcdefghijklmnopqrstuvwx';
+    for (let i = 0; i < 3; i++) {
+      expect(Redactor.mayHoldSecret(clean)).toBe(false);
+      expect(Redactor.mayHoldSecret(token)).toBe(true);
+      expect(Redactor.text(clean)).toBe(clean);
+      expect(Redactor.text(token)).toBe(`Bearer ${MASK}`);
+    }
+    expect(Redactor.mayHoldSecret(`${clean} ghp_abcdefghijklmnopqrstuvwxyz0123`)).toBe(true);
+  });
 });

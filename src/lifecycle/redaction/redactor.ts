@@ -109,11 +109,13 @@ export class Redactor {
     // Most strings hold neither `=` nor `@`: two scans before the one regular expression.
     let masked = maskSecretValues(text.includes('=') ? maskQuery(text) : text);
     if (masked.includes('%') || masked.includes('?')) masked = masked.replace(URL_WORD, maskUrlWord);
-    if (short && masked === text) {
-      if (Redactor.cleanTexts.size >= CLEAN_TEXTS_KEPT) Redactor.cleanTexts.clear();
-      Redactor.cleanTexts.add(text);
-    }
+    if (short && masked === text) Redactor.keepClean(text);
     return masked;
+  }
+
+  private static keepClean(text: string): void {
+    if (Redactor.cleanTexts.size >= CLEAN_TEXTS_KEPT) Redactor.cleanTexts.clear();
+    Redactor.cleanTexts.add(text);
   }
 
   /**
@@ -126,7 +128,13 @@ export class Redactor {
 
   /** Whether `text` would change by `text()`, or may: the test that lets a caller keep a string as it is. */
   static mayHoldSecret(text: string): boolean {
-    return text.includes('=') || text.includes('@') || text.includes('%') || holdsSecretValue(text);
+    if (text.includes('=') || text.includes('@') || text.includes('%')) return true;
+    // Collected data brings the same strings in every request (header values, names, templates): each is scanned once.
+    const short = text.length <= CLEAN_TEXT_LENGTH;
+    if (short && Redactor.cleanTexts.has(text)) return false;
+    if (holdsSecretValue(text)) return true;
+    if (short) Redactor.keepClean(text);
+    return false;
   }
 
   static headers(headers: Record<string, unknown>): Record<string, string> {
