@@ -7,6 +7,7 @@
 //     [--warmup=10000] [--requests=8000] [--rounds=2]
 //   (the scenarios of cpu-per-request.mjs, without the baseline, and floor-0, floor-3, floor-5: bench/floor's levels,
 //   one server whatever --compare says; build first: npm run build, and the floor as bench/run.mjs does; needs valgrind)
+//   --keep: leave the callgrind files (one per build and round) for callgrind_annotate.
 //   --scenarios=targets: every scenario issue 45's CPU targets compare, and those ratios in instructions.
 //
 // "GC" is the instructions of V8's collectors (scavenges, marking, sweeping), which move with what a request keeps
@@ -175,4 +176,5 @@ if (m['static-profiled'] && m['static-off'] && m['floor-3'] && m['floor-0'])
   );
 if (m['debug-404'] && m['floor-5']) ratio("debug 404 ÷ the floor's level 5", m['debug-404'] / m['floor-5'], 1.5);
 if (m.catalogue && m['catalogue-off']) ratio('catalogue profiled ÷ off', m.catalogue / m['catalogue-off'], 1.4);
-rmSync(TMP, { recursive: true, force: true });
+if (process.argv.includes('--keep')) console.log(`callgrind files kept in ${TMP} (callgrind_annotate reads them)`);
+else rmSync(TMP, { recursive: true, force: true });

@@ -48,7 +48,13 @@ describe('Profiler under concurrent load (e2e)', () => {
     expect(tokens.every((t) => t !== undefined && /^[0-9a-f]{6}$/.test(t))).toBe(true);
     expect(new Set(tokens).size).toBe(TOTAL);
     const profiler = app.get(ProfilerService);
+    // Read while they wait for the store, kept until after it has written them: what was read stays as read.
+    const early = await Promise.all(tokens.slice(-20).map((token) => profiler.load(token!)));
+    const urls = early.map((record) => (record?.data.request as { url?: string } | undefined)?.url);
+    await profiler.flush();
     await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(early.map((record) => (record?.data.request as { url?: string } | undefined)?.url)).toEqual(urls);
+    expect(urls.every((url) => /^http:\/\/127\.0\.0\.1:\d+\/(\?i=|missing\/)\d+$/.test(url ?? ''))).toBe(true);
     const all = await profiler.find({ limit: 100 });
     expect(all.total).toBe(TOTAL);
     expect((await profiler.find({ statusCode: '404', limit: 100 })).total).toBe(100);

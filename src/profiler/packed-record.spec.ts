@@ -1,4 +1,5 @@
 import { packedRecord } from './packed-record.js';
+import { ProfileArena } from './profile-arena.js';
 import type { ProfileRecord } from './storage/profile-record.js';
 import { indexWords } from './storage/search/search-words.js';
 
@@ -25,7 +26,7 @@ describe('packedRecord', () => {
     const record = plain();
     const packed = packedRecord(record);
     (record.data.request as { method: string }).method = 'CHANGED';
-    expect(packed.json).toBe(
+    expect((packed.json as Buffer).toString('utf8')).toBe(
       '{"request":{"method":"POST","body":{"quantity":2}},"logs":{"entries":[{"message":"Added"}]}}',
     );
     expect(packed.data).toEqual({
@@ -57,5 +58,30 @@ describe('packedRecord', () => {
     expect({ ...packed }).toEqual({ ...columns, data });
     expect(Object.keys(packed)).not.toContain('json');
     expect(JSON.parse(JSON.stringify(packed))).toEqual({ ...columns, data });
+  });
+
+  it('keeps its JSON and words in the arena until released, then refuses to read what may be written over', () => {
+    const arena = new ProfileArena(64 * 1024);
+    const record = { ...plain(), data: { ...plain().data, note: 'Café ✓' } };
+    const packed = packedRecord(record, arena);
+    const other = packedRecord({ ...plain(), token: 'beef00', text: ['other words'] }, arena);
+    expect(JSON.parse((packed.json as Buffer).toString('utf8'))).toEqual(record.data);
+    expect(packed.words).toBe(indexWords(record.text ?? []).join(' '));
+    expect(other.words).toBe('other words');
+    packed.release?.();
+    packed.release?.();
+    expect(() => packed.json).toThrow('A waiting profile was read after the store had written it');
+    expect(() => packed.words).toThrow('A waiting profile was read after the store had written it');
+    expect(other.words).toBe('other words');
+  });
+
+  it('keeps a profile too large for the arena as strings, released or not', () => {
+    const arena = new ProfileArena(1024);
+    const record = { ...plain(), data: { big: 'x'.repeat(2000) } };
+    const packed = packedRecord(record, arena);
+    expect(packed.json).toBe(JSON.stringify(record.data));
+    expect(packed.release).toBeUndefined();
+    expect(packed.data).toEqual(record.data);
+    expect(arena.allocatedSlabs).toBe(1);
   });
 });

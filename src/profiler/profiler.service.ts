@@ -303,7 +303,9 @@ export class ProfilerService implements OnModuleInit, OnApplicationShutdown {
   /** A profile as stored (compact), from the write buffer while it waits there; completed first if it is late. */
   private async stored(token: string): Promise<ProfileRecord | null> {
     if (this.late.has(token)) this.late.drain();
-    return this.buffer.get(token) ?? (await this.storage.read(token));
+    const waiting = this.buffer.get(token);
+    // A copy, its data read now: once the store has written it, a waiting record's JSON may be written over.
+    return waiting ? { ...waiting } : await this.storage.read(token);
   }
 
   expand(record: ProfileRecord): ProfileRecord {

@@ -127,8 +127,8 @@ function inFrame(carrier: Uint8Array, start: number, length: number): Record<str
   return JSON.parse(content.toString('utf8', start, start + length));
 }
 
-/** A profile's data, or its JSON already (packedRecord). */
-export type ProfileJson = Record<string, unknown> | string;
+/** A profile's data, or its JSON already (packedRecord): as text or UTF-8. */
+export type ProfileJson = Record<string, unknown> | string | Buffer;
 
 /** Reused for the JSON's UTF-8; never returned nor kept: the frame is a copy. */
 const SCRATCH = Buffer.allocUnsafe(GROUP_BYTES * 2);
@@ -140,20 +140,21 @@ function* encodeGroups(items: readonly ProfileJson[]): Generator<EncodedGroup> {
   const close = () => ({ ...group, frame: compressor.compress(SCRATCH.subarray(0, at), CARRIER_HEADER) });
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const parts = typeof item === 'string' ? [item] : jsonParts(item);
-    let length = 0;
-    for (const part of parts) length += part.length;
+    const bytes = item instanceof Buffer ? item : null;
+    const parts = bytes ? [] : typeof item === 'string' ? [item] : jsonParts(item as Record<string, unknown>);
     // At most three UTF-8 bytes per UTF-16 code unit.
-    if (at >= GROUP_BYTES || (at > 0 && at + length * 3 > SCRATCH.length)) {
+    const size = bytes ? bytes.length : parts.reduce((n, part) => n + part.length * 3, 0);
+    if (at >= GROUP_BYTES || (at > 0 && at + size > SCRATCH.length)) {
       yield close();
       [group, at] = [{ members: [], spans: [], frame: SCRATCH }, 0];
     }
-    if (length * 3 > SCRATCH.length) {
-      const json = Buffer.from(parts.join(''), 'utf8');
+    if (size > SCRATCH.length) {
+      const json = bytes ?? Buffer.from(parts.join(''), 'utf8');
       yield { members: [i], spans: [[0, json.length]], frame: compressor.compress(json, CARRIER_HEADER) };
       continue;
     }
     const start = at;
+    if (bytes) at += bytes.copy(SCRATCH, at);
     for (const part of parts) at += SCRATCH.write(part, at, 'utf8');
     group.members.push(i);
     group.spans.push([start, at - start]);

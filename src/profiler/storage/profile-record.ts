@@ -29,9 +29,10 @@ export interface ProfileRecord extends ProfileSummary {
   data: Record<string, unknown>;
   /** What full-text search finds it by, redacted as the data is; indexed, not kept: read() does not return it. */
   text?: string[];
-  /** A record waiting to be written (packedRecord): its data's JSON, and `text` as its words, spaced. */
-  readonly json?: string;
+  /** A record waiting to be written (packedRecord): its JSON, its words, and `release()` once the store is done. */
+  readonly json?: string | Buffer;
   readonly words?: string;
+  readonly release?: () => void;
 }
 
 export interface ProfileSearchCriteria {

@@ -241,6 +241,22 @@ describe('ProfileWriteBuffer', () => {
     expect(store.writes).toEqual([['a']]);
   });
 
+  it('releases what holds a waiting profile once it is written or dropped, never before, and never twice', async () => {
+    const released: string[] = [];
+    const releasing = (token: string): ProfileRecord =>
+      Object.defineProperty(record(token), 'release', { value: () => released.push(token) });
+    const b = buffer({ bufferLimit: 3, batchSize: 10 });
+    store.failures = 1;
+    for (const t of ['a', 'b', 'c', 'd']) b.add(releasing(t));
+    expect(released).toEqual(['a']);
+    await b.flush();
+    expect(released).toEqual(['a']);
+    await jest.advanceTimersByTimeAsync(1000);
+    await b.flush();
+    expect(store.writes).toEqual([['b'], ['c'], ['d']]);
+    expect(released).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('drops the oldest profiles beyond bufferLimit and counts them', async () => {
     const b = buffer({ bufferLimit: 3, batchSize: 10 });
     store.failures = 1;

@@ -279,6 +279,7 @@ export class ProfileWriteBuffer {
   private forget(entries: Entry[]): void {
     for (const { record } of entries) {
       if (this.byToken.get(record.token) === record) this.byToken.delete(record.token);
+      record.release?.();
     }
   }
 

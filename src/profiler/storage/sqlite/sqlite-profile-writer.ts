@@ -60,11 +60,9 @@ export class SqliteProfileWriter {
       statement('UPDATE profile_write SET last = last + @n, stored = stored + @n').run({ n: profiles.length });
       // Each distinct URL of the batch once (a page reloaded, an endpoint polled: one statement for all its
       // profiles); a URL new to the store (it had no profile) gets its trigrams.
+      const urls = profiles.map((profile) => String(profile.url ?? ''));
       const perUrl = new Map<string, number>();
-      for (const profile of profiles) {
-        const url = String(profile.url ?? '');
-        perUrl.set(url, (perUrl.get(url) ?? 0) + 1);
-      }
+      for (const url of urls) perUrl.set(url, (perUrl.get(url) ?? 0) + 1);
       const urlIds = new Map<string, number>();
       for (const [url, k] of perUrl) {
         const [id, n] = upsertUrl.get(url, k) as [number, number];
@@ -77,8 +75,6 @@ export class SqliteProfileWriter {
         const time = clampTime(profile.time);
         const status = Math.trunc(Number(profile.statusCode)) || 0;
         const method = String(profile.method ?? '');
-        const ip = String(profile.ip ?? '');
-        const urlId = urlIds.get(String(profile.url ?? ''))!;
         const token = String(profile.token);
         const kind = kindCode(profile.kind);
         const row = {
@@ -86,9 +82,9 @@ export class SqliteProfileWriter {
           time,
           token,
           parent: profile.parent ?? null,
-          ip,
+          ip: String(profile.ip ?? ''),
           method,
-          urlId,
+          urlId: urlIds.get(urls[i])!,
           status,
           seq: lastSeq + i + 1,
           kind,
