@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { KernelContext } from './kernel-context.js';
+import type { KernelContext, ListenerCall } from './kernel-context.js';
 import type { EventDispatch, KernelEvent } from './kernel.events.js';
 
 /**
@@ -36,11 +36,32 @@ export interface RegisteredListener {
   readonly notification: Readonly<{ event: string; listener: string }>;
 }
 
-/** One listener call of a dispatch, as the traceable dispatcher records it. */
-export interface Called {
-  listener: RegisteredListener;
-  start: number;
-  duration: number;
+/**
+ * One listener call of a traced dispatch: timed while the listener runs (`start` from `performance.now()`), then
+ * completed by the TraceableEventDispatcher and kept on the request as it is, as its ListenerCall (one object a call,
+ * not two: a request makes some thirty).
+ */
+export class Called implements ListenerCall {
+  duration = 0;
+  stoppedPropagation = false;
+  tableIndex = -1;
+
+  constructor(
+    readonly registered: RegisteredListener,
+    public start: number,
+  ) {}
+
+  get event(): string {
+    return this.registered.event;
+  }
+
+  get listener(): string {
+    return this.registered.name;
+  }
+
+  get priority(): number {
+    return this.registered.priority;
+  }
 }
 
 /** What a traced dispatch hands to `trace` once it is over. */
@@ -221,7 +242,7 @@ export class KernelEventDispatcher {
  */
 function call(listener: RegisteredListener, event: KernelEvent, state: DispatchState): void {
   // Timed and recorded only when traced: otherwise no clock reads, no record.
-  const called: Called | undefined = state.timed ? { listener, start: performance.now(), duration: 0 } : undefined;
+  const called = state.timed ? new Called(listener, performance.now()) : undefined;
   if (called) state.called.push(called);
   state.tasks = undefined;
   try {

@@ -5,9 +5,9 @@ import type { KernelRequest } from './http/kernel-request.js';
 
 /** One listener notification, as the profiler's Events and Performance panels show it. */
 export interface ListenerCall {
-  event: string;
-  listener: string;
-  priority: number;
+  readonly event: string;
+  readonly listener: string;
+  readonly priority: number;
   /** Milliseconds since the request entered the kernel. */
   start: number;
   duration: number;

@@ -35,18 +35,14 @@ export class TraceableEventDispatcher extends KernelEventDispatcher {
     // Written together after the dispatch, as Symfony's TraceableEventDispatcher does: one timestamp for all.
     const now = Date.now();
     for (let i = 0; i < called.length; i++) {
-      const { listener, start, duration } = called[i];
+      const call = called[i];
+      const listener = call.registered;
       const isLast = i === called.length - 1;
       const callIndex = context.listenerCalls.length;
-      context.listenerCalls.push({
-        event: event.name,
-        listener: listener.name,
-        priority: listener.priority,
-        start: start - context.start,
-        duration,
-        stoppedPropagation: stopped && isLast,
-        tableIndex: table.get(listener) ?? -1,
-      });
+      call.start -= context.start;
+      call.stoppedPropagation = stopped && isLast;
+      call.tableIndex = table.get(listener) ?? -1;
+      context.listenerCalls.push(call);
       this.logger.record(LogLevel.DEBUG, 'event', NOTIFIED, listener.notification, context, now).listenerCall =
         callIndex;
       if (stopped && isLast) {

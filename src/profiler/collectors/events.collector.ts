@@ -79,7 +79,14 @@ export class EventsCollector extends DataCollector<EventsData> {
 
   /** The calls by name (older profiles' form). */
   private verbose(context: KernelContext): EventsData {
-    const called = profiledPart(context, 'listenerCalls').map(({ tableIndex: _, ...call }) => call);
+    const called = profiledPart(context, 'listenerCalls').map((call): StoredListenerCall => ({
+      event: call.event,
+      listener: call.listener,
+      priority: call.priority,
+      start: call.start,
+      duration: call.duration,
+      stoppedPropagation: call.stoppedPropagation,
+    }));
     const seen = new Set(called.map((c) => `${c.event}\u0000${c.listener}`));
     const notCalled: EventsData['notCalled'] = [];
     for (const [event, listener, priority] of this.dispatcher.table()) {
