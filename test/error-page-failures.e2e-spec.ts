@@ -11,6 +11,7 @@ import { ErrorFixturesModule } from './fixtures/error-fixtures.module.js';
 import { KernelFixturesModule } from './fixtures/kernel-fixtures.module.js';
 import { KernelProbe } from './fixtures/kernel-probe.listener.js';
 import { createTestApp } from './support/create-test-app.js';
+import { requestLog } from '../src/lifecycle/traceable-event-dispatcher.js';
 
 const HOST = 'shop.test';
 const VIEWS = fileURLToPath(new URL('../views', import.meta.url));
@@ -164,10 +165,9 @@ describe('Log contexts the error page must survive (e2e)', () => {
     const context = await probe.lastTerminated();
     // The page shows the log as it was when rendered: up to the uncaught exception's entry (the entries of
     // kernel.exception's own notifications, kernel.response and after come later).
-    const uncaught = context.logs.findIndex((e) =>
-      e.message.startsWith('Uncaught Exception Error: "Failed after a huge log"'),
-    );
-    const shown = context.logs.slice(0, uncaught + 1);
+    const log = requestLog(context);
+    const uncaught = log.findIndex((e) => e.message.startsWith('Uncaught Exception Error: "Failed after a huge log"'));
+    const shown = log.slice(0, uncaught + 1);
     const total = shown.length;
     expect(total).toBeGreaterThan(HUGE_LOG_ENTRIES);
     const debug = shown.filter((e) => e.levelName === 'DEBUG').length;

@@ -2,7 +2,9 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config.js';
 import type { KernelEventDispatcher } from './event-dispatcher.js';
-import { createEventDispatcher } from './traceable-event-dispatcher.js';
+import { jest } from '@jest/globals';
+import { createEventDispatcher, requestLog, withNotifications } from './traceable-event-dispatcher.js';
+import type { LogEntry } from './logging/log-entry.js';
 import { KernelRequest } from './http/kernel-request.js';
 import { KernelContext } from './kernel-context.js';
 import { FinishRequestEvent, RequestEvent } from './kernel.events.js';
@@ -36,7 +38,7 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       dispatcher.dispatch(event());
       expect(calls).toEqual(['a']);
       expect(context.listenerCalls.map((c) => c.listener)).toEqual(recorded ? ['A::a'] : []);
-      expect(context.logs.map((e) => e.message)).toEqual(
+      expect(requestLog(context).map((e) => e.message)).toEqual(
         recorded ? ['Notified event "kernel.request" to listener "A::a".'] : [],
       );
     }
@@ -76,6 +78,43 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       ['after a wait', 'kernel.request'],
       ['between', null],
     ]);
+    // Each dispatch's notifications come after what its listeners wrote, the nested one's first.
+    expect(requestLog(context).map((e) => (e.channel === 'app' ? e.message : `${e.context.listener}`))).toEqual([
+      'before',
+      'in request',
+      'finishing',
+      'F::f',
+      'after a wait',
+      'A::a',
+      'A::wait',
+      'between',
+    ]);
+    expect(requestLog(context).map((e) => e.listenerCall ?? null)).toEqual([null, null, null, 0, null, 1, 2, null]);
+    const mark = (e: LogEntry) => e.message;
+    expect(withNotifications(context.logs, context.listenerCalls, mark, (call) => call.listener, 4)).toEqual([
+      'before',
+      'in request',
+      'finishing',
+      'F::f',
+    ]);
+  });
+
+  it('prints each notification where debug entries are printed, though it keeps none on the request', () => {
+    const printed: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      const { dispatcher, event, context } = setup({ APP_DEBUG: '0', LOG_LEVEL: 'debug' });
+      dispatcher.addListener('kernel.request', () => undefined, 0, 'A::a');
+      dispatcher.dispatch(event());
+      expect(context.logs).toHaveLength(0);
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toContain('event.DEBUG: Notified event "kernel.request" to listener "A::a".');
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('calls listeners by priority, highest first, and in registration order at equal priority', () => {
@@ -116,7 +155,7 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     const dispatched = dispatcher.dispatch(event());
     expect(calls).toEqual(['first', 'stopper']);
     expect(dispatched.isPropagationStopped()).toBe(true);
-    expect(context.logs.map((l) => l.message)).toEqual([
+    expect(requestLog(context).map((l) => l.message)).toEqual([
       'Notified event "kernel.request" to listener "First::run".',
       'Notified event "kernel.request" to listener "Stopper::run".',
       'Listener "Stopper::run" stopped propagation of the event "kernel.request".',
@@ -131,8 +170,10 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     const { dispatcher, event, context } = setup();
     dispatcher.addListener('kernel.request', () => undefined, 1, 'RouterListener::onKernelRequest');
     dispatcher.dispatch(event());
-    expect(context.logs).toHaveLength(1);
-    const [entry] = context.logs;
+    // Made when read, in its place: not kept on the request, where some thirty a request would wait to be read.
+    expect(context.logs).toHaveLength(0);
+    expect(requestLog(context)).toHaveLength(1);
+    const [entry] = requestLog(context);
     expect(entry.levelName).toBe('DEBUG');
     expect(entry.channel).toBe('event');
     expect(entry.message).toBe('Notified event "kernel.request" to listener "RouterListener::onKernelRequest".');
@@ -154,7 +195,7 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
     dispatcher.addListener('kernel.request', () => calls.push('after'), 0, 'After::run');
     expect(() => dispatcher.dispatch(event())).toThrow('no route');
     expect(calls).toEqual(['ok']);
-    expect(context.logs.map((l) => l.context.listener)).toEqual(['Ok::run', 'Router::run']);
+    expect(requestLog(context).map((l) => l.context.listener)).toEqual(['Ok::run', 'Router::run']);
   });
 
   it('records each call with its priority and a duration', () => {
@@ -224,7 +265,7 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
       const dispatched = dispatcher.dispatch(event());
       expect(calls).toEqual(['first', 'loader']);
       expect(dispatched.settled).toBeInstanceOf(Promise);
-      expect(context.logs).toHaveLength(0);
+      expect(requestLog(context)).toHaveLength(0);
       await new Promise((r) => setTimeout(r, 5));
       expect(calls).toEqual(['first', 'loader']);
       load.resolve();
@@ -237,7 +278,7 @@ describe('KernelEventDispatcher (traced by TraceableEventDispatcher when someone
         'Last::run',
       ]);
       expect(context.listenerCalls[1].duration).toBeGreaterThanOrEqual(4);
-      expect(context.logs.map((l) => l.message)).toEqual([
+      expect(requestLog(context).map((l) => l.message)).toEqual([
         'Notified event "kernel.request" to listener "First::run".',
         'Notified event "kernel.request" to listener "Loader::run".',
         'Notified event "kernel.request" to listener "After::run".',

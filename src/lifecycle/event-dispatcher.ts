@@ -45,6 +45,8 @@ export class Called implements ListenerCall {
   duration = 0;
   stoppedPropagation = false;
   tableIndex = -1;
+  notifiedAt = -1;
+  notifiedTime = 0;
 
   constructor(
     readonly registered: RegisteredListener,

@@ -14,6 +14,13 @@ export interface ListenerCall {
   stoppedPropagation: boolean;
   /** The listener's row in `KernelEventDispatcher.table()` when the call was made (a compact reference to store). */
   tableIndex: number;
+  /**
+   * Its `Notified event` log entry, which the traced dispatcher does not write (requestLog makes it when read): its
+   * place in `KernelContext.logs` (before the entry at that index) and its time, in milliseconds after `startedAt`.
+   * -1: none.
+   */
+  notifiedAt: number;
+  notifiedTime: number;
 }
 
 declare const valueType: unique symbol;

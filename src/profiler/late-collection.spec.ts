@@ -57,6 +57,8 @@ describe('profiledPart', () => {
     duration: 0,
     stoppedPropagation: false,
     tableIndex: 0,
+    notifiedAt: -1,
+    notifiedTime: 0,
   });
 
   it("gives the logs and listener calls there were at kernel.terminate, leaving the context's own untouched", () => {

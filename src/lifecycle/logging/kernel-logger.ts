@@ -97,8 +97,13 @@ export class KernelLogger implements LoggerService {
     if (!this.prints(entry.level, entry.channel)) this.print(entry);
   }
 
+  /** Prints an entry that is not kept on its request (one made again when read: requestLog), if loud enough. */
+  printOnly(entry: LogEntry): void {
+    if (this.prints(entry.level, entry.channel)) this.print(entry);
+  }
+
   /** Whether record() prints an entry of this level and channel. */
-  private prints(level: LogLevel, channel: string): boolean {
+  prints(level: LogLevel, channel: string): boolean {
     return level >= this.printLevel && (channel !== 'event' || this.printLevel <= LogLevel.DEBUG);
   }
 

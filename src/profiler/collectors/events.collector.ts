@@ -7,7 +7,7 @@ import { holdsSerialisedOnce, serialisedOnce } from '../storage/profile-json.js'
 import { profiledPart } from '../late-collection.js';
 
 /** A listener call as the panel shows it (times in milliseconds since the request entered the kernel). */
-export type StoredListenerCall = Omit<ListenerCall, 'tableIndex'>;
+export type StoredListenerCall = Omit<ListenerCall, 'tableIndex' | 'notifiedAt' | 'notifiedTime'>;
 
 export interface EventsData {
   called: StoredListenerCall[];

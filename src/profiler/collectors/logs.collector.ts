@@ -5,7 +5,7 @@ import { LOG_LEVEL_NAMES, LogLevel, parseLogLevel } from '../../lifecycle/loggin
 import { DataCollector, type PanelBadge, type PanelRequest, type ToolbarBlock } from './data-collector.js';
 import { pathSegments, toJsonSafe } from './json-safe.js';
 import { Redactor } from '../../lifecycle/redaction/redactor.js';
-import { NOTIFIED } from '../../lifecycle/traceable-event-dispatcher.js';
+import { NOTIFIED, notificationCount, withNotifications } from '../../lifecycle/traceable-event-dispatcher.js';
 import type { ProfileRecord } from '../storage/profile-record.js';
 import { expandEvents } from './events.collector.js';
 import { profiledPart } from '../late-collection.js';
@@ -74,15 +74,20 @@ export class LogsCollector extends DataCollector<LogsData> {
 
   override lateCollect(context: KernelContext): LogsData {
     const logs = profiledPart(context, 'logs');
+    const calls = profiledPart(context, 'listenerCalls');
+    const notified = notificationCount(calls);
     const counts = countLogs(logs);
-    const kept = logs.slice(0, MAX_ENTRIES);
+    counts.debug += notified;
     const visible = pathSegments(context.request.pathInfo);
     const timeBase = context.startedAt;
-    return {
-      timeBase,
-      entries: kept.map((entry) =>
+    const notification = (index: number, time: number) =>
+      [index, time] satisfies NotificationRef as unknown as StoredLog;
+    const entries = withNotifications(
+      logs,
+      calls,
+      (entry): StoredLog =>
         entry.listenerCall !== undefined
-          ? ([entry.listenerCall, entry.timestamp - timeBase] satisfies NotificationRef as unknown as StoredLog)
+          ? notification(entry.listenerCall, entry.timestamp - timeBase)
           : {
               level: entry.level,
               channel: entry.channel,
@@ -91,10 +96,10 @@ export class LogsCollector extends DataCollector<LogsData> {
               time: entry.timestamp,
               ...(entry.during === undefined ? {} : { during: entry.during }),
             },
-      ),
-      truncated: logs.length - kept.length,
-      counts,
-    };
+      (call, index) => notification(index, call.notifiedTime),
+      MAX_ENTRIES,
+    );
+    return { timeBase, entries, truncated: logs.length + notified - entries.length, counts };
   }
 
   override expand(stored: unknown, record: ProfileRecord): LogsData {

@@ -17,6 +17,7 @@ import { plainTraceHtml } from './plain-trace.js';
 import { registerExceptionFramesHelper } from './exception-frames.helper.js';
 import { LogTable } from './log-table.js';
 import { errorMarkdown, requestSummary } from './error-summary.js';
+import { requestLog } from '../../lifecycle/traceable-event-dispatcher.js';
 import { escapeText } from '../collectors/log-message-html.js';
 import { compactCss } from './compact-css.js';
 import type { FlattenedException } from './flattened-exception.js';
@@ -125,7 +126,7 @@ export class DebugErrorRenderer implements OnModuleInit {
     if (!this.template) this.onModuleInit();
     const outer = exceptions[0];
     const profile = Profile.of(request.context);
-    const all = request.context.logs;
+    const all = requestLog(request.context);
     // Counted over the whole log; a huge log shows its beginning and its end (where the uncaught exception is).
     const counts = countLogs(all);
     const half = MAX_LOG_ENTRIES / 2;
