@@ -13,8 +13,8 @@ const STOPPED = 'Listener "{listener}" stopped propagation of the event "{event}
 /**
  * The dispatcher with its calls traced (Symfony's TraceableEventDispatcher): each listener call is timed and, after
  * each dispatch, kept on the request for the profiler's Events and Performance panels, with the place of its DEBUG
- * `event` entry in the request's log (requestLog). LifecycleModule provides it instead of the plain dispatcher when someone will see the calls
- * (debug mode, or debug entries printed: KernelLogger.tracing).
+ * `event` entry in the request's log (requestLog). LifecycleModule provides it instead of the plain dispatcher when
+ * someone will see the calls (debug mode, or debug entries printed: KernelLogger.tracing).
  */
 export class TraceableEventDispatcher extends KernelEventDispatcher {
   protected override readonly timed = true;
