@@ -18,8 +18,8 @@ export function holdsSerialisedOnce<T extends object>(value: T): T {
 
 /**
  * JSON.stringify's text, except that cached values come after their object's other keys (an equal value), as the
- * pieces that make it, in order: joined once into the string a packed profile keeps, or written one after the other
- * into a buffer (a string built by concatenation would be copied once more to be flat before it is encoded).
+ * pieces that make it, in order: written one after the other into a buffer (the arena a waiting profile lives in, the
+ * codec's frame), the text never joined (a joined string would be copied once more to be flat before it is encoded).
  */
 export function profileJsonParts(data: Record<string, unknown>): string[] {
   const parts: string[] = [];
